@@ -1,0 +1,90 @@
+//===- Contract.h - one model of the TMA contract -----------------*- C++ -*-===//
+//
+// Shapes, byte counts, formats and alignments of a bulk tensor copy, computed
+// from descriptor fields alone. The verifier, the lowering and the byte query
+// all use this model; the tensor-map spec attribute records its results for
+// the host side.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_CONTRACT_H
+#define TILE_CONTRACT_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include "Tile/TileOps.h"
+
+#include <optional>
+
+namespace mlir::tile {
+
+enum class Rule {
+#define TILE_RULE(ID, NAME, TEXT) ID,
+#include "Tile/Rules.def"
+};
+llvm::StringRef ruleName(Rule rule);
+
+/// Bits of one element of `format` in global memory (4 for packed fp4).
+unsigned formatBits(Format format);
+/// Bytes of one shared-image element (packed fp4 images are addressed as i8).
+unsigned sharedElementBytes(Format format);
+bool isFloatFormat(Format format);
+/// The CUtensorMapDataType value of `format`.
+int cuTensorMapDataType(Format format);
+
+/// The format an element type has when none is given, if it has one.
+std::optional<Format> defaultFormat(Type elementType);
+/// Whether an explicit `format` describes `elementType` without reinterpreting it.
+bool formatMatches(Type elementType, Format format);
+
+/// 0, 32, 64 or 128 bytes.
+int64_t swizzleSpanBytes(int swizzle);
+/// Bytes after which the swizzle pattern repeats: 8 rows of the span.
+int64_t swizzlePeriodBytes(int swizzle);
+/// 0, 16 or 32 bytes.
+int64_t interleaveBytes(int interleave);
+
+/// Descriptor-level fields of one copy (no SSA values).
+struct CopyFields {
+  Mode mode = Mode::tile;
+  int rank = 0;
+  llvm::SmallVector<int64_t> box;
+  llvm::SmallVector<int64_t> elementStrides;
+  Format format = Format::uint8;
+  int swizzle = 0;
+  int interleave = 0;
+};
+
+/// The shared image of one issue (one repeat slot).
+struct BoxImage {
+  /// Expected shared suffix, in shared elements.
+  llvm::SmallVector<int64_t> shape;
+  /// Bytes the transfer writes and the mbarrier counts.
+  int64_t payloadBytes = 0;
+  /// Bytes the slot occupies in shared memory, padding included.
+  int64_t storageBytes = 0;
+  /// Bytes of one image row as transferred, and as stored (the swizzle span
+  /// when the hardware pads a shorter row).
+  int64_t rowPayloadBytes = 0;
+  int64_t rowStorageBytes = 0;
+};
+
+/// Requires a verified (or at least arity-consistent) `fields`.
+BoxImage computeBoxImage(const CopyFields &fields);
+
+/// Reads the descriptor fields of a verified op.
+CopyFields getCopyFields(TmaCopyOp op);
+
+/// Parsed `sm_XY[a|f]` and `+ptxNN` of a target.
+struct TargetInfo {
+  int sm = 90;
+  bool archSpecific = true;
+  int ptx = 86;
+};
+/// The NVVM targets of the enclosing gpu.module, or the default sm_90a/ptx86.
+llvm::SmallVector<TargetInfo> getTargets(Operation *op);
+
+} // namespace mlir::tile
+
+#endif // TILE_CONTRACT_H

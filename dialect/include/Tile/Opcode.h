@@ -1,0 +1,39 @@
+//===- Opcode.h - PTX opcode spelling of tile.tma_copy ------------*- C++ -*-===//
+#ifndef TILE_OPCODE_H
+#define TILE_OPCODE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include "Tile/TileOps.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::tile {
+
+/// Everything the PTX opcode of a bulk tensor copy encodes.
+struct OpcodeFields {
+  Direction direction = Direction::load;
+  Mode mode = Mode::tile;
+  int rank = 0;
+  std::optional<Reduction> reduction;
+  bool dstCluster = false;
+  bool multicast = false;
+  bool cacheHint = false;
+  std::optional<int> ctaGroup;
+};
+
+/// Parses e.g. `cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::
+/// complete_tx::bytes`. On failure returns nullopt and sets `error` to a
+/// message naming the offending part.
+std::optional<OpcodeFields> parsePtxOpcode(llvm::StringRef opcode,
+                                           std::string &error);
+
+/// The canonical PTX spelling of `fields`.
+std::string printPtxOpcode(const OpcodeFields &fields);
+
+OpcodeFields getOpcodeFields(TmaCopyOp op);
+
+} // namespace mlir::tile
+
+#endif // TILE_OPCODE_H

@@ -1,0 +1,69 @@
+//===- TileEnums.td - enums of the TMA contract ------------*- tablegen -*-===//
+#ifndef TILE_ENUMS_TD
+#define TILE_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+include "Tile/TileDialect.td"
+
+def Tile_DirLoad   : I32EnumAttrCase<"load", 0>;
+def Tile_DirStore  : I32EnumAttrCase<"store", 1>;
+def Tile_DirReduce : I32EnumAttrCase<"reduce", 2>;
+def Tile_Direction : I32EnumAttr<"Direction", "TMA transfer direction",
+    [Tile_DirLoad, Tile_DirStore, Tile_DirReduce]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_DirectionAttr : EnumAttr<Tile_Dialect, Tile_Direction, "direction">;
+
+def Tile_ModeTile     : I32EnumAttrCase<"tile", 0>;
+def Tile_ModeGather4  : I32EnumAttrCase<"gather4", 1>;
+def Tile_ModeScatter4 : I32EnumAttrCase<"scatter4", 2>;
+def Tile_Mode : I32EnumAttr<"Mode", "TMA addressing mode",
+    [Tile_ModeTile, Tile_ModeGather4, Tile_ModeScatter4]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_ModeAttr : EnumAttr<Tile_Dialect, Tile_Mode, "mode">;
+
+def Tile_RedAdd : I32EnumAttrCase<"add", 0>;
+def Tile_RedMin : I32EnumAttrCase<"min", 1>;
+def Tile_RedMax : I32EnumAttrCase<"max", 2>;
+def Tile_RedInc : I32EnumAttrCase<"inc", 3>;
+def Tile_RedDec : I32EnumAttrCase<"dec", 4>;
+def Tile_RedAnd : I32EnumAttrCase<"and_", 5, "and">;
+def Tile_RedOr  : I32EnumAttrCase<"or_", 6, "or">;
+def Tile_RedXor : I32EnumAttrCase<"xor_", 7, "xor">;
+def Tile_Reduction : I32EnumAttr<"Reduction", "reduction operator of a TMA reduce",
+    [Tile_RedAdd, Tile_RedMin, Tile_RedMax, Tile_RedInc, Tile_RedDec,
+     Tile_RedAnd, Tile_RedOr, Tile_RedXor]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_ReductionAttr : EnumAttr<Tile_Dialect, Tile_Reduction, "reduction">;
+
+// The tensor-map data types (CUtensorMapDataType); `float4_e2m1fn` is the
+// packed, load-only 16U4_ALIGN16B format.
+def Tile_FmtU8     : I32EnumAttrCase<"uint8", 0>;
+def Tile_FmtU16    : I32EnumAttrCase<"uint16", 1>;
+def Tile_FmtU32    : I32EnumAttrCase<"uint32", 2>;
+def Tile_FmtI32    : I32EnumAttrCase<"int32", 3>;
+def Tile_FmtU64    : I32EnumAttrCase<"uint64", 4>;
+def Tile_FmtI64    : I32EnumAttrCase<"int64", 5>;
+def Tile_FmtF16    : I32EnumAttrCase<"float16", 6>;
+def Tile_FmtF32    : I32EnumAttrCase<"float32", 7>;
+def Tile_FmtF64    : I32EnumAttrCase<"float64", 8>;
+def Tile_FmtBF16   : I32EnumAttrCase<"bfloat16", 9>;
+def Tile_FmtF32Ftz : I32EnumAttrCase<"float32_ftz", 10>;
+def Tile_FmtTF32   : I32EnumAttrCase<"tfloat32", 11>;
+def Tile_FmtTF32Ftz: I32EnumAttrCase<"tfloat32_ftz", 12>;
+def Tile_FmtF4     : I32EnumAttrCase<"float4_e2m1fn", 13>;
+def Tile_Format : I32EnumAttr<"Format", "tensor-map element format",
+    [Tile_FmtU8, Tile_FmtU16, Tile_FmtU32, Tile_FmtI32, Tile_FmtU64,
+     Tile_FmtI64, Tile_FmtF16, Tile_FmtF32, Tile_FmtF64, Tile_FmtBF16,
+     Tile_FmtF32Ftz, Tile_FmtTF32, Tile_FmtTF32Ftz, Tile_FmtF4]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_FormatAttr : EnumAttr<Tile_Dialect, Tile_Format, "format">;
+
+#endif // TILE_ENUMS_TD

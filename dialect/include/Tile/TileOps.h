@@ -1,0 +1,21 @@
+//===- TileOps.h - tile.tma_copy ----------------------------------*- C++ -*-===//
+#ifndef TILE_TILEOPS_H
+#define TILE_TILEOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "Tile/TileDialect.h"
+#include "Tile/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Tile/TileAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "Tile/TileOps.h.inc"
+
+#endif // TILE_TILEOPS_H

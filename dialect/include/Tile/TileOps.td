@@ -1,0 +1,93 @@
+//===- TileOps.td - tile.tma_copy --------------------------*- tablegen -*-===//
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/LLVMIR/LLVMTypes.td"
+include "Tile/TileDialect.td"
+include "Tile/TileEnums.td"
+
+def Tile_SharedPtr : LLVM_PointerInAddressSpace<3>;
+
+def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "one bulk tensor copy (TMA) with its whole contract";
+  let description = [{
+    Issues `cp.async.bulk.tensor` (load, store) or `cp.reduce.async.bulk.tensor`
+    (reduce) once per repeat slot of the shared buffer. The opcode part
+    (direction, reduction operator, mode, rank, destination space, multicast,
+    cache hint, cta_group) is printed as keywords and also parses from the PTX
+    spelling, e.g.
+    `"cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"`.
+
+    Operands: the shared buffer (a static, identity-layout memref in workgroup
+    memory whose shape is the repeat axes followed by the box image), the
+    global operand (a ranked memref, or an `!llvm.ptr` to a caller-encoded
+    tensor map whose fields are then not inspected), the runtime starting
+    coordinates in outer-to-inner order, the four gather4/scatter4 rows, the
+    mbarrier (loads), the multicast CTA mask, and the L2 cache policy.
+
+    Descriptor fields are attributes: `box`, `coord_steps` (one rank-length
+    step per repeat axis), `format`, `swizzle` (0..3), `element_strides`,
+    `interleave` (0..2), `l2_promotion` (0..3) and `oob_fill` (0..1).
+    Every rule of the contract is checked by the verifier; each diagnostic
+    starts with the rule's name in brackets (docs/rules.md lists them).
+
+    ```mlir
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar)
+        {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]}
+        : memref<2x8x16xui32, 3>, memref<16x16xui32>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyMemRef:$shared,
+    AnyTypeOf<[AnyMemRef, LLVM_AnyPointer]>:$global,
+    Variadic<I32>:$coords,
+    Variadic<I32>:$rows,
+    Optional<Tile_SharedPtr>:$mbar,
+    Optional<I16>:$cta_mask,
+    Optional<I64>:$cache_policy,
+    Tile_DirectionAttr:$direction,
+    Tile_ModeAttr:$mode,
+    I32Attr:$rank,
+    OptionalAttr<Tile_ReductionAttr>:$reduction,
+    UnitAttr:$dst_cluster,
+    UnitAttr:$multicast,
+    UnitAttr:$cache_hint,
+    OptionalAttr<I32Attr>:$cta_group,
+    DenseI64ArrayAttr:$box,
+    OptionalAttr<ArrayAttr>:$coord_steps,
+    OptionalAttr<Tile_FormatAttr>:$format,
+    DefaultValuedAttr<I32Attr, "0">:$swizzle,
+    OptionalAttr<DenseI64ArrayAttr>:$element_strides,
+    DefaultValuedAttr<I32Attr, "0">:$interleave,
+    DefaultValuedAttr<I32Attr, "0">:$l2_promotion,
+    DefaultValuedAttr<I32Attr, "0">:$oob_fill
+  );
+
+  let assemblyFormat = [{
+    custom<Opcode>($direction, $mode, $rank, $reduction, $dst_cluster,
+                   $multicast, $cache_hint, $cta_group)
+    $shared `,` $global `[` $coords `]`
+    (`rows` `[` $rows^ `]`)?
+    (`mbar` `(` $mbar^ `)`)?
+    (`cta_mask` `(` $cta_mask^ `)`)?
+    (`cache_policy` `(` $cache_policy^ `)`)?
+    attr-dict `:` type($shared) `,` type($global)
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// The number of instructions this op issues (product of repeat axes).
+    int64_t getSlotCount();
+    /// Transaction bytes of all slots (payload, never swizzle/fp4 padding).
+    int64_t getTransactionBytes();
+  }];
+}
+
+#endif // TILE_OPS_TD

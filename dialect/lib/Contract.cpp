@@ -1,0 +1,232 @@
+//===- Contract.cpp - one model of the TMA contract -----------------------===//
+
+#include "Tile/Contract.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+llvm::StringRef mlir::tile::ruleName(Rule rule) {
+  switch (rule) {
+#define TILE_RULE(ID, NAME, TEXT)                                              \
+  case Rule::ID:                                                               \
+    return NAME;
+#include "Tile/Rules.def"
+  }
+  return "unknown-rule";
+}
+
+unsigned mlir::tile::formatBits(Format format) {
+  switch (format) {
+  case Format::uint8:
+    return 8;
+  case Format::uint16:
+  case Format::float16:
+  case Format::bfloat16:
+    return 16;
+  case Format::uint32:
+  case Format::int32:
+  case Format::float32:
+  case Format::float32_ftz:
+  case Format::tfloat32:
+  case Format::tfloat32_ftz:
+    return 32;
+  case Format::uint64:
+  case Format::int64:
+  case Format::float64:
+    return 64;
+  case Format::float4_e2m1fn:
+    return 4;
+  }
+  return 0;
+}
+
+unsigned mlir::tile::sharedElementBytes(Format format) {
+  return format == Format::float4_e2m1fn ? 1 : formatBits(format) / 8;
+}
+
+bool mlir::tile::isFloatFormat(Format format) {
+  switch (format) {
+  case Format::float16:
+  case Format::float32:
+  case Format::float64:
+  case Format::bfloat16:
+  case Format::float32_ftz:
+  case Format::tfloat32:
+  case Format::tfloat32_ftz:
+  case Format::float4_e2m1fn:
+    return true;
+  default:
+    return false;
+  }
+}
+
+int mlir::tile::cuTensorMapDataType(Format format) {
+  // CUtensorMapDataType: UINT8=0 UINT16 UINT32 INT32 UINT64 INT64 FLOAT16
+  // FLOAT32 FLOAT64 BFLOAT16 FLOAT32_FTZ TFLOAT32 TFLOAT32_FTZ=12,
+  // 16U4_ALIGN8B=13, 16U4_ALIGN16B=14.
+  if (format == Format::float4_e2m1fn)
+    return 14;
+  return static_cast<int>(format);
+}
+
+std::optional<Format> mlir::tile::defaultFormat(Type type) {
+  if (auto it = dyn_cast<IntegerType>(type)) {
+    switch (it.getWidth()) {
+    case 8:
+      return Format::uint8;
+    case 16:
+      return Format::uint16;
+    case 32:
+      return it.isSigned() ? Format::int32 : Format::uint32;
+    case 64:
+      return it.isSigned() ? Format::int64 : Format::uint64;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (type.isF16())
+    return Format::float16;
+  if (type.isBF16())
+    return Format::bfloat16;
+  if (type.isF32())
+    return Format::float32;
+  if (type.isF64())
+    return Format::float64;
+  if (isa<Float4E2M1FNType>(type))
+    return Format::float4_e2m1fn;
+  // 8-bit floats have no tensor-map type of their own: they move as bytes,
+  // which is an exact copy (no arithmetic touches them).
+  if (auto ft = dyn_cast<FloatType>(type); ft && ft.getWidth() == 8)
+    return Format::uint8;
+  return std::nullopt;
+}
+
+bool mlir::tile::formatMatches(Type type, Format format) {
+  std::optional<Format> natural = defaultFormat(type);
+  if (!natural)
+    return false;
+  if (*natural == format)
+    return true;
+  if (type.isF32())
+    return format == Format::float32_ftz || format == Format::tfloat32 ||
+           format == Format::tfloat32_ftz;
+  // A signless integer says nothing about its sign: either reading is its own.
+  if (type.isSignlessInteger(32))
+    return format == Format::int32;
+  if (type.isSignlessInteger(64))
+    return format == Format::int64;
+  return false;
+}
+
+int64_t mlir::tile::swizzleSpanBytes(int swizzle) {
+  return swizzle <= 0 ? 0 : int64_t(16) << swizzle;
+}
+
+int64_t mlir::tile::swizzlePeriodBytes(int swizzle) {
+  return swizzleSpanBytes(swizzle) * 8;
+}
+
+int64_t mlir::tile::interleaveBytes(int interleave) {
+  return interleave <= 0 ? 0 : int64_t(8) << interleave;
+}
+
+BoxImage mlir::tile::computeBoxImage(const CopyFields &f) {
+  BoxImage image;
+  unsigned bits = formatBits(f.format);
+  unsigned elemBytes = sharedElementBytes(f.format);
+  llvm::SmallVector<int64_t> dims;
+  if (f.mode != Mode::tile) {
+    dims = {4, f.box.size() == 2 ? f.box[1] : 1};
+  } else {
+    for (auto [extent, stride] : llvm::zip(f.box, f.elementStrides))
+      dims.push_back((extent + stride - 1) / stride);
+  }
+  if (f.interleave > 0)
+    dims.push_back(interleaveBytes(f.interleave) * 8 / bits);
+
+  int64_t rowElems = dims.empty() ? 1 : dims.back();
+  image.rowPayloadBytes = rowElems * bits / 8;
+  // Packed fp4 keeps sixteen nibbles in the low half of each 16-byte block.
+  image.rowStorageBytes = f.format == Format::float4_e2m1fn
+                              ? rowElems * elemBytes
+                              : image.rowPayloadBytes;
+  int64_t span = swizzleSpanBytes(f.swizzle);
+  if (span > 0 && image.rowStorageBytes < span)
+    image.rowStorageBytes = span;
+
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < dims.size(); ++i)
+    rows *= dims[i];
+  image.payloadBytes = rows * image.rowPayloadBytes;
+  image.storageBytes = rows * image.rowStorageBytes;
+  image.shape = dims;
+  if (!image.shape.empty())
+    image.shape.back() = image.rowStorageBytes / elemBytes;
+  return image;
+}
+
+CopyFields mlir::tile::getCopyFields(TmaCopyOp op) {
+  CopyFields f;
+  f.mode = op.getMode();
+  f.rank = op.getRank();
+  f.box.assign(op.getBox().begin(), op.getBox().end());
+  if (auto es = op.getElementStrides())
+    f.elementStrides.assign(es->begin(), es->end());
+  else
+    f.elementStrides.assign(f.box.size(), 1);
+  if (auto fmt = op.getFormat()) {
+    f.format = *fmt;
+  } else {
+    Type elem = cast<MemRefType>(op.getShared().getType()).getElementType();
+    if (auto mt = dyn_cast<MemRefType>(op.getGlobal().getType()))
+      elem = mt.getElementType();
+    f.format = defaultFormat(elem).value_or(Format::uint8);
+  }
+  f.swizzle = op.getSwizzle();
+  f.interleave = op.getInterleave();
+  return f;
+}
+
+static std::optional<TargetInfo> parseTarget(NVVM::NVVMTargetAttr target) {
+  TargetInfo info;
+  llvm::StringRef chip = target.getChip();
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  size_t digits = chip.find_first_not_of("0123456789");
+  if (chip.substr(0, digits).getAsInteger(10, info.sm))
+    return std::nullopt;
+  llvm::StringRef suffix = digits == llvm::StringRef::npos ? "" : chip.substr(digits);
+  info.archSpecific = suffix == "a" || suffix == "f";
+  // Without +ptxNN, LLVM's NVPTX backend uses the oldest PTX of the chip.
+  info.ptx = info.sm >= 100 ? 86 : 78;
+  llvm::SmallVector<llvm::StringRef> features;
+  target.getFeatures().split(features, ',', -1, false);
+  for (llvm::StringRef feature : features) {
+    feature = feature.trim();
+    int ptx = 0;
+    if (feature.consume_front("+ptx") && !feature.getAsInteger(10, ptx))
+      info.ptx = ptx;
+  }
+  return info;
+}
+
+llvm::SmallVector<TargetInfo> mlir::tile::getTargets(Operation *op) {
+  llvm::SmallVector<TargetInfo> targets;
+  if (auto module = op->getParentOfType<gpu::GPUModuleOp>()) {
+    if (ArrayAttr attrs = module.getTargetsAttr()) {
+      for (Attribute attr : attrs)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+          if (auto info = parseTarget(nvvm))
+            targets.push_back(*info);
+    }
+  }
+  if (targets.empty())
+    targets.push_back(TargetInfo{});
+  return targets;
+}

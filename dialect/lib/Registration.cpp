@@ -1,0 +1,5 @@
+//===- Registration.cpp - registering the tile passes ---------------------===//
+
+#include "Tile/Registration.h"
+
+void mlir::tile::registerTilePasses() {}

@@ -1,0 +1,564 @@
+//===- TileVerifier.cpp - every rule of the TMA contract ------------------===//
+//
+// Each diagnostic starts with the rule's name in brackets, then states the
+// field, the value found and what the rule expects. Rules.def lists them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tile/Contract.h"
+#include "Tile/Opcode.h"
+#include "Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// Emits `'tile.tma_copy' op [rule] ...`.
+InFlightDiagnostic fail(TmaCopyOp op, Rule rule) {
+  return op.emitOpError() << "[" << ruleName(rule) << "] ";
+}
+
+template <typename T>
+std::string list(llvm::ArrayRef<T> values) {
+  std::string s = "(";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << ")";
+  return s;
+}
+
+bool isWorkgroupSpace(Attribute space) {
+  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  if (auto intSpace = dyn_cast_or_null<IntegerAttr>(space))
+    return intSpace.getInt() == 3;
+  return false;
+}
+
+bool isGlobalSpace(Attribute space) {
+  if (!space)
+    return true;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Global;
+  if (auto intSpace = dyn_cast<IntegerAttr>(space))
+    return intSpace.getInt() == 0 || intSpace.getInt() == 1;
+  return false;
+}
+
+/// Alignment of the allocation behind `value`, where the IR shows it:
+/// std::nullopt when it cannot be seen (then it is a runtime rule), 0 when the
+/// allocation exists but declares none.
+std::optional<uint64_t> knownBaseAlignment(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(def)) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        def, getGlobal.getNameAttr());
+    if (!global)
+      return std::nullopt;
+    return global.getAlignment().value_or(0);
+  }
+  if (auto alloc = dyn_cast<memref::AllocOp>(def))
+    return alloc.getAlignment().value_or(0);
+  if (auto alloca = dyn_cast<memref::AllocaOp>(def))
+    return alloca.getAlignment().value_or(0);
+  return std::nullopt;
+}
+
+struct Verifier {
+  TmaCopyOp op;
+  OpcodeFields opc;
+  CopyFields f;
+  MemRefType sharedType;
+  MemRefType globalType; // null for an opaque tensor map
+  Type elemType;         // storage element type of the global tensor
+  Format format = Format::uint8;
+  int64_t repeats = 0;
+
+  LogicalResult verifyOpcode();
+  LogicalResult verifyRuntimeOperands();
+  LogicalResult verifyBoxAndKnobs();
+  LogicalResult verifyFormat();
+  LogicalResult verifyModes();
+  LogicalResult verifyInnerBytes(const BoxImage &image);
+  LogicalResult verifyShared(const BoxImage &image);
+  LogicalResult verifyGlobal();
+  LogicalResult verifyReduction();
+  LogicalResult verifyTargets();
+  LogicalResult run();
+};
+} // namespace
+
+LogicalResult Verifier::verifyOpcode() {
+  if (opc.rank < 1 || opc.rank > 5)
+    return fail(op, Rule::RankRange) << "rank " << opc.rank
+                                     << " is outside 1..5";
+  bool isReduce = opc.direction == Direction::reduce;
+  if (isReduce != opc.reduction.has_value())
+    return fail(op, Rule::ReductionOperator)
+           << (isReduce ? "a reduce needs a reduction operator"
+                        : "a reduction operator is only valid on reduce");
+  if (opc.mode == Mode::gather4 && opc.direction != Direction::load)
+    return fail(op, Rule::ModeDirection)
+           << "gather4 is a load mode, got direction "
+           << stringifyDirection(opc.direction);
+  if (opc.mode == Mode::scatter4 && opc.direction != Direction::store)
+    return fail(op, Rule::ModeDirection)
+           << "scatter4 is a store mode, got direction "
+           << stringifyDirection(opc.direction);
+  if (opc.dstCluster && opc.direction != Direction::load)
+    return fail(op, Rule::DstSpace)
+           << "only loads have a shared::cluster destination";
+  if (opc.multicast && (opc.direction != Direction::load || !opc.dstCluster))
+    return fail(op, Rule::MulticastLoad)
+           << "multicast is a load into shared::cluster (add `cluster`)";
+  if (opc.ctaGroup &&
+      (opc.direction != Direction::load || (*opc.ctaGroup != 1 &&
+                                            *opc.ctaGroup != 2)))
+    return fail(op, Rule::CtaGroup)
+           << "cta_group " << *opc.ctaGroup
+           << " is invalid: expected 1 or 2 on a load";
+  return success();
+}
+
+LogicalResult Verifier::verifyRuntimeOperands() {
+  bool isLoad = opc.direction == Direction::load;
+  if (isLoad && !op.getMbar())
+    return fail(op, Rule::MbarRequired)
+           << "a load completes on an mbarrier: add mbar(%bar)";
+  if (!isLoad && op.getMbar())
+    return fail(op, Rule::MbarForbidden)
+           << "a " << stringifyDirection(opc.direction)
+           << " completes through bulk_group and takes no mbarrier";
+  if (opc.multicast != static_cast<bool>(op.getCtaMask()))
+    return fail(op, Rule::CtaMask)
+           << (opc.multicast ? "multicast needs a cta_mask operand"
+                             : "cta_mask is only valid with multicast");
+  if (opc.cacheHint != static_cast<bool>(op.getCachePolicy()))
+    return fail(op, Rule::CachePolicy)
+           << (opc.cacheHint ? "cache_hint needs a cache_policy operand"
+                             : "cache_policy is only valid with cache_hint");
+  size_t rows = op.getRows().size();
+  bool fourRows = opc.mode != Mode::tile;
+  if (fourRows ? rows != 4 : rows != 0)
+    return fail(op, Rule::Gather4Rows)
+           << "expected " << (fourRows ? 4 : 0) << " row operands in "
+           << stringifyMode(opc.mode) << " mode, got " << rows;
+  return success();
+}
+
+LogicalResult Verifier::verifyBoxAndKnobs() {
+  if (static_cast<int>(f.box.size()) != opc.rank)
+    return fail(op, Rule::BoxArity) << "box has " << f.box.size()
+                                    << " extents, expected rank " << opc.rank;
+  for (auto [i, extent] : llvm::enumerate(f.box))
+    if (extent < 1 || extent > 256)
+      return fail(op, Rule::BoxExtent)
+             << "box[" << i << "] = " << extent << " is outside 1..256";
+  if (static_cast<int>(op.getCoords().size()) != opc.rank)
+    return fail(op, Rule::CoordsCount)
+           << "expected " << opc.rank << " coords, got "
+           << op.getCoords().size();
+  if (static_cast<int>(f.elementStrides.size()) != opc.rank)
+    return fail(op, Rule::ElementStridesArity)
+           << "element_strides has " << f.elementStrides.size()
+           << " entries, expected rank " << opc.rank;
+  for (auto [i, stride] : llvm::enumerate(f.elementStrides))
+    if (stride < 1 || stride > 8)
+      return fail(op, Rule::ElementStridesRange)
+             << "element_strides[" << i << "] = " << stride
+             << " is outside 1..8";
+  if (f.swizzle < 0 || f.swizzle > 3)
+    return fail(op, Rule::SwizzleRange)
+           << "swizzle " << f.swizzle
+           << " is outside 0..3 (none, 32B, 64B, 128B)";
+  if (f.interleave < 0 || f.interleave > 2)
+    return fail(op, Rule::InterleaveRange)
+           << "interleave " << f.interleave
+           << " is outside 0..2 (none, 16B, 32B)";
+  int l2 = op.getL2Promotion();
+  if (l2 < 0 || l2 > 3)
+    return fail(op, Rule::L2PromotionRange)
+           << "l2_promotion " << l2 << " is outside 0..3";
+  int oob = op.getOobFill();
+  if (oob < 0 || oob > 1)
+    return fail(op, Rule::OobFillRange)
+           << "oob_fill " << oob << " is outside 0..1 (zero, NaN)";
+  if (f.interleave == 0 && f.elementStrides.back() != 1)
+    return fail(op, Rule::ElementStridesInner)
+           << "element_strides[" << opc.rank - 1 << "] = "
+           << f.elementStrides.back()
+           << ": the innermost stride must be 1 without interleave";
+
+  repeats = op.getCoordSteps() ? op.getCoordSteps()->size() : 0;
+  if (op.getCoordSteps()) {
+    for (auto [i, step] : llvm::enumerate(*op.getCoordSteps())) {
+      auto vec = dyn_cast<DenseI64ArrayAttr>(step);
+      if (!vec || static_cast<int>(vec.size()) != opc.rank)
+        return fail(op, Rule::CoordStepsArity)
+               << "coord_steps[" << i << "] must be an array<i64> of "
+               << opc.rank << " entries, got " << step;
+    }
+  }
+  return success();
+}
+
+LogicalResult Verifier::verifyFormat() {
+  std::optional<Format> natural = defaultFormat(elemType);
+  if (!natural)
+    return fail(op, Rule::DtypeSupported)
+           << "element type " << elemType << " has no tensor-map format";
+  format = *natural;
+  if (std::optional<Format> explicitFormat = op.getFormat()) {
+    if (!formatMatches(elemType, *explicitFormat))
+      return fail(op, Rule::FormatMatch)
+             << "format " << stringifyFormat(*explicitFormat)
+             << " does not describe element type " << elemType
+             << " (expected " << stringifyFormat(*natural)
+             << " or a matching format; formats never reinterpret)";
+    format = *explicitFormat;
+  }
+  f.format = format;
+  if (op.getOobFill() == 1 && !isFloatFormat(format))
+    return fail(op, Rule::OobFillFloat)
+           << "oob_fill 1 (NaN) needs a floating-point format, got "
+           << stringifyFormat(format);
+  return success();
+}
+
+LogicalResult Verifier::verifyModes() {
+  if (f.interleave > 0) {
+    if (opc.rank < 3)
+      return fail(op, Rule::InterleaveRank)
+             << "interleave needs rank 3..5, got " << opc.rank;
+    if (opc.mode != Mode::tile)
+      return fail(op, Rule::InterleaveMode)
+             << stringifyMode(opc.mode) << " does not use interleave";
+    if (f.interleave == 2 && f.swizzle != 1)
+      return fail(op, Rule::Interleave32Swizzle)
+             << "interleave 2 (32B) needs swizzle 1 (32B), got swizzle "
+             << f.swizzle;
+    if (f.box[1] != 1)
+      return fail(op, Rule::InterleaveOneSlice)
+             << "box[1] (C slices) = " << f.box[1]
+             << ": one issue selects one C slice; iterate channels with a "
+                "repeat axis and a C step";
+  }
+  if (opc.mode != Mode::tile) {
+    if (opc.rank != 2)
+      return fail(op, Rule::Gather4Rank)
+             << stringifyMode(opc.mode) << " needs a 2-D descriptor, got rank "
+             << opc.rank;
+    if (f.box[0] != 1 || llvm::any_of(f.elementStrides,
+                                      [](int64_t s) { return s != 1; }))
+      return fail(op, Rule::Gather4Box)
+             << stringifyMode(opc.mode) << " box must be (1, width) with unit "
+             << "element strides, got box " << list<int64_t>(f.box);
+  }
+  if (format == Format::float4_e2m1fn) {
+    if (opc.direction != Direction::load)
+      return fail(op, Rule::Fp4LoadOnly)
+             << "packed float4_e2m1fn is load-only, got "
+             << stringifyDirection(opc.direction);
+    if (f.interleave != 0 || llvm::any_of(f.elementStrides,
+                                          [](int64_t s) { return s != 1; }))
+      return fail(op, Rule::Fp4Layout)
+             << "packed fp4 takes no interleave and unit element strides";
+    if (f.box.back() != 128)
+      return fail(op, Rule::Fp4InnerBox)
+             << "packed fp4 needs inner box 128, got " << f.box.back();
+    if (f.swizzle != 0 && f.swizzle != 3)
+      return fail(op, Rule::Fp4Swizzle)
+             << "packed fp4 uses swizzle 0 or 3, got " << f.swizzle;
+    // Inner origins: 32 bytes are 64 packed elements.
+    Value inner = op.getCoords().back();
+    APInt origin;
+    if (matchPattern(inner, m_ConstantInt(&origin)) &&
+        origin.getSExtValue() % 64 != 0)
+      return fail(op, Rule::Fp4Alignment)
+             << "inner coordinate " << origin.getSExtValue()
+             << " is not 32-byte aligned (a multiple of 64 fp4 elements)";
+  }
+  return success();
+}
+
+LogicalResult Verifier::verifyInnerBytes(const BoxImage &image) {
+  if (f.interleave != 0)
+    return success();
+  int64_t inner = image.rowPayloadBytes;
+  if (format != Format::float4_e2m1fn && inner % 16 != 0)
+    return fail(op, Rule::BoxInnerBytes)
+           << "the inner box row is " << inner
+           << " bytes, expected a multiple of 16";
+  int64_t span = swizzleSpanBytes(f.swizzle);
+  int64_t stored = format == Format::float4_e2m1fn ? f.box.back() : inner;
+  if (span > 0 && stored > span)
+    return fail(op, Rule::SwizzleInnerBytes)
+           << "the inner box row is " << stored << " bytes, more than the "
+           << span << "-byte span of swizzle " << f.swizzle;
+  return success();
+}
+
+LogicalResult Verifier::verifyShared(const BoxImage &image) {
+  if (!isWorkgroupSpace(sharedType.getMemorySpace()))
+    return fail(op, Rule::SharedAddressSpace)
+           << "the shared operand " << sharedType
+           << " is not in workgroup memory (address space 3)";
+  if (!sharedType.hasStaticShape() || !sharedType.getLayout().isIdentity())
+    return fail(op, Rule::SharedLayout)
+           << "the shared operand " << sharedType
+           << " must have a static shape and the identity layout";
+  Type sharedElem = sharedType.getElementType();
+  Type expectedElem = format == Format::float4_e2m1fn
+                          ? IntegerType::get(op.getContext(), 8)
+                          : elemType;
+  if (globalType && sharedElem != expectedElem)
+    return fail(op, Rule::SharedDtype)
+           << "shared element type " << sharedElem << ", expected "
+           << expectedElem;
+
+  llvm::ArrayRef<int64_t> shape = sharedType.getShape();
+  size_t suffixRank = image.shape.size();
+  if (shape.size() < suffixRank)
+    return fail(op, Rule::SharedRepeatPrefix)
+           << "shared shape " << list(shape) << " has rank " << shape.size()
+           << ", less than the box image " << list<int64_t>(image.shape);
+  int64_t prefix = shape.size() - suffixRank;
+  if (prefix != repeats)
+    return fail(op, Rule::CoordStepsCount)
+           << "the shared shape " << list(shape) << " has " << prefix
+           << " repeat axes before the box image " << list<int64_t>(image.shape)
+           << " but coord_steps has " << repeats << " vectors";
+  llvm::ArrayRef<int64_t> suffix = shape.drop_front(prefix);
+  if (suffix != llvm::ArrayRef<int64_t>(image.shape)) {
+    bool padded = image.rowStorageBytes != image.rowPayloadBytes &&
+                  format != Format::float4_e2m1fn;
+    if (padded && suffix.drop_back() ==
+                      llvm::ArrayRef<int64_t>(image.shape).drop_back())
+      return fail(op, Rule::SwizzleRowPadding)
+             << "swizzle " << f.swizzle << " stores each "
+             << image.rowPayloadBytes << "-byte row in a whole "
+             << image.rowStorageBytes
+             << "-byte span: the shared suffix must be "
+             << list<int64_t>(image.shape) << ", got " << list(suffix);
+    return fail(op, Rule::SharedSuffix)
+           << "the shared suffix " << list(suffix)
+           << " is not the box image " << list<int64_t>(image.shape);
+  }
+  if (image.storageBytes % 128 != 0 && repeats > 0)
+    return fail(op, Rule::SharedAtomAlignment)
+           << "each slot's image is " << image.storageBytes
+           << " bytes, so slot origins are not 128-byte aligned";
+  if (std::optional<uint64_t> align = knownBaseAlignment(op.getShared())) {
+    uint64_t need = f.swizzle ? swizzlePeriodBytes(f.swizzle) : 128;
+    if (*align < need || *align % need != 0)
+      return fail(op, Rule::SharedBaseAlignment)
+             << "the shared buffer's base alignment is "
+             << (*align ? std::to_string(*align) + " bytes"
+                        : std::string("unspecified"))
+             << ", expected a multiple of " << need
+             << (f.swizzle ? " (the whole swizzle period)" : "");
+  }
+  return success();
+}
+
+LogicalResult Verifier::verifyGlobal() {
+  if (!globalType)
+    return success();
+  if (!isGlobalSpace(globalType.getMemorySpace()))
+    return fail(op, Rule::GlobalAddressSpace)
+           << "the global operand " << globalType
+           << " is not in global memory";
+  int expectedRank = opc.rank + (f.interleave ? 1 : 0);
+  if (globalType.getRank() != expectedRank)
+    return fail(op, Rule::GlobalRank)
+           << "the global operand has rank " << globalType.getRank()
+           << ", expected " << expectedRank
+           << (f.interleave ? " (N, C_slices, *spatial, Ci)" : "");
+  llvm::SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(globalType.getStridesAndOffset(strides, offset)))
+    return fail(op, Rule::GlobalInnerStride)
+           << "the global operand " << globalType << " has no strided layout";
+  unsigned bits = formatBits(format);
+  if (!ShapedType::isDynamic(strides.back()) && strides.back() != 1)
+    return fail(op, Rule::GlobalInnerStride)
+           << "the innermost global stride is " << strides.back()
+           << ", expected 1";
+  int64_t strideAlign =
+      (f.interleave == 2 || format == Format::float4_e2m1fn) ? 32 : 16;
+  for (size_t i = 0; i + 1 < strides.size(); ++i) {
+    if (ShapedType::isDynamic(strides[i]))
+      continue;
+    int64_t bytes = strides[i] * bits / 8;
+    if (strides[i] * bits % 8 != 0 || bytes % strideAlign != 0)
+      return fail(op, format == Format::float4_e2m1fn
+                          ? Rule::Fp4Alignment
+                          : Rule::GlobalStrideAlignment)
+             << "global stride[" << i << "] is " << bytes
+             << " bytes, expected a multiple of " << strideAlign;
+    if (bytes >= (int64_t(1) << 40))
+      return fail(op, Rule::GlobalStrideRange)
+             << "global stride[" << i << "] is " << bytes
+             << " bytes, expected less than 2^40";
+  }
+  llvm::ArrayRef<int64_t> dims = globalType.getShape();
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (!ShapedType::isDynamic(dim) && (dim < 1 || dim > (int64_t(1) << 32)))
+      return fail(op, Rule::GlobalDimRange)
+             << "global dim[" << i << "] = " << dim << " is outside 1..2^32";
+  if (f.interleave) {
+    int64_t slice = interleaveBytes(f.interleave) * 8 / bits;
+    if (dims.back() != slice)
+      return fail(op, Rule::InterleaveSlice)
+             << "the innermost global axis Ci is "
+             << (ShapedType::isDynamic(dims.back())
+                     ? std::string("dynamic")
+                     : std::to_string(dims.back()))
+             << ", expected one " << interleaveBytes(f.interleave)
+             << "-byte slice of " << slice << " elements";
+    int64_t spatial = strides[strides.size() - 2];
+    if (!ShapedType::isDynamic(spatial) && spatial != slice)
+      return fail(op, Rule::InterleaveContiguous)
+             << "the innermost spatial stride is " << spatial
+             << ", expected one slice (" << slice << ")";
+  }
+  for (int i = 0; i < opc.rank; ++i) {
+    if (ShapedType::isDynamic(dims[i]))
+      continue;
+    if (f.box[i] > dims[i])
+      return fail(op, Rule::BoxWithinDim)
+             << "box[" << i << "] = " << f.box[i]
+             << " is larger than global dim[" << i << "] = " << dims[i];
+  }
+  if (format == Format::float4_e2m1fn && !ShapedType::isDynamic(dims.back()) &&
+      dims.back() % 128 != 0)
+    return fail(op, Rule::Fp4InnerDim)
+           << "the inner global dim is " << dims.back()
+           << ", expected a multiple of 128 for packed fp4";
+  return success();
+}
+
+LogicalResult Verifier::verifyReduction() {
+  if (!opc.reduction)
+    return success();
+  Reduction red = *opc.reduction;
+  auto allowed = [&](std::initializer_list<Format> formats) {
+    return llvm::is_contained(formats, format);
+  };
+  bool ok = false;
+  const char *valid = "";
+  switch (red) {
+  case Reduction::add:
+    ok = allowed({Format::uint32, Format::int32, Format::uint64,
+                  Format::float32, Format::float16, Format::bfloat16});
+    valid = "uint32, int32, uint64, float32, float16, bfloat16";
+    break;
+  case Reduction::min:
+  case Reduction::max:
+    ok = allowed({Format::uint32, Format::int32, Format::uint64, Format::int64,
+                  Format::float16, Format::bfloat16});
+    valid = "uint32, int32, uint64, int64, float16, bfloat16";
+    break;
+  case Reduction::inc:
+  case Reduction::dec:
+    ok = allowed({Format::uint32});
+    valid = "uint32";
+    break;
+  case Reduction::and_:
+  case Reduction::or_:
+  case Reduction::xor_:
+    ok = allowed({Format::uint32, Format::int32, Format::uint64,
+                  Format::int64});
+    valid = "uint32, int32, uint64, int64";
+    break;
+  }
+  if (!ok)
+    return fail(op, Rule::ReductionDtype)
+           << "reduction " << stringifyReduction(red) << " is not defined on "
+           << stringifyFormat(format) << " (valid: " << valid << ")";
+  if ((red == Reduction::min || red == Reduction::max) && !op.getFormat() &&
+      elemType.isSignlessInteger())
+    return fail(op, Rule::ReductionSignedness)
+           << "reduction " << stringifyReduction(red) << " on signless "
+           << elemType << " is ambiguous: use a signed/unsigned element "
+           << "type or an explicit format";
+  return success();
+}
+
+LogicalResult Verifier::verifyTargets() {
+  bool blackwellOnly = opc.mode != Mode::tile || opc.ctaGroup ||
+                       format == Format::float4_e2m1fn;
+  for (const TargetInfo &t : getTargets(op)) {
+    std::string chip = "sm_" + std::to_string(t.sm) + (t.archSpecific ? "a" : "");
+    if (t.sm < 90)
+      return fail(op, Rule::TargetSm90)
+             << "target " << chip << " has no bulk tensor copies (sm_90+)";
+    if (blackwellOnly && t.sm < 100)
+      return fail(op, Rule::TargetSm100)
+             << (opc.mode != Mode::tile ? stringifyMode(opc.mode).str()
+                 : opc.ctaGroup         ? std::string("cta_group")
+                                        : std::string("packed fp4"))
+             << " needs sm_100 or newer, target is " << chip;
+    if (opc.multicast && !t.archSpecific)
+      return fail(op, Rule::TargetMulticast)
+             << "multicast needs an arch-specific target, got " << chip
+             << " (use " << chip << "a)";
+    if (opc.direction == Direction::load && !opc.dstCluster && t.ptx < 86)
+      return fail(op, Rule::TargetPtx86)
+             << "a shared::cta load destination needs PTX ISA 8.6, target "
+             << chip << " uses PTX " << t.ptx / 10 << "." << t.ptx % 10
+             << " (add +ptx86 to the target features, or use `cluster`)";
+    if (t.sm >= 100 && f.interleave == 1 && f.swizzle != 0)
+      return fail(op, Rule::TargetB200Interleave)
+             << "on " << chip << " interleave 1 (16B) with swizzle "
+             << f.swizzle << " can trap";
+  }
+  return success();
+}
+
+LogicalResult Verifier::run() {
+  opc = getOpcodeFields(op);
+  f.mode = opc.mode;
+  f.rank = opc.rank;
+  f.box.assign(op.getBox().begin(), op.getBox().end());
+  if (auto es = op.getElementStrides())
+    f.elementStrides.assign(es->begin(), es->end());
+  else
+    f.elementStrides.assign(f.box.size(), 1);
+  f.swizzle = op.getSwizzle();
+  f.interleave = op.getInterleave();
+  sharedType = cast<MemRefType>(op.getShared().getType());
+  globalType = dyn_cast<MemRefType>(op.getGlobal().getType());
+  elemType = globalType ? globalType.getElementType()
+                        : sharedType.getElementType();
+  // Opaque descriptor of packed fp4: the shared image is bytes.
+  if (!globalType && op.getFormat() == Format::float4_e2m1fn &&
+      elemType.isInteger(8))
+    elemType = Float4E2M1FNType::get(op.getContext());
+
+  if (failed(verifyOpcode()) || failed(verifyRuntimeOperands()) ||
+      failed(verifyBoxAndKnobs()) || failed(verifyFormat()) ||
+      failed(verifyModes()))
+    return failure();
+  BoxImage image = computeBoxImage(f);
+  if (failed(verifyInnerBytes(image)) || failed(verifyShared(image)) ||
+      failed(verifyGlobal()) || failed(verifyReduction()) ||
+      failed(verifyTargets()))
+    return failure();
+  return success();
+}
+
+LogicalResult TmaCopyOp::verify() {
+  Verifier v{*this};
+  return v.run();
+}

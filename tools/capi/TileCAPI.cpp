@@ -1,0 +1,78 @@
+//===- TileCAPI.cpp - C entry points for the Python package ---------------===//
+//
+// Called through ctypes from tile_mlir/_native.py. Python's MlirContext is
+// unwrapped here; the dialect objects resolve against the MLIR copy inside
+// libMLIRPythonCAPI.so, which the Python side makes global before loading us.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "Tile/Contract.h"
+#include "Tile/Opcode.h"
+#include "Tile/Registration.h"
+#include "Tile/TileDialect.h"
+#include "Tile/TileOps.h"
+
+#include <cstring>
+
+extern "C" {
+
+/// Registers and loads the tile dialect (and its dependencies) in `context`.
+void tileRegisterDialect(MlirContext context) {
+  mlir::MLIRContext *ctx = unwrap(context);
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::tile::TileDialect>();
+  ctx->appendDialectRegistry(registry);
+  ctx->loadDialect<mlir::tile::TileDialect>();
+}
+
+/// Registers the tile passes with the global registry (once per process).
+void tileRegisterPasses() {
+  static bool done = false;
+  if (!done)
+    mlir::tile::registerTilePasses();
+  done = true;
+}
+
+/// Parses a PTX opcode. On success fills `out` with: direction, mode, rank,
+/// reduction (-1: none), dst_cluster, multicast, cache_hint, cta_group (0:
+/// none) and returns 1; otherwise writes the message to `error` and returns 0.
+int tileParsePtxOpcode(const char *opcode, int *out, char *error,
+                       size_t errorSize) {
+  std::string message;
+  std::optional<mlir::tile::OpcodeFields> f =
+      mlir::tile::parsePtxOpcode(opcode, message);
+  if (!f) {
+    if (errorSize) {
+      std::strncpy(error, message.c_str(), errorSize - 1);
+      error[errorSize - 1] = '\0';
+    }
+    return 0;
+  }
+  out[0] = static_cast<int>(f->direction);
+  out[1] = static_cast<int>(f->mode);
+  out[2] = f->rank;
+  out[3] = f->reduction ? static_cast<int>(*f->reduction) : -1;
+  out[4] = f->dstCluster;
+  out[5] = f->multicast;
+  out[6] = f->cacheHint;
+  out[7] = f->ctaGroup.value_or(0);
+  return 1;
+}
+
+/// Transaction bytes of a verified tile.tma_copy (all slots, payload only);
+/// -1 when `op` is not one.
+int64_t tileTransactionBytes(MlirOperation op) {
+  auto copy = llvm::dyn_cast<mlir::tile::TmaCopyOp>(unwrap(op));
+  return copy ? copy.getTransactionBytes() : -1;
+}
+
+/// Instructions a verified tile.tma_copy issues; -1 when `op` is not one.
+int64_t tileSlotCount(MlirOperation op) {
+  auto copy = llvm::dyn_cast<mlir::tile::TmaCopyOp>(unwrap(op));
+  return copy ? copy.getSlotCount() : -1;
+}
+
+} // extern "C"
