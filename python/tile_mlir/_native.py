@@ -1,0 +1,92 @@
+"""Loads libTileMLIR.so into the process that already has the `mlir` bindings.
+
+The library carries the dialect without any MLIR of its own: its MLIR symbols
+resolve against libMLIRPythonCAPI.so, which is made global here first. This
+keeps exactly one copy of MLIR (and of the dialect) in the process.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import mlir
+import mlir.ir as ir
+
+_LIB_NAME = "libTileMLIR.so"
+
+# Generic ops named tile.* get their Python classes from tile_mlir.dialects.
+from mlir.dialects._ods_common import _cext  # noqa: E402
+
+_cext.globals.append_dialect_search_prefix("tile_mlir.dialects")
+
+
+def library_path() -> Path:
+    return Path(__file__).resolve().parent / "_lib" / _LIB_NAME
+
+
+def tile_opt_path() -> Path:
+    return Path(__file__).resolve().parent / "bin" / "tile-opt"
+
+
+@lru_cache(maxsize=None)
+def _lib() -> ctypes.CDLL:
+    path = library_path()
+    if not path.exists():
+        raise ImportError(
+            f"{path} is missing: build the project first (see README.md)")
+    mlir_dir = Path(list(mlir.__path__)[0])
+    llvm_lib = mlir_dir.parent / "llvm" / "lib" / "libLLVM.so"
+    capi = mlir_dir / "_mlir_libs" / "libMLIRPythonCAPI.so"
+    mode = os.RTLD_NOW | os.RTLD_GLOBAL
+    for dep in (llvm_lib, capi):
+        ctypes.CDLL(str(dep), mode=mode)
+    lib = ctypes.CDLL(str(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
+    lib.tileRegisterDialect.argtypes = [ctypes.c_void_p]
+    lib.tileRegisterDialect.restype = None
+    lib.tileRegisterPasses.argtypes = []
+    lib.tileRegisterPasses.restype = None
+    lib.tileParsePtxOpcode.argtypes = [
+        ctypes.c_char_p, ctypes.POINTER(ctypes.c_int), ctypes.c_char_p,
+        ctypes.c_size_t]
+    lib.tileParsePtxOpcode.restype = ctypes.c_int
+    for name in ("tileTransactionBytes", "tileSlotCount"):
+        fn = getattr(lib, name)
+        fn.argtypes = [ctypes.c_void_p]
+        fn.restype = ctypes.c_int64
+    lib.tileRegisterPasses()
+    return lib
+
+
+_get_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_get_capsule_pointer.restype = ctypes.c_void_p
+_get_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def _capi_pointer(obj, kind: str) -> int:
+    capsule = obj._CAPIPtr
+    return _get_capsule_pointer(capsule, f"mlir.ir.{kind}._CAPIPtr".encode())
+
+
+def register_dialect(context: ir.Context) -> None:
+    """Registers and loads the `tile` dialect in `context`."""
+    _lib().tileRegisterDialect(_capi_pointer(context, "Context"))
+
+
+def parse_ptx_opcode(opcode: str) -> tuple[int, ...] | str:
+    """The opcode's fields (see TileCAPI.cpp), or the error message."""
+    out = (ctypes.c_int * 8)()
+    err = ctypes.create_string_buffer(512)
+    if _lib().tileParsePtxOpcode(opcode.encode(), out, err, len(err)):
+        return tuple(out)
+    return err.value.decode()
+
+
+def transaction_bytes(op: ir.Operation) -> int:
+    return _lib().tileTransactionBytes(_capi_pointer(op, "Operation"))
+
+
+def slot_count(op: ir.Operation) -> int:
+    return _lib().tileSlotCount(_capi_pointer(op, "Operation"))

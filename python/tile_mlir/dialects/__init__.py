@@ -1,0 +1,1 @@
+"""Python op classes of the `tile` dialect (generated from its ODS)."""

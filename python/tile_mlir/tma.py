@@ -1,0 +1,154 @@
+"""`apply`: issue one `tile.tma_copy` the way the contract's example writes it.
+
+    apply("cp.async.bulk.tensor.2d.shared::cta.global.tile."
+          "mbarrier::complete_tx::bytes",
+          shared, A, box=(8, 16), coords=(0, 0), coord_steps=((8, 0),),
+          mbar=mbar.ptr_to([0]))
+
+Operands follow the contract's order: `shared, global_` for loads and
+`global_, shared` for stores and reductions. The op is verified as soon as it
+is built; a rejection raises `TileVerifyError` with the rule's name.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import mlir.ir as ir
+from mlir.dialects import arith
+
+from . import _native
+from .dialects import tile as _tile
+from .errors import TileError, from_diagnostic
+
+_DIRECTIONS = ("load", "store", "reduce")
+_MODES = ("tile", "gather4", "scatter4")
+_REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
+
+# Keyword spellings accepted for `format=`, to the dialect's format names.
+FORMATS = {
+    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "int32": "int32",
+    "uint64": "uint64", "int64": "int64", "float16": "float16",
+    "float32": "float32", "float64": "float64", "bfloat16": "bfloat16",
+    "float32_ftz": "float32_ftz", "tf32": "tfloat32", "tfloat32": "tfloat32",
+    "tf32_ftz": "tfloat32_ftz", "tfloat32_ftz": "tfloat32_ftz",
+    "float4_e2m1fn": "float4_e2m1fn",
+}
+
+
+def _unwrap(value):
+    return getattr(value, "value", value) if not isinstance(value, ir.Value) else value
+
+
+def _as_i32(value) -> ir.Value:
+    """An i32 SSA value from a Python int, an index or an i32 value."""
+    if isinstance(value, int):
+        return arith.constant(ir.IntegerType.get_signless(32), value)
+    value = _unwrap(value)
+    if not isinstance(value, ir.Value):
+        raise TypeError(f"expected an int or an MLIR value, got {value!r}")
+    if isinstance(value.type, ir.IndexType):
+        return arith.index_cast(ir.IntegerType.get_signless(32), value)
+    if isinstance(value.type, ir.IntegerType) and ir.IntegerType(value.type).width == 32:
+        return value
+    raise TypeError(f"coordinates are i32 or index, got {value.type}")
+
+
+def _as_int(value, width: int) -> ir.Value:
+    if isinstance(value, int):
+        return arith.constant(ir.IntegerType.get_signless(width), value)
+    return _unwrap(value)
+
+
+def _enum(kind: str, value: str) -> ir.Attribute:
+    return ir.Attribute.parse(f"#tile<{kind} {value}>")
+
+
+def parse_opcode(opcode: str) -> dict:
+    """The structured fields of a PTX opcode spelling (the C++ parser's)."""
+    parsed = _native.parse_ptx_opcode(opcode)
+    if isinstance(parsed, str):
+        raise TileError("opcode-syntax", f"'{opcode}': {parsed}")
+    direction, mode, rank, reduction, cluster, multicast, hint, group = parsed
+    return {
+        "direction": _DIRECTIONS[direction], "mode": _MODES[mode], "rank": rank,
+        "reduction": None if reduction < 0 else _REDUCTIONS[reduction],
+        "dst_cluster": bool(cluster), "multicast": bool(multicast),
+        "cache_hint": bool(hint), "cta_group": group or None,
+    }
+
+
+def verify(op: ir.OpView) -> None:
+    """Runs the op's verifier; raises TileVerifyError naming the rule."""
+    try:
+        op.operation.verify()
+    except ir.MLIRError as err:
+        messages = [d.message for d in err.error_diagnostics] or [str(err)]
+        # A rejected op is not left behind in the kernel being built.
+        op.operation.erase()
+        raise from_diagnostic(messages[0]) from None
+
+
+def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
+          coord_steps: Sequence[Sequence[int]] | None = None,
+          format: str | None = None, swizzle: int = 0,
+          element_strides: Sequence[int] | None = None, interleave: int = 0,
+          l2_promotion: int = 0, oob_fill: int = 0, mbar=None, cta_mask=None,
+          cache_policy=None, gather4: Sequence | None = None,
+          scatter4: Sequence | None = None) -> _tile.TmaCopyOp:
+    """Builds and verifies one `tile.tma_copy` at the current insertion point."""
+    fields = parse_opcode(opcode)
+    if len(operands) != 2:
+        raise TypeError("apply takes exactly two operands (shared, global_ or "
+                        "global_, shared by direction)")
+    if fields["direction"] == "load":
+        shared, global_ = operands
+    else:
+        global_, shared = operands
+    if gather4 is not None and scatter4 is not None:
+        raise TileError("gather4-rows", "give gather4= or scatter4=, not both")
+    rows = gather4 if gather4 is not None else scatter4
+    keyword = "gather4" if gather4 is not None else "scatter4"
+    if rows is not None and fields["mode"] != keyword:
+        raise TileError("gather4-rows", f"{keyword}= needs the tile::{keyword} "
+                        f"opcode, the opcode's mode is {fields['mode']}")
+    if format is not None and format not in FORMATS:
+        raise TileError("format-match", f"unknown format '{format}' "
+                        f"(known: {', '.join(sorted(FORMATS))})")
+    steps = None
+    if coord_steps is not None:
+        steps = ir.ArrayAttr.get(
+            [ir.DenseI64ArrayAttr.get(list(step)) for step in coord_steps])
+    op = _tile.TmaCopyOp(
+        shared=_unwrap(shared), global_=_unwrap(global_),
+        coords=[_as_i32(c) for c in coords],
+        rows=[_as_i32(r) for r in (rows or [])],
+        direction=_enum("direction", fields["direction"]),
+        mode=_enum("mode", fields["mode"]),
+        rank=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), fields["rank"]),
+        box=ir.DenseI64ArrayAttr.get(list(box)),
+        mbar=None if mbar is None else _unwrap(mbar),
+        cta_mask=None if cta_mask is None else _as_int(cta_mask, 16),
+        cache_policy=None if cache_policy is None else _as_int(cache_policy, 64),
+        reduction=(_enum("reduction", fields["reduction"])
+                   if fields["reduction"] else None),
+        dst_cluster=fields["dst_cluster"], multicast=fields["multicast"],
+        cache_hint=fields["cache_hint"], cta_group=fields["cta_group"],
+        coord_steps=steps,
+        format=None if format is None else _enum("format", FORMATS[format]),
+        swizzle=swizzle,
+        element_strides=(None if element_strides is None
+                         else ir.DenseI64ArrayAttr.get(list(element_strides))),
+        interleave=interleave, l2_promotion=l2_promotion, oob_fill=oob_fill)
+    verify(op)
+    return op
+
+
+def transaction_bytes(op) -> int:
+    """Bytes an mbarrier phase must expect for `op` (all slots, payload only)."""
+    return _native.transaction_bytes(getattr(op, "operation", op))
+
+
+def slot_count(op) -> int:
+    """Instructions `op` issues (one per repeat slot)."""
+    return _native.slot_count(getattr(op, "operation", op))
