@@ -152,3 +152,16 @@ def transaction_bytes(op) -> int:
 def slot_count(op) -> int:
     """Instructions `op` issues (one per repeat slot)."""
     return _native.slot_count(getattr(op, "operation", op))
+
+
+def find_copies(module) -> list:
+    """Every `tile.tma_copy` in `module`, in program order."""
+    found = []
+
+    def visit(op):
+        if op.name == "tile.tma_copy":
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    getattr(module, "operation", module).walk(visit)
+    return found

@@ -1,0 +1,194 @@
+"""The Python builder API: apply(), opcode parsing, errors, byte accounting."""
+
+import runpy
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ir = pytest.importorskip("mlir.ir")
+
+from tile_mlir import _native, kernel as K, tma  # noqa: E402
+from tile_mlir.errors import TileError, TileVerifyError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
+STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+REDUCE_ADD = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group"
+
+
+def build(body, args=(((16, 16), "uint32"),), target=K.DEFAULT_TARGET):
+    """Traces `body(*buffers)` as a one-off kernel and returns the module."""
+    params = ", ".join(f"a{i}" for i in range(len(args)))
+    ns = {"body": body}
+    exec(f"def k({params}): body({params})", ns)
+    fn = ns["k"]
+    fn.__annotations__ = {f"a{i}": K.Tensor(*a) for i, a in enumerate(args)}
+    return K.kernel(grid=1, block=32, target=target)(fn).build()
+
+
+def mbar():
+    return K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+
+
+def test_seed_example_builds_and_counts_bytes():
+    seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
+    module = seed["tma_load"].build()
+    assert module.operation.verify()
+    (copy,) = tma.find_copies(module)
+    text = str(copy)
+    assert text.startswith("tile.tma_copy load tile 2d")
+    assert "box = array<i64: 8, 16>" in text
+    assert "coord_steps = [array<i64: 8, 0>]" in text
+    # Two 8x16 uint32 boxes: 512 bytes each, 1024 a phase.
+    assert tma.slot_count(copy) == 2
+    assert tma.transaction_bytes(copy) == 2 * 8 * 16 * 4
+
+
+@pytest.mark.parametrize("opcode, expected", [
+    (LOAD, dict(direction="load", mode="tile", rank=2, reduction=None,
+                dst_cluster=False, multicast=False, cache_hint=False, cta_group=None)),
+    ("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+     ".multicast::cluster.L2::cache_hint",
+     dict(direction="load", mode="tile", rank=3, reduction=None, dst_cluster=True,
+          multicast=True, cache_hint=True, cta_group=None)),
+    ("cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes",
+     dict(direction="load", mode="gather4", rank=2, reduction=None, dst_cluster=False,
+          multicast=False, cache_hint=False, cta_group=None)),
+    ("cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group",
+     dict(direction="store", mode="scatter4", rank=2, reduction=None, dst_cluster=False,
+          multicast=False, cache_hint=False, cta_group=None)),
+    ("cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.tile.bulk_group.L2::cache_hint",
+     dict(direction="reduce", mode="tile", rank=5, reduction="xor", dst_cluster=False,
+          multicast=False, cache_hint=True, cta_group=None)),
+    ("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+     ".cta_group::2",
+     dict(direction="load", mode="tile", rank=1, reduction=None, dst_cluster=True,
+          multicast=False, cache_hint=False, cta_group=2)),
+])
+def test_parse_opcode(opcode, expected):
+    assert tma.parse_opcode(opcode) == expected
+
+
+@pytest.mark.parametrize("opcode, part", [
+    ("cp.async.bulk.tensor.6d.shared::cta.global.tile.mbarrier::complete_tx::bytes", "'6d'"),
+    ("cp.async.bulk.tensor.2d.shared::cta.global.tile.bulk_group", "'bulk_group'"),
+    ("cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group", "gather4 is a load mode"),
+    ("cp.reduce.async.bulk.tensor.2d.global.shared::cta.mul.bulk_group", "'mul'"),
+    ("cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
+     "shared::cluster"),
+    (LOAD + ".bogus", "'bogus'"),
+])
+def test_bad_opcode_names_the_part(opcode, part):
+    with pytest.raises(TileError) as err:
+        tma.parse_opcode(opcode)
+    assert err.value.rule == "opcode-syntax"
+    assert part in err.value.message
+
+
+def test_verifier_error_carries_rule_and_removes_op():
+    seen = {}
+
+    def body(A):
+        shared = K.alloc_shared((8, 16), "uint32", align=128)
+        with pytest.raises(TileVerifyError) as err:
+            tma.apply(LOAD, shared, A, box=(8, 300), coords=(0, 0), mbar=mbar())
+        seen["err"] = err.value
+
+    module = build(body)
+    assert seen["err"].rule == "box-extent"
+    assert "box[1] = 300" in seen["err"].message
+    assert tma.find_copies(module) == []
+
+
+@pytest.mark.parametrize("kwargs, rule", [
+    (dict(box=(8, 16), coords=(0,)), "coords-count"),
+    (dict(box=(8, 16), coords=(0, 0), swizzle=4), "swizzle-range"),
+    (dict(box=(8, 16), coords=(0, 0), format="int32"), "format-match"),
+    (dict(box=(8, 16), coords=(0, 0), format="bogus"), "format-match"),
+    (dict(box=(8, 16), coords=(0, 0), element_strides=(1, 2)), "element-strides-inner"),
+    (dict(box=(8, 16), coords=(0, 0), gather4=(0, 1, 2, 3)), "gather4-rows"),
+])
+def test_apply_rejections(kwargs, rule):
+    seen = {}
+
+    def body(A):
+        shared = K.alloc_shared((8, 16), "uint32", align=128)
+        with pytest.raises(TileError) as err:
+            tma.apply(LOAD, shared, A, mbar=mbar(), **kwargs)
+        seen["rule"] = err.value.rule
+
+    build(body)
+    assert seen["rule"] == rule
+
+
+def test_store_and_reduce_take_global_first():
+    def body(A):
+        shared = K.alloc_shared((8, 16), "float32", align=128)
+        tma.apply(STORE, A, shared, box=(8, 16), coords=(8, 0))
+        tma.apply(REDUCE_ADD, A, shared, box=(8, 16), coords=(0, 16))
+
+    module = build(body, args=(((64, 64), "float32"),))
+    store, reduce = tma.find_copies(module)
+    assert str(store).startswith("tile.tma_copy store tile 2d")
+    assert str(reduce).startswith("tile.tma_copy reduce add tile 2d")
+    assert tma.transaction_bytes(store) == 8 * 16 * 4
+
+
+def test_mbar_is_required_for_loads():
+    seen = {}
+
+    def body(A):
+        shared = K.alloc_shared((8, 16), "uint32", align=128)
+        with pytest.raises(TileVerifyError) as err:
+            tma.apply(LOAD, shared, A, box=(8, 16), coords=(0, 0))
+        seen["rule"] = err.value.rule
+
+    build(body)
+    assert seen["rule"] == "mbar-required"
+
+
+def test_swizzle_padded_rows_count_payload_only():
+    # float16 box (4, 8): 16-byte rows; swizzle 3 stores each in a 128-byte
+    # span, so the shared suffix is (4, 64) and the barrier expects 4*16 bytes.
+    def body(A):
+        shared = K.alloc_shared((4, 64), "float16", align=1024)
+        tma.apply(LOAD, shared, A, box=(4, 8), coords=(0, 0), swizzle=3, mbar=mbar())
+
+    module = build(body, args=(((32, 64), "float16"),))
+    (copy,) = tma.find_copies(module)
+    assert tma.transaction_bytes(copy) == 4 * 16
+
+
+def test_target_rules_follow_the_gpu_module_target():
+    seen = {}
+
+    def body(A):
+        shared = K.alloc_shared((4, 32), "uint32", align=128)
+        with pytest.raises(TileVerifyError) as err:
+            tma.apply("cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4."
+                      "mbarrier::complete_tx::bytes", shared, A, box=(1, 32),
+                      coords=(0, 0), gather4=(0, 3, 7, 11), mbar=mbar())
+        seen["rule"] = err.value.rule
+
+    build(body, args=(((16, 32), "uint32"),))
+    assert seen["rule"] == "target-sm100"
+
+    def ok(A):
+        shared = K.alloc_shared((4, 32), "uint32", align=128)
+        tma.apply("cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4."
+                  "mbarrier::complete_tx::bytes", shared, A, box=(1, 32),
+                  coords=(0, 0), gather4=(0, 3, 7, 11), mbar=mbar())
+
+    module = build(ok, args=(((16, 32), "uint32"),),
+                   target='#nvvm.target<chip = "sm_100a", features = "+ptx86">')
+    (copy,) = tma.find_copies(module)
+    assert tma.transaction_bytes(copy) == 4 * 32 * 4
+
+
+def test_module_round_trips_through_tile_opt():
+    seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
+    text = str(seed["tma_load"].build())
+    out = subprocess.run([str(_native.tile_opt_path())], input=text,
+                         capture_output=True, text=True, check=True).stdout
+    assert "tile.tma_copy load tile 2d" in out
