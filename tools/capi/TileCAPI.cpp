@@ -11,7 +11,7 @@
 
 #include "Tile/Contract.h"
 #include "Tile/Opcode.h"
-#include "Tile/Registration.h"
+#include "Tile/Passes.h"
 #include "Tile/TileDialect.h"
 #include "Tile/TileOps.h"
 
@@ -31,8 +31,10 @@ void tileRegisterDialect(MlirContext context) {
 /// Registers the tile passes with the global registry (once per process).
 void tileRegisterPasses() {
   static bool done = false;
-  if (!done)
+  if (!done) {
     mlir::tile::registerTilePasses();
+    mlir::tile::registerTilePipelines();
+  }
   done = true;
 }
 

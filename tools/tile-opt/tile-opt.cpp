@@ -4,18 +4,21 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "Tile/TileDialect.h"
-#include "Tile/Registration.h"
+#include "Tile/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::tile::registerTilePasses();
+  mlir::tile::registerTilePipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::tile::TileDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile-mlir optimizer driver\n", registry));

@@ -10,7 +10,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Compiler.h"
 
-#include "Tile/Registration.h"
+#include "Tile/Passes.h"
 #include "Tile/TileDialect.h"
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
@@ -24,5 +24,8 @@ mlirGetDialectPluginInfo() {
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TilePasses", LLVM_VERSION_STRING,
-          []() { mlir::tile::registerTilePasses(); }};
+          []() {
+            mlir::tile::registerTilePasses();
+            mlir::tile::registerTilePipelines();
+          }};
 }

@@ -1,0 +1,25 @@
+//===- Passes.h - tile passes -------------------------------------*- C++ -*-===//
+#ifndef TILE_PASSES_H
+#define TILE_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tile {
+
+#define GEN_PASS_DECL
+#include "Tile/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Tile/Passes.h.inc"
+
+/// Registers `tile-to-ptx`, the whole device pipeline.
+void registerTilePipelines();
+
+} // namespace mlir::tile
+
+#endif // TILE_PASSES_H

@@ -1,0 +1,59 @@
+//===- Passes.td - tile passes -----------------------------*- tablegen -*-===//
+#ifndef TILE_PASSES_TD
+#define TILE_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileLowerTma : Pass<"tile-lower-tma", "ModuleOp"> {
+  let summary = "Lower tile.tma_copy to NVVM bulk tensor copies";
+  let description = [{
+    Rewrites every `tile.tma_copy` inside a `gpu.module` into one NVVM
+    instruction per repeat slot:
+
+    * loads: `nvvm.cp.async.bulk.tensor.shared.cluster.global` (tile or
+      gather4; shared::cta destination via `isCTAOnly`; multicast mask; L2
+      cache hint; cta_group);
+    * stores: `nvvm.cp.async.bulk.tensor.global.shared.cta` (tile or scatter4);
+    * reductions: `nvvm.cp.async.bulk.tensor.reduce`.
+
+    Slot coordinates are `coords` plus the slot's `coord_steps` combination,
+    reordered innermost-first (gather4: column, then the four rows). A slot's
+    shared address is the buffer base plus its index times the slot's image
+    bytes (row-aligned, so the hardware applies the swizzle phase once).
+
+    Each distinct descriptor (global memref argument + descriptor fields)
+    becomes one new kernel parameter, a 128-byte `__grid_constant__` tensor
+    map passed by value (`llvm.byval`, `llvm.align = 128`,
+    `nvvm.grid_constant`). The kernel records `tile.tensor_maps`, one
+    dictionary per parameter (docs/tensor-map-spec.md), from which the host
+    encodes the maps. An opaque `!llvm.ptr` descriptor is used as given.
+
+    No thread election, wait, fence or descriptor prefetch is inserted.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+  ];
+}
+
+def TileFinalizeTensorMaps : Pass<"tile-finalize-tensor-maps", "ModuleOp"> {
+  let summary = "Mark tensor-map kernel parameters grid_constant after GPU-to-NVVM";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`. For every `llvm.func` kernel carrying
+    `tile.tensor_maps`, finds each tensor-map parameter in the flattened
+    signature (memref parameters expand to 3 + 2*rank values), marks it
+    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 128` and
+    `nvvm.grid_constant`, and records its position as `llvm_param` in the
+    spec. (`nvvm.grid_constant` is only valid on LLVM kernels, and the
+    conversion drops parameter attributes, hence this second step.)
+  }];
+  let options = [
+    Option<"useBarePtrCallConv", "use-bare-ptr-call-conv", "bool", "false",
+           "memref parameters were lowered to bare pointers">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // TILE_PASSES_TD

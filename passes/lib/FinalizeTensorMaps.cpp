@@ -1,0 +1,69 @@
+//===- FinalizeTensorMaps.cpp - grid_constant tensor-map parameters -------===//
+
+#include "Tile/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEFINALIZETENSORMAPS
+#include "Tile/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+
+namespace {
+struct TileFinalizeTensorMapsPass
+    : public mlir::tile::impl::TileFinalizeTensorMapsBase<
+          TileFinalizeTensorMapsPass> {
+  using Base::Base;
+
+  /// Index of each original parameter's first value in the flattened list.
+  SmallVector<unsigned> flattenedStarts(FunctionType signature) {
+    SmallVector<unsigned> starts;
+    unsigned next = 0;
+    for (Type type : signature.getInputs()) {
+      starts.push_back(next);
+      auto memref = dyn_cast<MemRefType>(type);
+      next += !memref || useBarePtrCallConv ? 1 : 3 + 2 * memref.getRank();
+    }
+    return starts;
+  }
+
+  void runOnOperation() override {
+    getOperation()->walk([&](LLVM::LLVMFuncOp func) {
+      auto specs = func->getAttrOfType<ArrayAttr>("tile.tensor_maps");
+      auto signature = func->getAttrOfType<TypeAttr>("tile.kernel_signature");
+      if (!specs || !signature)
+        return;
+      Builder b(&getContext());
+      SmallVector<unsigned> starts =
+          flattenedStarts(cast<FunctionType>(signature.getValue()));
+      SmallVector<Attribute> updated;
+      for (Attribute attr : specs) {
+        auto spec = cast<DictionaryAttr>(attr);
+        int64_t param = cast<IntegerAttr>(spec.get("param")).getInt();
+        unsigned index = starts[param];
+        if (index >= func.getNumArguments() ||
+            !isa<LLVM::LLVMPointerType>(func.getArgument(index).getType())) {
+          func.emitOpError("tensor-map parameter ")
+              << param << " not found in the lowered signature";
+          return signalPassFailure();
+        }
+        func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(LLVM::LLVMArrayType::get(
+                            b.getI8Type(), 128)));
+        func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                        b.getI64IntegerAttr(128));
+        func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        b.getUnitAttr());
+        NamedAttrList entries(spec);
+        entries.set("llvm_param", b.getI64IntegerAttr(index));
+        updated.push_back(entries.getDictionary(&getContext()));
+      }
+      func->setAttr("tile.tensor_maps", b.getArrayAttr(updated));
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,275 @@
+//===- LowerTmaToNVVM.cpp - tile.tma_copy to NVVM bulk tensor copies ------===//
+//
+// Per kernel: assign one tensor-map parameter to each distinct descriptor and
+// record its spec; per op: one NVVM instruction per repeat slot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tile/Contract.h"
+#include "Tile/Passes.h"
+#include "Tile/TileOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILELOWERTMA
+#include "Tile/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Size and alignment of CUDA 13's CUtensorMap.
+constexpr int64_t kTensorMapBytes = 128;
+constexpr int64_t kTensorMapAlign = 128;
+
+template <typename T>
+SmallVector<T> reversed(ArrayRef<T> values) {
+  return SmallVector<T>(values.rbegin(), values.rend());
+}
+
+/// The descriptor fields of `op`'s tensor map, innermost-first as the driver
+/// takes them. `param` is added once the kernel parameter exists.
+DictionaryAttr descriptorSpec(TmaCopyOp op, unsigned source) {
+  Builder b(op.getContext());
+  CopyFields f = getCopyFields(op);
+  auto globalType = cast<MemRefType>(op.getGlobal().getType());
+  SmallVector<NamedAttribute> entries = {
+      b.getNamedAttr("source", b.getI64IntegerAttr(source)),
+      b.getNamedAttr("mode", b.getStringAttr(stringifyMode(f.mode))),
+      b.getNamedAttr("format", b.getStringAttr(stringifyFormat(f.format))),
+      b.getNamedAttr("data_type",
+                     b.getI64IntegerAttr(cuTensorMapDataType(f.format))),
+      b.getNamedAttr("elem_bits", b.getI64IntegerAttr(formatBits(f.format))),
+      b.getNamedAttr("rank", b.getI64IntegerAttr(f.rank)),
+      b.getNamedAttr("global_rank", b.getI64IntegerAttr(globalType.getRank())),
+      b.getNamedAttr("box", b.getDenseI64ArrayAttr(
+                                reversed(ArrayRef<int64_t>(f.box)))),
+      b.getNamedAttr("element_strides",
+                     b.getDenseI64ArrayAttr(
+                         reversed(ArrayRef<int64_t>(f.elementStrides)))),
+      b.getNamedAttr("interleave", b.getI64IntegerAttr(f.interleave)),
+      b.getNamedAttr("swizzle", b.getI64IntegerAttr(f.swizzle)),
+      b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(op.getL2Promotion())),
+      b.getNamedAttr("oob_fill", b.getI64IntegerAttr(op.getOobFill())),
+  };
+  return b.getDictionaryAttr(entries);
+}
+
+Value constI32(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+}
+
+/// `base + delta`, folded when `base` is a constant and skipped when delta=0.
+Value addConst(OpBuilder &b, Location loc, Value base, int64_t delta) {
+  if (delta == 0)
+    return base;
+  APInt constant;
+  if (matchPattern(base, m_ConstantInt(&constant)))
+    return constI32(b, loc, constant.getSExtValue() + delta);
+  return arith::AddIOp::create(b, loc, base, constI32(b, loc, delta));
+}
+
+NVVM::TMAReduxKind toNVVM(Reduction red) {
+  switch (red) {
+  case Reduction::add:
+    return NVVM::TMAReduxKind::ADD;
+  case Reduction::min:
+    return NVVM::TMAReduxKind::MIN;
+  case Reduction::max:
+    return NVVM::TMAReduxKind::MAX;
+  case Reduction::inc:
+    return NVVM::TMAReduxKind::INC;
+  case Reduction::dec:
+    return NVVM::TMAReduxKind::DEC;
+  case Reduction::and_:
+    return NVVM::TMAReduxKind::AND;
+  case Reduction::or_:
+    return NVVM::TMAReduxKind::OR;
+  case Reduction::xor_:
+    return NVVM::TMAReduxKind::XOR;
+  }
+  llvm_unreachable("all reductions handled");
+}
+
+/// Rewrites one verified copy into its per-slot NVVM instructions.
+void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  CopyFields fields = getCopyFields(op);
+  BoxImage image = computeBoxImage(fields);
+  auto sharedType = cast<MemRefType>(op.getShared().getType());
+  ArrayAttr steps = op.getCoordSteps() ? *op.getCoordSteps()
+                                       : rewriter.getArrayAttr({});
+  ArrayRef<int64_t> repeatShape = sharedType.getShape().take_front(steps.size());
+
+  Type i64 = rewriter.getI64Type();
+  auto sharedPtrType = LLVM::LLVMPointerType::get(op.getContext(), 3);
+  Value baseIndex =
+      memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, op.getShared());
+  Value base = arith::IndexCastOp::create(rewriter, loc, i64, baseIndex);
+
+  int64_t slots = op.getSlotCount();
+  SmallVector<int64_t> slotIndex(repeatShape.size(), 0);
+  for (int64_t slot = 0; slot < slots; ++slot) {
+    // Row-major multi-index of this slot over the repeat axes.
+    int64_t rest = slot;
+    for (int a = static_cast<int>(repeatShape.size()) - 1; a >= 0; --a) {
+      slotIndex[a] = rest % repeatShape[a];
+      rest /= repeatShape[a];
+    }
+    Value addr = base;
+    if (int64_t offset = slot * image.storageBytes)
+      addr = arith::AddIOp::create(
+          rewriter, loc, base,
+          arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(offset)));
+    Value sharedPtr = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtrType, addr);
+
+    SmallVector<Value> coords;
+    for (auto [i, coord] : llvm::enumerate(op.getCoords())) {
+      int64_t delta = 0;
+      for (auto [a, step] : llvm::enumerate(steps))
+        delta += slotIndex[a] * cast<DenseI64ArrayAttr>(step)[i];
+      coords.push_back(addConst(rewriter, loc, coord, delta));
+    }
+    SmallVector<Value> nvvmCoords;
+    if (fields.mode == Mode::tile) {
+      nvvmCoords.assign(coords.rbegin(), coords.rend());
+    } else {
+      // Column first, then the four rows, each offset by the row coordinate.
+      nvvmCoords.push_back(coords[1]);
+      APInt rowBase;
+      bool zeroBase = matchPattern(coords[0], m_ConstantInt(&rowBase)) &&
+                      rowBase.isZero();
+      for (Value row : op.getRows())
+        nvvmCoords.push_back(zeroBase ? row
+                                      : arith::AddIOp::create(rewriter, loc,
+                                                              row, coords[0]));
+    }
+
+    switch (op.getDirection()) {
+    case Direction::load: {
+      NVVM::CTAGroupKindAttr group;
+      if (auto g = op.getCtaGroup())
+        group = NVVM::CTAGroupKindAttr::get(
+            op.getContext(),
+            *g == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rewriter, loc, sharedPtr, descriptor, nvvmCoords, op.getMbar(),
+          ValueRange{}, op.getCtaMask(), op.getCachePolicy(),
+          fields.mode == Mode::gather4 ? NVVM::TMALoadMode::TILE_GATHER4
+                                       : NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/!op.getDstCluster(), group, /*predicate=*/Value());
+      break;
+    }
+    case Direction::store:
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, loc, descriptor, sharedPtr, nvvmCoords,
+          op.getCachePolicy(),
+          fields.mode == Mode::scatter4 ? NVVM::TMAStoreMode::TILE_SCATTER4
+                                        : NVVM::TMAStoreMode::TILE,
+          /*predicate=*/Value());
+      break;
+    case Direction::reduce:
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          rewriter, loc, descriptor, sharedPtr, toNVVM(*op.getReduction()),
+          NVVM::TMAStoreMode::TILE, nvvmCoords, op.getCachePolicy());
+      break;
+    }
+  }
+  rewriter.eraseOp(op);
+}
+
+struct TileLowerTmaPass
+    : public mlir::tile::impl::TileLowerTmaBase<TileLowerTmaPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    WalkResult result = getOperation()->walk([&](gpu::GPUFuncOp func) {
+      if (failed(lowerKernel(rewriter, func)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    // A copy outside any gpu.func with a memref global has no kernel
+    // parameter to take its descriptor from.
+    getOperation()->walk([&](TmaCopyOp op) {
+      op.emitOpError("[global-source] a memref global operand must be an "
+                     "argument of the enclosing gpu.func kernel");
+      signalPassFailure();
+    });
+  }
+
+  LogicalResult lowerKernel(IRRewriter &rewriter, gpu::GPUFuncOp func) {
+    SmallVector<TmaCopyOp> copies;
+    func.walk([&](TmaCopyOp op) { copies.push_back(op); });
+    if (copies.empty())
+      return success();
+    Block &entry = func.getBody().front();
+    MLIRContext *ctx = &getContext();
+    Builder b(ctx);
+
+    // One parameter per distinct descriptor, in first-use order.
+    llvm::MapVector<DictionaryAttr, BlockArgument> params;
+    SmallVector<std::pair<TmaCopyOp, DictionaryAttr>> work;
+    for (TmaCopyOp op : copies) {
+      if (!isa<MemRefType>(op.getGlobal().getType())) {
+        work.push_back({op, nullptr});
+        continue;
+      }
+      auto arg = dyn_cast<BlockArgument>(op.getGlobal());
+      if (!arg || arg.getOwner() != &entry)
+        return op.emitOpError("[global-source] a memref global operand must "
+                              "be an argument of the enclosing gpu.func "
+                              "kernel (the host encodes its tensor map)");
+      DictionaryAttr spec = descriptorSpec(op, arg.getArgNumber());
+      work.push_back({op, spec});
+      if (params.count(spec))
+        continue;
+      auto ptrType = LLVM::LLVMPointerType::get(ctx);
+      NamedAttrList argAttrs;
+      argAttrs.append("llvm.byval", TypeAttr::get(LLVM::LLVMArrayType::get(
+                                        b.getI8Type(), kTensorMapBytes)));
+      argAttrs.append("llvm.align", b.getI64IntegerAttr(kTensorMapAlign));
+      // nvvm.grid_constant is only valid on llvm.func kernels: this marker
+      // becomes it after the GPU-to-NVVM conversion (tile-mark-grid-constant).
+      argAttrs.append("tile.tensor_map", b.getUnitAttr());
+      unsigned index = func.getNumArguments();
+      if (failed(func.insertArgument(index, ptrType,
+                                     argAttrs.getDictionary(ctx),
+                                     func.getLoc())))
+        return func.emitOpError("cannot add the tensor-map parameter");
+      params[spec] = func.getArgument(index);
+    }
+
+    SmallVector<Attribute> specs;
+    for (auto &[spec, arg] : params) {
+      NamedAttrList entries(spec);
+      entries.append("param", b.getI64IntegerAttr(arg.getArgNumber()));
+      entries.append("bytes", b.getI64IntegerAttr(kTensorMapBytes));
+      specs.push_back(entries.getDictionary(ctx));
+    }
+    if (!specs.empty()) {
+      func->setAttr("tile.tensor_maps", b.getArrayAttr(specs));
+      // The GPU-to-NVVM conversion flattens memref parameters and drops
+      // parameter attributes; tile-finalize-tensor-maps uses this signature
+      // to find the tensor-map parameters again.
+      func->setAttr("tile.kernel_signature",
+                    TypeAttr::get(func.getFunctionType()));
+    }
+
+    for (auto &[op, spec] : work)
+      lowerCopy(rewriter, op, spec ? Value(params[spec]) : op.getGlobal());
+    return success();
+  }
+};
+
+} // namespace
