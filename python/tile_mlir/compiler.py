@@ -1,0 +1,195 @@
+"""Compile driver: tile IR (a builder kernel or a module) to PTX and a cubin.
+
+Stages, each a pure function of its input:
+  tile IR --tile-to-ptx--> gpu.binary holding PTX --ptxas--> cubin
+The tensor-map specs the lowering records on each kernel go into the
+artifact's manifest, which is what the runtime reads on the GPU machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import mlir.ir as ir
+from mlir.dialects import gpu
+from mlir.passmanager import PassManager
+
+from . import _native
+from .artifact import Artifact
+from .kernel import KernelDef, make_context
+
+ARCHES = ("sm_90a", "sm_100a")
+# PTX ISA 8.6: the oldest with shared::cta load destinations and sm_100a; the
+# CUDA 13.0 driver and ptxas accept it.
+PTX_FEATURES = "+ptx86"
+
+
+class CompileError(RuntimeError):
+    """A pipeline stage failed; the message holds its diagnostics."""
+
+
+def target_attr(arch: str) -> str:
+    if arch not in ARCHES:
+        raise ValueError(f"unsupported arch '{arch}' (supported: {', '.join(ARCHES)})")
+    return f'#nvvm.target<chip = "{arch}", features = "{PTX_FEATURES}">'
+
+
+def find_ptxas() -> str | None:
+    """A CUDA toolkit's ptxas (PATH, CUDA_HOME) or the nvidia-cuda-nvcc wheel's."""
+    found = shutil.which("ptxas")
+    if found:
+        return found
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+                 "/usr/local/cuda"):
+        if home and (Path(home) / "bin" / "ptxas").exists():
+            return str(Path(home) / "bin" / "ptxas")
+    try:
+        import nvidia.cuda_nvcc as wheel  # type: ignore[import-not-found]
+        candidate = Path(list(wheel.__path__)[0]) / "bin" / "ptxas"
+        if candidate.exists():
+            return str(candidate)
+    except ImportError:
+        pass
+    return None
+
+
+def _retarget(module: ir.Module, arch: str) -> None:
+    targets = ir.ArrayAttr.get([ir.Attribute.parse(target_attr(arch))])
+    for op in module.body.operations:
+        if op.operation.name == "gpu.module":
+            op.operation.attributes["targets"] = targets
+
+
+def _run(module: ir.Module, pipeline: str) -> None:
+    pm = PassManager.parse(pipeline)
+    try:
+        pm.run(module.operation)
+    except ir.MLIRError as err:
+        raise CompileError(str(err)) from None
+
+
+def lower_to_nvvm(module: ir.Module) -> ir.Module:
+    """Runs tile-lower-tma only (for inspection); returns a new module."""
+    out = ir.Module.parse(str(module), module.context)
+    _run(out, "builtin.module(tile-lower-tma)")
+    return out
+
+
+def _kernel_metadata(module: ir.Module) -> list[dict]:
+    """Name, launch shape, cluster and tensor-map specs of each kernel."""
+    kernels = []
+
+    def visit(op):
+        if op.name == "gpu.func" and "gpu.kernel" in op.attributes:
+            attrs = op.attributes
+            info = {"name": ir.StringAttr(attrs["sym_name"]).value}
+            for key, out in (("known_block_size", "block"),
+                             ("known_grid_size", "grid"),
+                             ("tile.cluster_size", "cluster")):
+                if key in attrs:
+                    info[out] = list(ir.DenseI32ArrayAttr(attrs[key]))
+            ftype = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
+            info["params"] = [_param(t) for t in ftype.inputs]
+            kernels.append(info)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return kernels
+
+
+def _param(t: ir.Type) -> dict:
+    if isinstance(t, ir.MemRefType):
+        shape = [None if d == ir.ShapedType.get_dynamic_size() else d for d in t.shape]
+        return {"kind": "memref", "shape": shape, "element": str(t.element_type)}
+    return {"kind": "scalar", "type": str(t)}
+
+
+def _tensor_maps(module: ir.Module) -> dict[str, list[dict]]:
+    """tile.tensor_maps of each lowered kernel, as plain dictionaries."""
+    found = {}
+
+    def visit(op):
+        if "tile.tensor_maps" in op.attributes and "sym_name" in op.attributes:
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            found[name] = [_dict(ir.DictAttr(d))
+                           for d in ir.ArrayAttr(op.attributes["tile.tensor_maps"])]
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
+def _dict(attr: ir.DictAttr) -> dict:
+    out = {}
+    for named in attr:
+        value = named.attr
+        if isinstance(value, ir.IntegerAttr):
+            out[named.name] = value.value
+        elif isinstance(value, ir.StringAttr):
+            out[named.name] = value.value
+        elif isinstance(value, ir.DenseI64ArrayAttr):
+            out[named.name] = list(value)
+        else:
+            out[named.name] = str(value)
+    return out
+
+
+def _ptx_of(module: ir.Module) -> str:
+    for op in module.body.operations:
+        if op.operation.name == "gpu.binary":
+            obj = gpu.ObjectAttr(ir.ArrayAttr(op.operation.attributes["objects"])[0])
+            return obj.object.decode()
+    raise CompileError("the pipeline produced no gpu.binary")
+
+
+def assemble(ptx: str, arch: str, ptxas: str | None = None) -> bytes:
+    """ptxas: PTX text to a cubin for `arch`."""
+    ptxas = ptxas or find_ptxas()
+    if ptxas is None:
+        raise CompileError("no ptxas found (install a CUDA toolkit or the "
+                           "nvidia-cuda-nvcc wheel)")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
+        src.write_text(ptx)
+        proc = subprocess.run([ptxas, f"-arch={arch}", "-o", str(out), str(src)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CompileError(f"ptxas -arch={arch} failed:\n{proc.stderr}")
+        return out.read_bytes()
+
+
+def compile(kernel: KernelDef | ir.Module, arch: str = "sm_90a",
+            cubin: bool = True) -> Artifact:
+    """Compiles a builder kernel or a module of gpu.modules for `arch`."""
+    if isinstance(kernel, KernelDef):
+        module = kernel.build(make_context())
+        launch = {"grid": list(kernel.grid), "block": list(kernel.block),
+                  "cluster": list(kernel.cluster) if kernel.cluster else None}
+    else:
+        _native.register_dialect(kernel.context)
+        module = ir.Module.parse(str(kernel), kernel.context)
+        launch = None
+    with module.context, ir.Location.unknown():
+        _retarget(module, arch)
+        if not module.operation.verify():
+            raise CompileError("the module does not verify")
+        kernels = _kernel_metadata(module)
+        lowered = ir.Module.parse(str(module), module.context)
+        _run(lowered, "builtin.module(tile-lower-tma,"
+                      "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
+                      "convert-nvvm-to-llvm,canonicalize,cse,"
+                      "reconcile-unrealized-casts),tile-finalize-tensor-maps)")
+        maps = _tensor_maps(lowered)
+        _run(lowered, "builtin.module(gpu-module-to-binary{format=isa})")
+        ptx = _ptx_of(lowered)
+    for info in kernels:
+        info["tensor_maps"] = maps.get(info["name"], [])
+        if launch:
+            info.update({k: v for k, v in launch.items() if v is not None})
+    manifest = {"arch": arch, "kernels": kernels}
+    return Artifact(ptx=ptx, cubin=assemble(ptx, arch) if cubin else None,
+                    manifest=manifest)

@@ -1,0 +1,13 @@
+"""Runtime: load an artifact's cubin, encode its tensor maps, launch it.
+
+Needs only numpy and cuda-python (`cuda.bindings.driver`); never imports MLIR
+or the compiled library, so it runs on a machine that has just the artifact.
+
+    mod = runtime.load("artifacts/seed")
+    out = np.zeros_like(x)
+    mod(x, out)                # numpy arrays are copied to and from the device
+"""
+
+from .errors import TileRuntimeError  # noqa: F401
+from .launcher import Kernel, Module, load  # noqa: F401
+from .tensormap import encode_args, check_source  # noqa: F401

@@ -1,0 +1,120 @@
+"""Arguments as device memory: numpy (copied), cupy/torch (in place)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .driver import check, context, cuda
+from .errors import TileRuntimeError
+
+# MLIR element type (as the manifest spells it) -> numpy storage dtype.
+ELEMENT_DTYPES = {
+    "i8": np.uint8, "ui8": np.uint8, "si8": np.int8,
+    "i16": np.uint16, "ui16": np.uint16, "si16": np.int16,
+    "i32": np.uint32, "ui32": np.uint32, "si32": np.int32,
+    "i64": np.uint64, "ui64": np.uint64, "si64": np.int64,
+    "f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64,
+    "f8E4M3FN": np.uint8, "f8E5M2": np.uint8, "f4E2M1FN": np.uint8,
+}
+# Signless integers accept either signedness of the same width.
+_SIGNLESS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
+
+
+def accepted_dtypes(element: str) -> set:
+    dtypes = {np.dtype(ELEMENT_DTYPES[element])}
+    if element in _SIGNLESS:
+        dtypes.add(np.dtype(_SIGNLESS[element]))
+    return dtypes
+
+
+@dataclass
+class DeviceView:
+    """Device address, shape and element strides of one argument."""
+    ptr: int
+    shape: tuple
+    strides: tuple  # in elements
+    dtype: np.dtype
+    host: np.ndarray | None = None  # numpy argument to copy back
+    allocation: object = field(default=None, repr=False)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+
+def _from_interface(obj, index: int) -> DeviceView:
+    info = obj.__cuda_array_interface__
+    dtype = np.dtype(info["typestr"])
+    shape = tuple(info["shape"])
+    if info.get("strides") is None:
+        strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64))
+                        for i in range(len(shape)))
+    else:
+        byte_strides = tuple(info["strides"])
+        if any(s % dtype.itemsize for s in byte_strides):
+            raise TileRuntimeError(
+                "global-stride-alignment",
+                f"argument {index}: byte strides {byte_strides} are not "
+                f"multiples of the element size {dtype.itemsize}")
+        strides = tuple(s // dtype.itemsize for s in byte_strides)
+    return DeviceView(ptr=int(info["data"][0]), shape=shape, strides=strides,
+                      dtype=dtype)
+
+
+def _torch_view(obj, index: int) -> DeviceView:
+    if not obj.is_cuda:
+        raise TileRuntimeError("device-array", f"argument {index}: a CPU torch "
+                               "tensor; pass a CUDA tensor or a numpy array")
+    dtype = {"torch.bfloat16": np.dtype(np.uint16)}.get(str(obj.dtype))
+    if dtype is None:
+        dtype = np.dtype(str(obj.dtype).replace("torch.", ""))
+    return DeviceView(ptr=int(obj.data_ptr()), shape=tuple(obj.shape),
+                      strides=tuple(obj.stride()), dtype=dtype)
+
+
+def device_view(obj, index: int) -> DeviceView:
+    """Describes `obj` without copying (numpy arrays are described as host)."""
+    if isinstance(obj, np.ndarray):
+        return DeviceView(ptr=0, shape=obj.shape,
+                          strides=tuple(s // obj.itemsize for s in obj.strides),
+                          dtype=obj.dtype, host=obj)
+    if type(obj).__module__.startswith("torch"):
+        return _torch_view(obj, index)
+    if hasattr(obj, "__cuda_array_interface__"):
+        return _from_interface(obj, index)
+    raise TileRuntimeError("device-array", f"argument {index}: expected a numpy "
+                           f"array or a CUDA array (cupy, torch), got {type(obj).__name__}")
+
+
+class DeviceBuffer:
+    """A cuMemAlloc'd buffer, freed with the object."""
+
+    def __init__(self, nbytes: int):
+        context()
+        self.nbytes = nbytes
+        self.ptr = int(check(cuda().cuMemAlloc(max(nbytes, 1)), "cuMemAlloc"))
+
+    def __del__(self):
+        try:
+            cuda().cuMemFree(self.ptr)
+        except Exception:
+            pass
+
+
+def upload(view: DeviceView) -> DeviceView:
+    """Copies a host (numpy) view into a fresh contiguous device buffer."""
+    host = np.ascontiguousarray(view.host)
+    buffer = DeviceBuffer(host.nbytes)
+    check(cuda().cuMemcpyHtoD(buffer.ptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
+    strides = tuple(s // host.itemsize for s in host.strides)
+    return DeviceView(ptr=buffer.ptr, shape=host.shape, strides=strides,
+                      dtype=host.dtype, host=view.host, allocation=buffer)
+
+
+def download(view: DeviceView) -> None:
+    """Copies a device copy back into its numpy argument."""
+    out = np.empty(view.shape, dtype=view.dtype)
+    check(cuda().cuMemcpyDtoH(out.ctypes.data, view.ptr, out.nbytes), "cuMemcpyDtoH")
+    np.copyto(view.host, out)

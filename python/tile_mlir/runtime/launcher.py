@@ -1,0 +1,163 @@
+"""Module loading, argument checks, parameter packing and launch."""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+import numpy as np
+
+from ..artifact import Artifact
+from .arrays import DeviceView, accepted_dtypes, device_view, download, upload
+from .driver import check, context, cuda
+from .errors import TileRuntimeError
+from .tensormap import TensorMapCache, check_source
+
+
+def load(artifact: Artifact | str | Path) -> "Module":
+    if not isinstance(artifact, Artifact):
+        artifact = Artifact.load(artifact)
+    return Module(artifact)
+
+
+class Module:
+    """A loaded cubin; call it like its single kernel, or index by name."""
+
+    def __init__(self, artifact: Artifact):
+        if artifact.cubin is None:
+            raise ValueError("the artifact has no cubin")
+        context()
+        self.artifact = artifact
+        self.handle = check(cuda().cuModuleLoadData(artifact.cubin), "cuModuleLoadData")
+        self.kernels = {info["name"]: Kernel(self, info) for info in artifact.kernels}
+
+    def __getitem__(self, name: str) -> "Kernel":
+        return self.kernels[name]
+
+    def __call__(self, *args, **kwargs):
+        if len(self.kernels) != 1:
+            raise TypeError("the module has several kernels: index it by name")
+        return next(iter(self.kernels.values()))(*args, **kwargs)
+
+
+class Kernel:
+    def __init__(self, module: Module, info: dict):
+        self.module = module
+        self.info = info
+        self.name = info["name"]
+        self.function = check(cuda().cuModuleGetFunction(module.handle, self.name.encode()),
+                              "cuModuleGetFunction")
+        self.specs = info.get("tensor_maps", [])
+        self.maps = TensorMapCache()
+
+    # -- checks ------------------------------------------------------------
+    def _check_args(self, views: list[DeviceView]) -> None:
+        params = self.info["params"]
+        if len(views) != len(params):
+            raise TileRuntimeError("argument-count", f"{self.name} takes {len(params)} "
+                                   f"arguments, got {len(views)}")
+        for i, (view, param) in enumerate(zip(views, params)):
+            if param["kind"] != "memref":
+                raise TileRuntimeError("argument-kind", f"argument {i}: scalar "
+                                       "parameters are not supported by the launcher")
+            if view.dtype not in accepted_dtypes(param["element"]):
+                raise TileRuntimeError("argument-dtype", f"argument {i}: dtype "
+                                       f"{view.dtype} does not match the kernel's "
+                                       f"{param['element']}")
+            shape = param["shape"]
+            if len(view.shape) != len(shape):
+                raise TileRuntimeError("global-rank", f"argument {i}: rank "
+                                       f"{len(view.shape)}, expected {len(shape)}")
+            for axis, (got, want) in enumerate(zip(view.shape, shape)):
+                if want is not None and got != want:
+                    raise TileRuntimeError("argument-shape", f"argument {i}: axis "
+                                           f"{axis} is {got}, expected {want}")
+        for spec in self.specs:
+            check_source(spec, views[spec["source"]], spec["source"])
+
+    # -- launch ------------------------------------------------------------
+    def __call__(self, *args, grid=None, block=None, cluster=None, stream=0,
+                 sync: bool = True):
+        views = [device_view(a, i) for i, a in enumerate(args)]
+        self._check_args(views)  # nothing is uploaded or launched before this
+        views = [upload(v) if v.host is not None else v for v in views]
+        for spec in self.specs:  # device addresses now known
+            check_source(spec, views[spec["source"]], spec["source"])
+        maps = [self.maps.get(spec, views[spec["source"]]) for spec in self.specs]
+        params = _pack(views, self.specs, maps)
+        grid = _dim3(grid or self.info.get("grid", (1, 1, 1)))
+        block = _dim3(block or self.info.get("block", (1, 1, 1)))
+        cluster = cluster or self.info.get("cluster")
+        _launch(self.function, grid, block, cluster, stream, params)
+        if sync or any(v.host is not None for v in views):
+            check(cuda().cuStreamSynchronize(stream), "cuStreamSynchronize")
+        for view in views:
+            if view.host is not None:
+                download(view)
+
+
+class _Params:
+    """Keeps the packed parameter values alive for the launch."""
+
+    def __init__(self):
+        self.values = []
+        self.pointers = []
+
+    def add(self, value) -> None:
+        self.values.append(value)
+        self.pointers.append(ctypes.addressof(value))
+
+    def add_address(self, address: int) -> None:
+        self.pointers.append(address)
+
+    def array(self):
+        self.raw = (ctypes.c_void_p * len(self.pointers))(*self.pointers)
+        return ctypes.addressof(self.raw)
+
+
+def _pack(views, specs, maps) -> _Params:
+    """Flattened LLVM parameters: each memref as (allocated, aligned, offset,
+    sizes..., strides...), then each tensor map by value (128 bytes)."""
+    params = _Params()
+    for view in views:
+        params.add(ctypes.c_uint64(view.ptr))
+        params.add(ctypes.c_uint64(view.ptr))
+        params.add(ctypes.c_int64(0))
+        for size in view.shape:
+            params.add(ctypes.c_int64(size))
+        for stride in view.strides:
+            params.add(ctypes.c_int64(stride))
+    for spec, tmap in sorted(zip(specs, maps), key=lambda p: p[0]["param"]):
+        params.add_address(int(tmap.getPtr()))
+    return params
+
+
+def _dim3(value) -> tuple[int, int, int]:
+    if isinstance(value, int):
+        return (value, 1, 1)
+    value = tuple(value)
+    return value + (1,) * (3 - len(value))
+
+
+def _launch(function, grid, block, cluster, stream, params: _Params) -> None:
+    drv = cuda()
+    kernel_params = params.array()
+    if not cluster:
+        check(drv.cuLaunchKernel(function, *grid, *block, 0, stream, kernel_params, 0),
+              "cuLaunchKernel")
+        return
+    cluster = _dim3(cluster)
+    config = drv.CUlaunchConfig()
+    config.gridDimX, config.gridDimY, config.gridDimZ = grid
+    config.blockDimX, config.blockDimY, config.blockDimZ = block
+    config.sharedMemBytes = 0
+    config.hStream = stream
+    attr = drv.CUlaunchAttribute()
+    attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = cluster
+    config.attrs = [attr]
+    config.numAttrs = 1
+    check(drv.cuLaunchKernelEx(config, function, kernel_params, 0), "cuLaunchKernelEx")
+
+
+__all__ = ["load", "Module", "Kernel", "np"]

@@ -1,0 +1,118 @@
+"""Tensor maps from the compiler's spec and an argument's runtime layout.
+
+The spec (`tile.tensor_maps`, copied into the manifest) is the only place the
+descriptor fields are decided; this module adds what only run time knows
+(base address, sizes, strides), checks the runtime rules first, and caches
+each encoded map by (spec, pointer, shape, strides).
+"""
+
+from __future__ import annotations
+
+from .arrays import DeviceView
+from .driver import check, cuda
+from .errors import CudaError, TileRuntimeError
+
+_MAX_DIM = 1 << 32
+_MAX_STRIDE = 1 << 40
+
+
+def _base_alignment(spec: dict) -> int:
+    return 32 if spec["interleave"] == 2 or spec["format"] == "float4_e2m1fn" else 16
+
+
+def descriptor_layout(spec: dict, view: DeviceView) -> tuple[list[int], list[int]]:
+    """globalDim (elements) and globalStrides (bytes), innermost-first."""
+    rank = spec["rank"]
+    shape = list(view.shape)
+    strides = [s * view.itemsize for s in view.strides]
+    if spec["format"] == "float4_e2m1fn":
+        shape[-1] *= 2  # two packed elements a byte
+    if spec["interleave"]:
+        # Axes (N, C_slices, *spatial, Ci): Ci is the implicit slice and the
+        # innermost spatial axis steps by one slice.
+        dims = shape[:rank]
+        outer_strides = strides[:rank - 1]
+    else:
+        dims = shape
+        outer_strides = strides[:-1]
+    return dims[::-1], outer_strides[::-1]
+
+
+def check_source(spec: dict, view: DeviceView, index: int) -> None:
+    """The runtime rules (docs/rules.md) for one tensor-map source."""
+    where = f"argument {index}"
+    if len(view.shape) != spec["global_rank"]:
+        raise TileRuntimeError("global-rank", f"{where} has rank {len(view.shape)}, "
+                               f"the kernel expects {spec['global_rank']}")
+    if view.strides and view.strides[-1] != 1:
+        raise TileRuntimeError("global-inner-stride", f"{where}: the innermost stride "
+                               f"is {view.strides[-1]} elements, expected 1 "
+                               "(make the array contiguous in its last axis)")
+    align = _base_alignment(spec)
+    if view.host is None and view.ptr % align:
+        raise TileRuntimeError("global-base-alignment", f"{where}: base address "
+                               f"{view.ptr:#x} is not {align}-byte aligned")
+    dims, strides = descriptor_layout(spec, view)
+    for i, dim in enumerate(dims):
+        if not 1 <= dim <= _MAX_DIM:
+            raise TileRuntimeError("global-dim-range", f"{where}: dimension {dim} "
+                                   "(innermost-first index {i}) is outside 1..2^32")
+    stride_align = 32 if spec["interleave"] == 2 or spec["format"] == "float4_e2m1fn" else 16
+    for i, stride in enumerate(strides):
+        if stride % stride_align:
+            raise TileRuntimeError("global-stride-alignment", f"{where}: byte stride "
+                                   f"{stride} (innermost-first index {i + 1}) is not a "
+                                   f"multiple of {stride_align}; pad the rows")
+        if stride >= _MAX_STRIDE:
+            raise TileRuntimeError("global-stride-range", f"{where}: byte stride "
+                                   f"{stride} is not below 2^40")
+    for i, (box, dim) in enumerate(zip(spec["box"], dims)):
+        if box > dim:
+            raise TileRuntimeError("box-within-dim", f"{where}: box extent {box} "
+                                   f"is larger than dimension {dim} (innermost-first "
+                                   f"index {i})")
+    if spec["format"] == "float4_e2m1fn" and dims[0] % 128:
+        raise TileRuntimeError("fp4-inner-dim", f"{where}: inner dimension {dims[0]} "
+                               "is not a multiple of 128")
+
+
+def encode(spec: dict, view: DeviceView):
+    """cuTensorMapEncodeTiled for `spec` over `view` (already checked)."""
+    drv = cuda()
+    dims, strides = descriptor_layout(spec, view)
+    args = (
+        drv.CUtensorMapDataType(spec["data_type"]), spec["rank"], view.ptr,
+        [drv.cuuint64_t(d) for d in dims], [drv.cuuint64_t(s) for s in strides],
+        [drv.cuuint32_t(b) for b in spec["box"]],
+        [drv.cuuint32_t(e) for e in spec["element_strides"]],
+        drv.CUtensorMapInterleave(spec["interleave"]),
+        drv.CUtensorMapSwizzle(spec["swizzle"]),
+        drv.CUtensorMapL2promotion(spec["l2_promotion"]),
+        drv.CUtensorMapFloatOOBfill(spec["oob_fill"]),
+    )
+    try:
+        return check(drv.cuTensorMapEncodeTiled(*args), "cuTensorMapEncodeTiled")
+    except CudaError as err:
+        raise CudaError(f"cuTensorMapEncodeTiled(dims={dims}, strides={strides}, "
+                        f"spec={spec})", err.status) from None
+
+
+class TensorMapCache:
+    """Encoded maps keyed by spec and layout: encode once, launch many."""
+
+    def __init__(self):
+        self._maps = {}
+
+    def get(self, spec: dict, view: DeviceView):
+        key = (id(spec), view.ptr, view.shape, view.strides)
+        tmap = self._maps.get(key)
+        if tmap is None:
+            tmap = self._maps[key] = encode(spec, view)
+        return tmap
+
+
+def encode_args(specs: list[dict], views: list[DeviceView]) -> list:
+    """Checks and encodes every map of one launch (no cache)."""
+    for spec in specs:
+        check_source(spec, views[spec["source"]], spec["source"])
+    return [encode(spec, views[spec["source"]]) for spec in specs]
