@@ -203,8 +203,9 @@ static std::optional<TargetInfo> parseTarget(NVVM::NVVMTargetAttr target) {
     return std::nullopt;
   llvm::StringRef suffix = digits == llvm::StringRef::npos ? "" : chip.substr(digits);
   info.archSpecific = suffix == "a" || suffix == "f";
-  // Without +ptxNN, LLVM's NVPTX backend uses the oldest PTX of the chip.
-  info.ptx = info.sm >= 100 ? 86 : 78;
+  // Without +ptxNN, LLVM's NVPTX backend uses the oldest PTX of the chip:
+  // 7.8 for sm_90, 8.0 for sm_90a, 8.6 or newer for sm_100 and later.
+  info.ptx = info.sm >= 100 ? 86 : (info.sm >= 90 && info.archSpecific) ? 80 : 78;
   llvm::SmallVector<llvm::StringRef> features;
   target.getFeatures().split(features, ',', -1, false);
   for (llvm::StringRef feature : features) {

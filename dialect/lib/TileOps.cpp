@@ -35,6 +35,11 @@ static void storeOpcode(MLIRContext *ctx, const OpcodeFields &f,
     ctaGroup = b.getI32IntegerAttr(*f.ctaGroup);
 }
 
+/// `[opcode-syntax] ` for parser diagnostics.
+static std::string syntaxRule() {
+  return "[" + ruleName(Rule::OpcodeSyntax).str() + "] ";
+}
+
 static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
                                ModeAttr &mode, IntegerAttr &rank,
                                ReductionAttr &reduction, UnitAttr &dstCluster,
@@ -48,7 +53,7 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
     std::string error;
     std::optional<OpcodeFields> parsed = parsePtxOpcode(spelling, error);
     if (!parsed)
-      return parser.emitError(loc) << "[opcode-syntax] '" << spelling
+      return parser.emitError(loc) << syntaxRule() << "'" << spelling
                                    << "': " << error;
     f = *parsed;
   } else {
@@ -58,7 +63,7 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
     std::optional<Direction> dir = symbolizeDirection(word);
     if (!dir)
       return parser.emitError(loc)
-             << "[opcode-syntax] expected load, store, reduce or a PTX "
+             << syntaxRule() << "expected load, store, reduce or a PTX "
                 "opcode string, got '"
              << word << "'";
     f.direction = *dir;
@@ -69,7 +74,7 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
       f.reduction = symbolizeReduction(word);
       if (!f.reduction)
         return parser.emitError(redLoc)
-               << "[opcode-syntax] unknown reduction operator '" << word
+               << syntaxRule() << "unknown reduction operator '" << word
                << "'";
     }
     llvm::SMLoc modeLoc = parser.getCurrentLocation();
@@ -78,12 +83,17 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
     std::optional<Mode> m = symbolizeMode(word);
     if (!m)
       return parser.emitError(modeLoc)
-             << "[opcode-syntax] expected tile, gather4 or scatter4, got '"
+             << syntaxRule() << "expected tile, gather4 or scatter4, got '"
              << word << "'";
     f.mode = *m;
     int64_t r = 0;
+    llvm::SMLoc rankLoc = parser.getCurrentLocation();
     if (parser.parseInteger(r) || parser.parseKeyword("d"))
       return failure();
+    if (r < 1 || r > 5)
+      return parser.emitError(rankLoc)
+             << "[" << ruleName(Rule::RankRange) << "] rank " << r
+             << " is outside 1..5";
     f.rank = static_cast<int>(r);
     while (true) {
       if (succeeded(parser.parseOptionalKeyword("cluster"))) {
@@ -94,9 +104,14 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
         f.cacheHint = true;
       } else if (succeeded(parser.parseOptionalKeyword("cta_group"))) {
         int64_t group = 0;
+        llvm::SMLoc groupLoc = parser.getCurrentLocation();
         if (parser.parseLParen() || parser.parseInteger(group) ||
             parser.parseRParen())
           return failure();
+        if (group != 1 && group != 2)
+          return parser.emitError(groupLoc)
+                 << "[" << ruleName(Rule::CtaGroup) << "] cta_group " << group
+                 << " is invalid: expected 1 or 2";
         f.ctaGroup = static_cast<int>(group);
       } else {
         break;

@@ -16,6 +16,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -121,12 +122,13 @@ LogicalResult Verifier::verifyOpcode() {
   if (opc.multicast && (opc.direction != Direction::load || !opc.dstCluster))
     return fail(op, Rule::MulticastLoad)
            << "multicast is a load into shared::cluster (add `cluster`)";
-  if (opc.ctaGroup &&
-      (opc.direction != Direction::load || (*opc.ctaGroup != 1 &&
-                                            *opc.ctaGroup != 2)))
+  if (opc.ctaGroup && opc.direction != Direction::load)
     return fail(op, Rule::CtaGroup)
-           << "cta_group " << *opc.ctaGroup
-           << " is invalid: expected 1 or 2 on a load";
+           << "cta_group is a load qualifier, got direction "
+           << stringifyDirection(opc.direction);
+  if (opc.ctaGroup && *opc.ctaGroup != 1 && *opc.ctaGroup != 2)
+    return fail(op, Rule::CtaGroup)
+           << "cta_group " << *opc.ctaGroup << " is invalid: expected 1 or 2";
   return success();
 }
 
@@ -237,12 +239,15 @@ LogicalResult Verifier::verifyFormat() {
 
 LogicalResult Verifier::verifyModes() {
   if (f.interleave > 0) {
+    // gather4/scatter4 never take interleave: say so before asking for a
+    // rank they cannot have.
+    if (opc.mode != Mode::tile)
+      return fail(op, Rule::InterleaveMode)
+             << stringifyMode(opc.mode) << " does not use interleave, got "
+             << "interleave " << f.interleave;
     if (opc.rank < 3)
       return fail(op, Rule::InterleaveRank)
              << "interleave needs rank 3..5, got " << opc.rank;
-    if (opc.mode != Mode::tile)
-      return fail(op, Rule::InterleaveMode)
-             << stringifyMode(opc.mode) << " does not use interleave";
     if (f.interleave == 2 && f.swizzle != 1)
       return fail(op, Rule::Interleave32Swizzle)
              << "interleave 2 (32B) needs swizzle 1 (32B), got swizzle "
@@ -262,7 +267,8 @@ LogicalResult Verifier::verifyModes() {
                                       [](int64_t s) { return s != 1; }))
       return fail(op, Rule::Gather4Box)
              << stringifyMode(opc.mode) << " box must be (1, width) with unit "
-             << "element strides, got box " << list<int64_t>(f.box);
+             << "element strides, got box " << list<int64_t>(f.box)
+             << " and element_strides " << list<int64_t>(f.elementStrides);
   }
   if (format == Format::float4_e2m1fn) {
     if (opc.direction != Direction::load)
@@ -272,7 +278,9 @@ LogicalResult Verifier::verifyModes() {
     if (f.interleave != 0 || llvm::any_of(f.elementStrides,
                                           [](int64_t s) { return s != 1; }))
       return fail(op, Rule::Fp4Layout)
-             << "packed fp4 takes no interleave and unit element strides";
+             << "packed fp4 takes no interleave and unit element strides, got "
+             << "interleave " << f.interleave << " and element_strides "
+             << list<int64_t>(f.elementStrides);
     if (f.box.back() != 128)
       return fail(op, Rule::Fp4InnerBox)
              << "packed fp4 needs inner box 128, got " << f.box.back();
@@ -321,10 +329,18 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
   Type expectedElem = format == Format::float4_e2m1fn
                           ? IntegerType::get(op.getContext(), 8)
                           : elemType;
-  if (globalType && sharedElem != expectedElem)
+  // Data moves unchanged from source to destination: a load's shared
+  // destination must hold the global elements (shared-dtype); a store's or
+  // reduction's global destination must hold the shared ones (global-dtype).
+  if (globalType && sharedElem != expectedElem) {
+    if (opc.direction != Direction::load)
+      return fail(op, Rule::GlobalDtype)
+             << "global element type " << elemType
+             << " does not match the shared element type " << sharedElem;
     return fail(op, Rule::SharedDtype)
            << "shared element type " << sharedElem << ", expected "
            << expectedElem;
+  }
 
   llvm::ArrayRef<int64_t> shape = sharedType.getShape();
   size_t suffixRank = image.shape.size();
@@ -394,28 +410,9 @@ LogicalResult Verifier::verifyGlobal() {
     return fail(op, Rule::GlobalInnerStride)
            << "the innermost global stride is " << strides.back()
            << ", expected 1";
-  int64_t strideAlign =
-      (f.interleave == 2 || format == Format::float4_e2m1fn) ? 32 : 16;
-  for (size_t i = 0; i + 1 < strides.size(); ++i) {
-    if (ShapedType::isDynamic(strides[i]))
-      continue;
-    int64_t bytes = strides[i] * bits / 8;
-    if (strides[i] * bits % 8 != 0 || bytes % strideAlign != 0)
-      return fail(op, format == Format::float4_e2m1fn
-                          ? Rule::Fp4Alignment
-                          : Rule::GlobalStrideAlignment)
-             << "global stride[" << i << "] is " << bytes
-             << " bytes, expected a multiple of " << strideAlign;
-    if (bytes >= (int64_t(1) << 40))
-      return fail(op, Rule::GlobalStrideRange)
-             << "global stride[" << i << "] is " << bytes
-             << " bytes, expected less than 2^40";
-  }
   llvm::ArrayRef<int64_t> dims = globalType.getShape();
-  for (auto [i, dim] : llvm::enumerate(dims))
-    if (!ShapedType::isDynamic(dim) && (dim < 1 || dim > (int64_t(1) << 32)))
-      return fail(op, Rule::GlobalDimRange)
-             << "global dim[" << i << "] = " << dim << " is outside 1..2^32";
+  // Interleave first: a wrong Ci also misaligns the spatial stride, and the
+  // Ci rule names the cause.
   if (f.interleave) {
     int64_t slice = interleaveBytes(f.interleave) * 8 / bits;
     if (dims.back() != slice)
@@ -432,6 +429,38 @@ LogicalResult Verifier::verifyGlobal() {
              << "the innermost spatial stride is " << spatial
              << ", expected one slice (" << slice << ")";
   }
+  int64_t strideAlign =
+      (f.interleave == 2 || format == Format::float4_e2m1fn) ? 32 : 16;
+  for (size_t i = 0; i + 1 < strides.size(); ++i) {
+    if (ShapedType::isDynamic(strides[i]))
+      continue;
+    // Range first, without overflow: a stride whose byte count wraps or is
+    // negative (tensor-map strides are unsigned) must not pass as aligned.
+    int64_t bits64 = 0;
+    if (llvm::MulOverflow(strides[i], int64_t(bits), bits64))
+      return fail(op, Rule::GlobalStrideRange)
+             << "global stride[" << i << "] is " << strides[i]
+             << " elements, expected less than 2^40 bytes";
+    int64_t bytes = bits64 / 8;
+    if (strides[i] < 0)
+      return fail(op, Rule::GlobalStrideRange)
+             << "global stride[" << i << "] is " << bytes
+             << " bytes, expected a non-negative stride less than 2^40";
+    if (bytes >= (int64_t(1) << 40))
+      return fail(op, Rule::GlobalStrideRange)
+             << "global stride[" << i << "] is " << bytes
+             << " bytes, expected less than 2^40";
+    if (bits64 % 8 != 0 || bytes % strideAlign != 0)
+      return fail(op, format == Format::float4_e2m1fn
+                          ? Rule::Fp4Alignment
+                          : Rule::GlobalStrideAlignment)
+             << "global stride[" << i << "] is " << bytes
+             << " bytes, expected a multiple of " << strideAlign;
+  }
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (!ShapedType::isDynamic(dim) && (dim < 1 || dim > (int64_t(1) << 32)))
+      return fail(op, Rule::GlobalDimRange)
+             << "global dim[" << i << "] = " << dim << " is outside 1..2^32";
   for (int i = 0; i < opc.rank; ++i) {
     if (ShapedType::isDynamic(dims[i]))
       continue;
@@ -503,12 +532,16 @@ LogicalResult Verifier::verifyTargets() {
     if (t.sm < 90)
       return fail(op, Rule::TargetSm90)
              << "target " << chip << " has no bulk tensor copies (sm_90+)";
-    if (blackwellOnly && t.sm < 100)
+    // The data-center Blackwell family (sm_100/101/103/110, arch-specific)
+    // has these; consumer parts (sm_120) do not.
+    bool datacenterBlackwell = t.archSpecific && (t.sm == 100 || t.sm == 101 ||
+                                                  t.sm == 103 || t.sm == 110);
+    if (blackwellOnly && !datacenterBlackwell)
       return fail(op, Rule::TargetSm100)
              << (opc.mode != Mode::tile ? stringifyMode(opc.mode).str()
                  : opc.ctaGroup         ? std::string("cta_group")
                                         : std::string("packed fp4"))
-             << " needs sm_100 or newer, target is " << chip;
+             << " needs sm_100a (or sm_101a/103a/110a), target is " << chip;
     if (opc.multicast && !t.archSpecific)
       return fail(op, Rule::TargetMulticast)
              << "multicast needs an arch-specific target, got " << chip

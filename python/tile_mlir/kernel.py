@@ -139,12 +139,21 @@ class Buffer:
 
 @dataclass(frozen=True)
 class Tensor:
-    """Annotation of a kernel argument: a global tensor of static shape."""
-    shape: tuple[int, ...]
+    """Annotation of a kernel argument: a global tensor. `None` in `shape`
+    is a runtime dimension; `dynamic_strides` makes the outer strides runtime
+    values too (the innermost stays 1)."""
+    shape: tuple
     dtype: str
+    dynamic_strides: bool = False
 
     def memref_type(self) -> ir.MemRefType:
-        return ir.MemRefType.get(list(self.shape), element_type(self.dtype))
+        dyn = ir.ShapedType.get_dynamic_size()
+        shape = [dyn if d is None else d for d in self.shape]
+        layout = None
+        if self.dynamic_strides:
+            strides = ", ".join(["?"] * (len(shape) - 1) + ["1"])
+            layout = ir.Attribute.parse(f"strided<[{strides}]>")
+        return ir.MemRefType.get(shape, element_type(self.dtype), layout=layout)
 
 
 class _Trace:
@@ -196,9 +205,19 @@ def mbarrier_init(bar: Pointer, count: int) -> None:
                         else _i32(count))
 
 
-def mbarrier_arrive_expect_tx(bar: Pointer, tx_bytes) -> None:
+def mbarrier_arrive_expect_tx(bar: Pointer, tx_bytes) -> ir.Value:
+    """Arrive with expected transaction bytes; returns the byte-count value
+    (a constant op when `tx_bytes` is an int, so `set_tx_bytes` can fix it
+    once the copies it accounts for are built)."""
     tx = _i32(tx_bytes) if isinstance(tx_bytes, int) else Expr.of(tx_bytes)
     nvvm.MBarrierArriveExpectTxOp(None, bar.value, tx)
+    return tx
+
+
+def set_tx_bytes(tx: ir.Value, nbytes: int) -> None:
+    """Sets the constant made by `mbarrier_arrive_expect_tx(bar, 0)`."""
+    tx.owner.attributes["value"] = ir.IntegerAttr.get(
+        ir.IntegerType.get_signless(32), nbytes)
 
 
 def mbarrier_wait(bar: Pointer, phase) -> None:
@@ -227,6 +246,44 @@ def if_(cond: Expr):
     with ir.InsertionPoint(op.then_block):
         yield
         scf.YieldOp([])
+
+
+def range_(start, stop, step=1):
+    """`for i in range_(tid, n, nthreads):` emits one scf.for (index bounds)."""
+    loop = scf.ForOp(Expr.of(start), Expr.of(stop), Expr.of(step))
+    with ir.InsertionPoint(loop.body):
+        yield Expr(loop.induction_variable)
+        scf.YieldOp([])
+
+
+def unravel(flat: Expr, shape: Sequence[int]) -> tuple:
+    """Multi-index of a row-major flat index."""
+    index = []
+    for extent in reversed(shape):
+        index.append(flat % extent)
+        flat = flat // extent
+    return tuple(reversed(index))
+
+
+def block_dim(dim: str = "x") -> Expr:
+    return Expr(gpu.block_dim(getattr(gpu.Dimension, dim)))
+
+
+def cluster_sync() -> None:
+    """All threads of the cluster: barrier.cluster.arrive + wait."""
+    nvvm.ClusterArriveOp()
+    nvvm.ClusterWaitOp()
+
+
+def fence_mbarrier_init_cluster() -> None:
+    """Publishes mbarrier initialisation to the cluster (before multicast)."""
+    nvvm.FenceMbarrierInitOp()
+
+
+def cluster_ctarank() -> Expr:
+    """This CTA's rank in its cluster (index)."""
+    rank = nvvm.read_ptx_sreg_cluster_ctarank(ir.IntegerType.get_signless(32))
+    return Expr(arith.index_cast(ir.IndexType.get(), rank))
 
 
 def grid(*extents: int):

@@ -24,7 +24,7 @@ def test_every_static_rule_has_an_expected_error():
 def test_every_rule_in_the_verifier_is_listed():
     # Rule::X used in the C++ must be a Rules.def entry (and vice versa).
     sources = "".join(p.read_text() for p in (ROOT / "dialect" / "lib").glob("*.cpp"))
-    used = set(re.findall(r"Rule::(\w+)", sources))
+    used = set(re.findall(r"Rule::(\w+)", sources)) - {"ID"}  # the X-macro
     ids = set(re.findall(r"^TILE_RULE\((\w+),", (ROOT / "dialect" / "include" / "Tile" /
                                                  "Rules.def").read_text(), re.M))
     assert sorted(used - ids) == []

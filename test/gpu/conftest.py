@@ -1,0 +1,65 @@
+"""GPU tests: run on a machine with a CUDA GPU against prebuilt artifacts.
+
+Build the artifacts where MLIR is installed (`python scripts/build_gpu_artifacts.py`,
+into .artifacts/ or $TILE_GPU_ARTIFACTS), carry them, run `pytest test/gpu`.
+Everything here imports only numpy, cuda-python and tile_mlir's runtime,
+emulator and artifact modules.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+for candidate in (ROOT / "build" / "python_packages", ROOT / "python"):
+    if (candidate / "tile_mlir").is_dir():
+        sys.path.insert(0, str(candidate))
+        break
+
+ARTIFACTS = Path(os.environ.get("TILE_GPU_ARTIFACTS", ROOT / ".artifacts"))
+
+
+def _gpu_reason() -> str:
+    try:
+        from tile_mlir.runtime.driver import gpu_available
+    except ImportError as err:
+        return f"tile_mlir runtime not importable: {err}"
+    ok, why = gpu_available()
+    return "" if ok else why
+
+
+_REASON = _gpu_reason()
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "test/gpu" not in str(item.fspath).replace(os.sep, "/"):
+            continue
+        if _REASON:
+            item.add_marker(pytest.mark.skip(reason=f"no GPU: {_REASON}"))
+        elif not (ARTIFACTS / "index.json").exists():
+            item.add_marker(pytest.mark.skip(
+                reason=f"no GPU artifacts in {ARTIFACTS} "
+                       "(python scripts/build_gpu_artifacts.py)"))
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def index(artifacts) -> dict:
+    return json.loads((artifacts / "index.json").read_text())
+
+
+@pytest.fixture
+def rng(request):
+    """Fresh random data each run; the seed is printed so failures replay."""
+    seed = int(os.environ.get("TILE_GPU_SEED", int.from_bytes(os.urandom(4), "little")))
+    print(f"[{request.node.name}] TILE_GPU_SEED={seed}")
+    import numpy as np
+    return np.random.default_rng(seed)

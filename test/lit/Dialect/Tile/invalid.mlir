@@ -1,0 +1,1571 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// Every statically checked rule of Rules.def (TILE_RULE) fails here at least
+// once; each case is named after its rule. valid.mlir holds, for each case, the
+// nearest input that passes. Parse errors of the opcode are [opcode-syntax].
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_unknown_part(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.foo': part 'foo' (position 9): unknown or misplaced qualifier}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.foo" %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_completion(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.global.shared::cta.tile.mbarrier::complete_tx::bytes': part 'mbarrier::complete_tx::bytes' (position 8): expected 'bulk_group' (the completion mechanism of a store)}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_ends_early(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.shared::cta.global.tile': the opcode ends early: expected 'mbarrier::complete_tx::bytes' (the completion mechanism of a load)}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile" %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_gather4_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group': part 'tile::gather4' (position 7): gather4 is a load mode}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group" %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_multicast_cta(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.multicast::cluster': part 'multicast::cluster' (position 9): multicast needs the .shared::cluster destination}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_im2col(%A: memref<4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes': part 'im2col' (position 7): im2col modes are not supported by tile.tma_copy}}
+    tile.tma_copy "cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 8, 16>} : memref<1x8x16xf32, 3>, memref<4x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x1x8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_rank(%A: memref<2x2x2x8x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x1x8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.6d.shared::cta.global.tile.mbarrier::complete_tx::bytes': part '6d' (position 4): expected the rank '1d'..'5d'}}
+    tile.tma_copy "cp.async.bulk.tensor.6d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 1, 8, 16>} : memref<1x1x1x8x16xf32, 3>, memref<2x2x2x8x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_reduction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.reduce.async.bulk.tensor.2d.global.shared::cta.mul.bulk_group': part 'mul' (position 8): unknown reduction operator (add, min, max, inc, dec, and, or, xor)}}
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.mul.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_reduce_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.reduce.async.bulk.tensor.2d.shared::cta.global.add.bulk_group': part 'shared::cta' (position 6): a reduction goes from shared::cta to global ('.global.shared::cta'), got '.shared::cta.global'}}
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.shared::cta.global.add.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.global.global.tile.bulk_group': part 'global' (position 5): '.global.global' is no direction (load: .shared::cta.global or .shared::cluster.global; store: .global.shared::cta)}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.global.tile.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_cta_group_value(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.cta_group::3': part 'cta_group::3' (position 9): expected cta_group::1 or ::2}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.cta_group::3" %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_cta_group_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.cta_group::1': part 'cta_group::1' (position 9): cta_group is a load qualifier}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.cta_group::1" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_misplaced(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint.multicast::cluster': part 'multicast::cluster' (position 10): unknown or misplaced qualifier}}
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint.multicast::cluster" %s, %A[%c0, %c0] mbar(%bar) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_keyword_reduction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] unknown reduction operator 'mul'}}
+    tile.tma_copy reduce mul tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_keyword_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] expected load, store, reduce or a PTX opcode string, got 'copy'}}
+    tile.tma_copy copy tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_keyword_mode(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[opcode-syntax] expected tile, gather4 or scatter4, got 'im2col'}}
+    tile.tma_copy load im2col 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x1x8x16xf32, 3> {alignment = 1024}
+  gpu.func @rank_range(%A: memref<2x2x2x8x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x1x8x16xf32, 3>
+    // expected-error @+1 {{[rank-range] rank 6 is outside 1..5}}
+    tile.tma_copy load tile 6d %s, %A[%c0, %c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 1, 8, 16>} : memref<1x1x1x8x16xf32, 3>, memref<2x2x2x8x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<16xf32, 3> {alignment = 1024}
+  gpu.func @rank_range_zero(%A: memref<256xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<16xf32, 3>
+    // expected-error @+1 {{[rank-range] rank 0 is outside 1..5}}
+    tile.tma_copy load tile 0d %s, %A[%c0] mbar(%bar) {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @reduction_operator(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[reduction-operator] a reduce needs a reduction operator}}
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction reduce>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @reduction_operator_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[reduction-operator] a reduction operator is only valid on reduce}}
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction store>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32, reduction = #tile<reduction add>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[mode-direction] gather4 is a load mode, got direction store}}
+    tile.tma_copy store gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_reduce(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[mode-direction] scatter4 is a store mode, got direction reduce}}
+    tile.tma_copy reduce add scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[mode-direction] scatter4 is a store mode, got direction load}}
+    tile.tma_copy load scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @dst_space(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[dst-space] only loads have a shared::cluster destination}}
+    tile.tma_copy store tile 2d cluster %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[multicast-load] multicast is a load into shared::cluster (add `cluster`)}}
+    tile.tma_copy load tile 2d multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_load_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[multicast-load] multicast is a load into shared::cluster (add `cluster`)}}
+    tile.tma_copy store tile 2d multicast %s, %A[%c0, %c0] cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cta-group] cta_group 3 is invalid: expected 1 or 2}}
+    tile.tma_copy load tile 2d cta_group(3) %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_group_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cta-group] cta_group is a load qualifier, got direction store}}
+    tile.tma_copy store tile 2d cta_group(1) %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @mbar_required(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[mbar-required] a load completes on an mbarrier: add mbar(%bar)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @mbar_forbidden(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[mbar-forbidden] a store completes through bulk_group and takes no mbarrier}}
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @mbar_forbidden_reduce(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[mbar-forbidden] a reduce completes through bulk_group and takes no mbarrier}}
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_mask(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cta-mask] multicast needs a cta_mask operand}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_mask_without_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cta-mask] cta_mask is only valid with multicast}}
+    tile.tma_copy load tile 2d cluster %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cache_policy(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cache-policy] cache_hint needs a cache_policy operand}}
+    tile.tma_copy load tile 2d cache_hint %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cache_policy_without_hint(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cache-policy] cache_policy is only valid with cache_hint}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rows(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[gather4-rows] expected 4 row operands in gather4 mode, got 0}}
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rows_three(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[gather4-rows] expected 4 row operands in scatter4 mode, got 3}}
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rows_tile(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[gather4-rows] expected 0 row operands in tile mode, got 4}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @box_arity(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[box-arity] box has 3 extents, expected rank 2}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16, 1>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x256xf32, 3> {alignment = 1024}
+  gpu.func @box_extent(%A: memref<64x512xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x256xf32, 3>
+    // expected-error @+1 {{[box-extent] box[1] = 300 is outside 1..256}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 300>} : memref<8x256xf32, 3>, memref<64x512xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x16xf32, 3> {alignment = 1024}
+  gpu.func @box_extent_zero(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x16xf32, 3>
+    // expected-error @+1 {{[box-extent] box[0] = 0 is outside 1..256}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 0, 16>} : memref<1x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @coords_count(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[coords-count] expected 2 coords, got 1}}
+    tile.tma_copy load tile 2d %s, %A[%c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_steps_arity(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    // expected-error @+1 {{[coord-steps-arity] coord_steps[0] must be an array<i64> of 2 entries, got array<i64: 8>}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_steps_count(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    // expected-error @+1 {{[coord-steps-count] the shared shape (2, 8, 16) has 1 repeat axes before the box image (8, 16) but coord_steps has 0 vectors}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_steps_count_extra(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[coord-steps-count] the shared shape (8, 16) has 0 repeat axes before the box image (8, 16) but coord_steps has 1 vectors}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @element_strides_arity(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[element-strides-arity] element_strides has 1 entries, expected rank 2}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, element_strides = array<i64: 1>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x16xf32, 3> {alignment = 1024}
+  gpu.func @element_strides_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x16xf32, 3>
+    // expected-error @+1 {{[element-strides-range] element_strides[0] = 9 is outside 1..8}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, element_strides = array<i64: 9, 1>} : memref<1x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<4x16xf32, 3> {alignment = 1024}
+  gpu.func @element_strides_inner(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<4x16xf32, 3>
+    // expected-error @+1 {{[element-strides-inner] element_strides[1] = 2: the innermost stride must be 1 without interleave}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, element_strides = array<i64: 1, 2>} : memref<4x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    // expected-error @+1 {{[swizzle-range] swizzle 4 is outside 0..3 (none, 32B, 64B, 128B)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 4 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_range(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[interleave-range] interleave 3 is outside 0..2 (none, 16B, 32B)}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 3 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @l2_promotion_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[l2-promotion-range] l2_promotion 4 is outside 0..3}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, l2_promotion = 4 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @oob_fill_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[oob-fill-range] oob_fill 2 is outside 0..1 (zero, NaN)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, oob_fill = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xui32, 3> {alignment = 1024}
+  gpu.func @oob_fill_float(%A: memref<64x64xui32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xui32, 3>
+    // expected-error @+1 {{[oob-fill-float] oob_fill 1 (NaN) needs a floating-point format, got uint32}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, oob_fill = 1 : i32} : memref<8x16xui32, 3>, memref<64x64xui32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xi4, 3> {alignment = 1024}
+  gpu.func @dtype_supported(%A: memref<64x64xi4>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xi4, 3>
+    // expected-error @+1 {{[dtype-supported] element type 'i4' has no tensor-map format}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xi4, 3>, memref<64x64xi4>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 1024}
+  gpu.func @format_match(%A: memref<64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf16, 3>
+    // expected-error @+1 {{[format-match] format tfloat32 does not describe element type 'f16' (expected float16 or a matching format; formats never reinterpret)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format tfloat32>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xui32, 3> {alignment = 1024}
+  gpu.func @format_match_sign(%A: memref<64x64xui32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xui32, 3>
+    // expected-error @+1 {{[format-match] format int32 does not describe element type 'ui32' (expected uint32 or a matching format; formats never reinterpret)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format int32>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_load_only(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[fp4-load-only] packed float4_e2m1fn is load-only, got store}}
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_inner_box(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[fp4-inner-box] packed fp4 needs inner box 128, got 64}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_swizzle(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[fp4-swizzle] packed fp4 uses swizzle 0 or 3, got 2}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, swizzle = 2 : i32} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_inner_dim(%A: memref<8x192xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[fp4-inner-dim] the inner global dim is 192, expected a multiple of 128 for packed fp4}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x192xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_alignment(%A: memref<8x256xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[fp4-alignment] inner coordinate 32 is not 32-byte aligned (a multiple of 64 fp4 elements)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c32] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_alignment_stride(%A: memref<8x128xf4E2M1FN, strided<[160, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[fp4-alignment] global stride[0] is 80 bytes, expected a multiple of 32}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN, strided<[160, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_layout(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[fp4-layout] packed fp4 takes no interleave and unit element strides, got interleave 0 and element_strides (2, 1)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, element_strides = array<i64: 2, 1>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x2xf32, 3> {alignment = 1024}
+  gpu.func @box_inner_bytes(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x2xf32, 3>
+    // expected-error @+1 {{[box-inner-bytes] the inner box row is 8 bytes, expected a multiple of 16}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 2>} : memref<8x2xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_inner_bytes(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[swizzle-inner-bytes] the inner box row is 64 bytes, more than the 32-byte span of swizzle 1}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, swizzle = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x4xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_row_padding(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x4xf32, 3>
+    // expected-error @+1 {{[swizzle-row-padding] swizzle 3 stores each 16-byte row in a whole 128-byte span: the shared suffix must be (8, 32), got (8, 4)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>, swizzle = 3 : i32} : memref<8x4xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x8x8xui16, 3> {alignment = 1024}
+  gpu.func @interleave_rank(%A: memref<4x8x8xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x8x8xui16, 3>
+    // expected-error @+1 {{[interleave-rank] interleave needs rank 3..5, got 2}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 1, 8>, interleave = 1 : i32} : memref<1x8x8xui16, 3>, memref<4x8x8xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @interleave_mode(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[interleave-mode] gather4 does not use interleave, got interleave 1}}
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>, interleave = 1 : i32} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_32b_swizzle(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[interleave-32b-swizzle] interleave 2 (32B) needs swizzle 1 (32B), got swizzle 0}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_one_slice(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[interleave-one-slice] box[1] (C slices) = 2: one issue selects one C slice; iterate channels with a repeat axis and a C step}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 2, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_slice(%A: memref<2x4x8x8xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[interleave-slice] the innermost global axis Ci is 8, expected one 32-byte slice of 16 elements}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x8xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_contiguous(%A: memref<2x4x8x16xui16, strided<[1024, 256, 32, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[interleave-contiguous] the innermost spatial stride is 32, expected one slice (16)}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16, strided<[1024, 256, 32, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rank(%A: memref<4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[gather4-rank] gather4 needs a 2-D descriptor, got rank 3}}
+    tile.tma_copy load gather4 3d %s, %A[%c0, %c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 1, 32>} : memref<4x32xf32, 3>, memref<4x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_box(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[gather4-box] gather4 box must be (1, width) with unit element strides, got box (2, 32) and element_strides (1, 1)}}
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 2, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_box_strides(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[gather4-box] scatter4 box must be (1, width) with unit element strides, got box (1, 32) and element_strides (2, 1)}}
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>, element_strides = array<i64: 2, 1>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32> {alignment = 1024}
+  gpu.func @shared_address_space(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32>
+    // expected-error @+1 {{[shared-address-space] the shared operand 'memref<8x16xf32>' is not in workgroup memory (address space 3)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_layout(%s: memref<8x16xf32, strided<[32, 1]>, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[shared-layout] the shared operand 'memref<8x16xf32, strided<[32, 1]>, 3>' must have a static shape and the identity layout}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, strided<[32, 1]>, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_layout_dynamic(%s: memref<?x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[shared-layout] the shared operand 'memref<?x16xf32, 3>' must have a static shape and the identity layout}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<?x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 1024}
+  gpu.func @shared_dtype(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf16, 3>
+    // expected-error @+1 {{[shared-dtype] shared element type 'f16', expected 'f32'}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xf4E2M1FN, 3> {alignment = 1024}
+  gpu.func @shared_dtype_fp4(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xf4E2M1FN, 3>
+    // expected-error @+1 {{[shared-dtype] shared element type 'f4E2M1FN', expected 'i8'}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xf4E2M1FN, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x8xf32, 3> {alignment = 1024}
+  gpu.func @shared_suffix(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x8xf32, 3>
+    // expected-error @+1 {{[shared-suffix] the shared suffix (8, 8) is not the box image (8, 16)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x8xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_suffix_strides(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    // expected-error @+1 {{[shared-suffix] the shared suffix (8, 16) is not the box image (4, 16)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>], element_strides = array<i64: 2, 1>} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<16xf32, 3> {alignment = 1024}
+  gpu.func @shared_repeat_prefix(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<16xf32, 3>
+    // expected-error @+1 {{[shared-repeat-prefix] shared shape (16) has rank 1, less than the box image (8, 16)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x1x4xf32, 3> {alignment = 1024}
+  gpu.func @shared_atom_alignment(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x1x4xf32, 3>
+    // expected-error @+1 {{[shared-atom-alignment] each slot's image is 16 bytes, so slot origins are not 128-byte aligned}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 1, 4>, coord_steps = [array<i64: 1, 0>]} : memref<2x1x4xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 64}
+  gpu.func @shared_base_alignment(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer's base alignment is 64 bytes, expected a multiple of 128}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3>
+  gpu.func @shared_base_alignment_unspecified(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer's base alignment is unspecified, expected a multiple of 128}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 512}
+  gpu.func @shared_base_alignment_swizzle(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer's base alignment is 512 bytes, expected a multiple of 1024 (the whole swizzle period)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_address_space(%A: memref<64x64xf32, 3>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[global-address-space] the global operand 'memref<64x64xf32, 3>' is not in global memory}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_rank(%A: memref<2x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[global-rank] the global operand has rank 3, expected 2}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<2x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @global_rank_interleave(%A: memref<2x4x8xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[global-rank] the global operand has rank 3, expected 4 (N, C_slices, *spatial, Ci)}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 1024}
+  gpu.func @global_dtype(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf16, 3>
+    // expected-error @+1 {{[global-dtype] global element type 'f32' does not match the shared element type 'f16'}}
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_inner_stride(%A: memref<64x64xf32, strided<[1, 64]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[global-inner-stride] the innermost global stride is 64, expected 1}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, strided<[1, 64]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x4xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_alignment(%A: memref<64x6xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x4xf32, 3>
+    // expected-error @+1 {{[global-stride-alignment] global stride[0] is 24 bytes, expected a multiple of 16}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>} : memref<8x4xf32, 3>, memref<64x6xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @global_stride_alignment_32b(%A: memref<2x4x8x16xui16, strided<[520, 128, 16, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[global-stride-alignment] global stride[0] is 1040 bytes, expected a multiple of 32}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16, strided<[520, 128, 16, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x16xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_range(%A: memref<2x64xf32, strided<[274877906944, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x16xf32, 3>
+    // expected-error @+1 {{[global-stride-range] global stride[0] is 1099511627776 bytes, expected less than 2^40}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[274877906944, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x16xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_range_negative(%A: memref<2x64xf32, strided<[-64, 1], offset: 64>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x16xf32, 3>
+    // expected-error @+1 {{[global-stride-range] global stride[0] is -256 bytes, expected a non-negative stride less than 2^40}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[-64, 1], offset: 64>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x16xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_range_wrap(%A: memref<2x64xf32, strided<[4611686018427387904, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x16xf32, 3>
+    // expected-error @+1 {{[global-stride-range] global stride[0] is 4611686018427387904 elements, expected less than 2^40 bytes}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[4611686018427387904, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_dim_range(%A: memref<4294967297x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[global-dim-range] global dim[0] = 4294967297 is outside 1..2^32}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<4294967297x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_dim_range_zero(%A: memref<0x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[global-dim-range] global dim[0] = 0 is outside 1..2^32}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<0x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @box_within_dim(%A: memref<4x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[box-within-dim] box[0] = 8 is larger than global dim[0] = 4}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<4x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xsi32, 3> {alignment = 1024}
+  gpu.func @reduction_dtype(%A: memref<64x64xsi32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xsi32, 3>
+    // expected-error @+1 {{[reduction-dtype] reduction inc is not defined on int32 (valid: uint32)}}
+    tile.tma_copy reduce inc tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf64, 3> {alignment = 1024}
+  gpu.func @reduction_dtype_add_f64(%A: memref<64x64xf64>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf64, 3>
+    // expected-error @+1 {{[reduction-dtype] reduction add is not defined on float64 (valid: uint32, int32, uint64, float32, float16, bfloat16)}}
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf64, 3>, memref<64x64xf64>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @reduction_dtype_max_f32(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[reduction-dtype] reduction max is not defined on float32 (valid: uint32, int32, uint64, int64, float16, bfloat16)}}
+    tile.tma_copy reduce max tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 1024}
+  gpu.func @reduction_dtype_xor_f16(%A: memref<64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf16, 3>
+    // expected-error @+1 {{[reduction-dtype] reduction xor is not defined on float16 (valid: uint32, int32, uint64, int64)}}
+    tile.tma_copy reduce xor tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xi32, 3> {alignment = 1024}
+  gpu.func @reduction_signedness(%A: memref<64x64xi32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xi32, 3>
+    // expected-error @+1 {{[reduction-signedness] reduction min on signless 'i32' is ambiguous: use a signed/unsigned element type or an explicit format}}
+    tile.tma_copy reduce min tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xi32, 3>, memref<64x64xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_80", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_sm90(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[target-sm90] target sm_80 has no bulk tensor copies (sm_90+)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[target-sm100] gather4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100_cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[target-sm100] cta_group needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    tile.tma_copy load tile 2d cta_group(1) %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @target_sm100_fp4(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[target-sm100] packed fp4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">, #nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100_second_target(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[target-sm100] scatter4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_90", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[target-multicast] multicast needs an arch-specific target, got sm_90 (use sm_90a)}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_ptx86(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[target-ptx86] a shared::cta load destination needs PTX ISA 8.6, target sm_90a uses PTX 8.0 (add +ptx86 to the target features, or use `cluster`)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_90", features = "+ptx85">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_ptx86_explicit(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[target-ptx86] a shared::cta load destination needs PTX ISA 8.6, target sm_90 uses PTX 8.5}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @target_b200_interleave_swizzle(%A: memref<2x4x8x8xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    // expected-error @+1 {{[target-b200-interleave-swizzle] on sm_100a interleave 1 (16B) with swizzle 1 can trap}}
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 1 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x8xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Consumer Blackwell (sm_120a) has no gather4.
+gpu.module @k [#nvvm.target<chip = "sm_120a", features = "+ptx87">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100_sm120(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    // expected-error @+1 {{[target-sm100] gather4 needs sm_100a (or sm_101a/103a/110a), target is sm_120a}}
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @rank_range_keyword(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[rank-range] rank 4294967298 is outside 1..5}}
+    tile.tma_copy load tile 4294967298d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_group_keyword(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cta-group] cta_group 4294967297 is invalid: expected 1 or 2}}
+    tile.tma_copy load tile 2d cluster cta_group(4294967297) %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}

@@ -1,0 +1,2384 @@
+// RUN: tile-opt %s -split-input-file | FileCheck %s
+// RUN: tile-opt %s -split-input-file | tile-opt -split-input-file | FileCheck %s
+
+// Part 1: the valid neighbour of every case in invalid.mlir (same name, the
+// smallest change that passes). Part 2: every accepted form at least once, and
+// the PTX spelling of each form, printed in the canonical keyword form.
+
+// CHECK-LABEL: gpu.func @opcode_syntax_unknown_part
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_unknown_part(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_completion
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_completion(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_ends_early
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_ends_early(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_gather4_store
+// CHECK: tile.tma_copy store scatter4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_gather4_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group" %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_multicast_cta
+// CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_multicast_cta(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_im2col
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 8, 16>} : memref<1x8x16xf32, 3>, memref<4x64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_im2col(%A: memref<4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.3d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 8, 16>} : memref<1x8x16xf32, 3>, memref<4x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_rank
+// CHECK: tile.tma_copy load tile 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 1, 8, 16>} : memref<1x1x1x8x16xf32, 3>, memref<2x2x2x8x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x1x8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_rank(%A: memref<2x2x2x8x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x1x8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.5d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 1, 8, 16>} : memref<1x1x1x8x16xf32, 3>, memref<2x2x2x8x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_reduction
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_reduction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_reduce_direction
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_reduce_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_direction
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_cta_group_value
+// CHECK: tile.tma_copy load tile 2d cta_group(2) %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_cta_group_value(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.cta_group::2" %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_cta_group_store
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_cta_group_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_misplaced
+// CHECK: tile.tma_copy load tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_misplaced(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint" %s, %A[%c0, %c0] mbar(%bar) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_keyword_reduction
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_keyword_reduction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_keyword_direction
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_keyword_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @opcode_syntax_keyword_mode
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opcode_syntax_keyword_mode(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @rank_range
+// CHECK: tile.tma_copy load tile 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 1, 8, 16>} : memref<1x1x1x8x16xf32, 3>, memref<2x2x2x8x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x1x8x16xf32, 3> {alignment = 1024}
+  gpu.func @rank_range(%A: memref<2x2x2x8x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x1x8x16xf32, 3>
+    tile.tma_copy load tile 5d %s, %A[%c0, %c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 1, 8, 16>} : memref<1x1x1x8x16xf32, 3>, memref<2x2x2x8x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @rank_range_zero
+// CHECK: tile.tma_copy load tile 1d %{{.*}}, %{{.*}}[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<16xf32, 3> {alignment = 1024}
+  gpu.func @rank_range_zero(%A: memref<256xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<16xf32, 3>
+    tile.tma_copy load tile 1d %s, %A[%c0] mbar(%bar) {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduction_operator
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @reduction_operator(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction reduce>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32, reduction = #tile<reduction add>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduction_operator_store
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @reduction_operator_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction store>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mode_direction
+// CHECK: tile.tma_copy store scatter4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mode_direction_reduce
+// CHECK: tile.tma_copy store scatter4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_reduce(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mode_direction_load
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @dst_space
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @dst_space(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @multicast_load
+// CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @multicast_load_store
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_load_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @cta_group
+// CHECK: tile.tma_copy load tile 2d cta_group(2) %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cta_group(2) %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @cta_group_store
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_group_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mbar_required
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @mbar_required(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mbar_forbidden
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @mbar_forbidden(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mbar_forbidden_reduce
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @mbar_forbidden_reduce(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @cta_mask
+// CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_mask(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @cta_mask_without_multicast
+// CHECK: tile.tma_copy load tile 2d cluster %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_mask_without_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @cache_policy
+// CHECK: tile.tma_copy load tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cache_policy(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cache_hint %s, %A[%c0, %c0] mbar(%bar) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @cache_policy_without_hint
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cache_policy_without_hint(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @gather4_rows
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rows(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @gather4_rows_three
+// CHECK: tile.tma_copy store scatter4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rows_three(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @gather4_rows_tile
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rows_tile(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @box_arity
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @box_arity(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @box_extent
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 256>} : memref<8x256xf32, 3>, memref<64x512xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x256xf32, 3> {alignment = 1024}
+  gpu.func @box_extent(%A: memref<64x512xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x256xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 256>} : memref<8x256xf32, 3>, memref<64x512xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @box_extent_zero
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 16>} : memref<1x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x16xf32, 3> {alignment = 1024}
+  gpu.func @box_extent_zero(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 1, 16>} : memref<1x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @coords_count
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @coords_count(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @coord_steps_arity
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_steps_arity(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @coord_steps_count
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_steps_count(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @coord_steps_count_extra
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_steps_count_extra(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @element_strides_arity
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, element_strides = array<i64: 1, 1>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @element_strides_arity(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, element_strides = array<i64: 1, 1>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @element_strides_range
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, element_strides = array<i64: 8, 1>} : memref<1x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x16xf32, 3> {alignment = 1024}
+  gpu.func @element_strides_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, element_strides = array<i64: 8, 1>} : memref<1x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @element_strides_inner
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, element_strides = array<i64: 2, 1>} : memref<4x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<4x16xf32, 3> {alignment = 1024}
+  gpu.func @element_strides_inner(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<4x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, element_strides = array<i64: 2, 1>} : memref<4x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @swizzle_range
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @interleave_range
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_range(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @l2_promotion_range
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, l2_promotion = 3 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @l2_promotion_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, l2_promotion = 3 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @oob_fill_range
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, oob_fill = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @oob_fill_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, oob_fill = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @oob_fill_float
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xui32, 3> {alignment = 1024}
+  gpu.func @oob_fill_float(%A: memref<64x64xui32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xui32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, oob_fill = 0 : i32} : memref<8x16xui32, 3>, memref<64x64xui32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @dtype_supported
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xi8, 3>, memref<64x64xi8>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xi8, 3> {alignment = 1024}
+  gpu.func @dtype_supported(%A: memref<64x64xi8>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xi8, 3>, memref<64x64xi8>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @format_match
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, format = #tile<format float16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 1024}
+  gpu.func @format_match(%A: memref<64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format float16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @format_match_sign
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, format = #tile<format int32>} : memref<8x16xi32, 3>, memref<64x64xi32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xi32, 3> {alignment = 1024}
+  gpu.func @format_match_sign(%A: memref<64x64xi32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xi32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format int32>} : memref<8x16xi32, 3>, memref<64x64xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp4_load_only
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_load_only(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp4_inner_box
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_inner_box(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp4_swizzle
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_swizzle(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp4_inner_dim
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_inner_dim(%A: memref<8x256xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp4_alignment
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_alignment(%A: memref<8x256xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c64] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp4_alignment_stride
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN, strided<[192, 1]>>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_alignment_stride(%A: memref<8x128xf4E2M1FN, strided<[192, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN, strided<[192, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @fp4_layout
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, element_strides = array<i64: 1, 1>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_layout(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, element_strides = array<i64: 1, 1>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @box_inner_bytes
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 4>} : memref<8x4xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x4xf32, 3> {alignment = 1024}
+  gpu.func @box_inner_bytes(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x4xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>} : memref<8x4xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @swizzle_inner_bytes
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, swizzle = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_inner_bytes(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, swizzle = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @swizzle_row_padding
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 4>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_row_padding(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @interleave_rank
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 1 : i32} : memref<1x1x8x8xui16, 3>, memref<2x4x8x8xui16>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x8xui16, 3> {alignment = 1024}
+  gpu.func @interleave_rank(%A: memref<2x4x8x8xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x8xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 1 : i32} : memref<1x1x8x8xui16, 3>, memref<2x4x8x8xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @interleave_mode
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @interleave_mode(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @interleave_32b_swizzle
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_32b_swizzle(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @interleave_one_slice
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_one_slice(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @interleave_slice
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_slice(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @interleave_contiguous
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16, strided<[1024, 256, 16, 1]>>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @interleave_contiguous(%A: memref<2x4x8x16xui16, strided<[1024, 256, 16, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16, strided<[1024, 256, 16, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @gather4_rank
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_rank(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @gather4_box
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_box(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @gather4_box_strides
+// CHECK: tile.tma_copy store scatter4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_box_strides(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_address_space
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, #gpu.address_space<workgroup>> {alignment = 1024}
+  gpu.func @shared_address_space(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, #gpu.address_space<workgroup>>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_layout
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  gpu.func @shared_layout(%s: memref<8x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_layout_dynamic
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  gpu.func @shared_layout_dynamic(%s: memref<8x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_dtype
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_dtype(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_dtype_fp4
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @shared_dtype_fp4(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_suffix
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_suffix(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_suffix_strides
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>], element_strides = array<i64: 2, 1>} : memref<2x4x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x4x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_suffix_strides(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x4x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>], element_strides = array<i64: 2, 1>} : memref<2x4x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_repeat_prefix
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_repeat_prefix(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_atom_alignment
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 4>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x4xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x4xf32, 3> {alignment = 1024}
+  gpu.func @shared_atom_alignment(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x4xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x4xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_base_alignment
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 128}
+  gpu.func @shared_base_alignment(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_base_alignment_unspecified
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 128}
+  gpu.func @shared_base_alignment_unspecified(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_base_alignment_swizzle
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @shared_base_alignment_swizzle(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_address_space
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, 1>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_address_space(%A: memref<64x64xf32, 1>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, 1>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_rank
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_rank(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_rank_interleave
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @global_rank_interleave(%A: memref<2x4x8x16xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_dtype
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 1024}
+  gpu.func @global_dtype(%A: memref<64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf16, 3>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_inner_stride
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, strided<[64, 1]>>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_inner_stride(%A: memref<64x64xf32, strided<[64, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, strided<[64, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_stride_alignment
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 4>} : memref<8x4xf32, 3>, memref<64x8xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x4xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_alignment(%A: memref<64x8xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x4xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>} : memref<8x4xf32, 3>, memref<64x8xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_stride_alignment_32b
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16, strided<[528, 128, 16, 1]>>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x8x16xui16, 3> {alignment = 1024}
+  gpu.func @global_stride_alignment_32b(%A: memref<2x4x8x16xui16, strided<[528, 128, 16, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x16xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16, strided<[528, 128, 16, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_stride_range
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[274877906940, 1]>>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x16xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_range(%A: memref<2x64xf32, strided<[274877906940, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[274877906940, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_stride_range_negative
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[64, 1], offset: 64>>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x16xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_range_negative(%A: memref<2x64xf32, strided<[64, 1], offset: 64>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[64, 1], offset: 64>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_stride_range_wrap
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[64, 1]>>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x16xf32, 3> {alignment = 1024}
+  gpu.func @global_stride_range_wrap(%A: memref<2x64xf32, strided<[64, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 2, 16>} : memref<2x16xf32, 3>, memref<2x64xf32, strided<[64, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_dim_range
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<4294967296x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_dim_range(%A: memref<4294967296x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<4294967296x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @global_dim_range_zero
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<8x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_dim_range_zero(%A: memref<8x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<8x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @box_within_dim
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<8x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @box_within_dim(%A: memref<8x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<8x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduction_dtype
+// CHECK: tile.tma_copy reduce inc tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xui32, 3> {alignment = 1024}
+  gpu.func @reduction_dtype(%A: memref<64x64xui32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xui32, 3>
+    tile.tma_copy reduce inc tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduction_dtype_add_f64
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @reduction_dtype_add_f64(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduction_dtype_max_f32
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 1024}
+  gpu.func @reduction_dtype_max_f32(%A: memref<64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf16, 3>
+    tile.tma_copy reduce max tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduction_dtype_xor_f16
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xui32, 3> {alignment = 1024}
+  gpu.func @reduction_dtype_xor_f16(%A: memref<64x64xui32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xui32, 3>
+    tile.tma_copy reduce xor tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduction_signedness
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xsi32, 3> {alignment = 1024}
+  gpu.func @reduction_signedness(%A: memref<64x64xsi32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xsi32, 3>
+    tile.tma_copy reduce min tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm90
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_90", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_sm90(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm100
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm100_cta_group
+// CHECK: tile.tma_copy load tile 2d cta_group(1) %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100_cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cta_group(1) %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm100_fp4
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @target_sm100_fp4(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm100_second_target
+// CHECK: tile.tma_copy store scatter4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">, #nvvm.target<chip = "sm_103a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100_second_target(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %s = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_multicast
+// CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_ptx86
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_ptx86(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_ptx86_explicit
+// CHECK: tile.tma_copy load tile 2d cluster %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_90", features = "+ptx85">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @target_ptx86_explicit(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_b200_interleave_swizzle
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 1 : i32} : memref<1x1x8x8xui16, 3>, memref<2x4x8x8xui16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<1x1x8x8xui16, 3> {alignment = 1024}
+  gpu.func @target_b200_interleave_swizzle(%A: memref<2x4x8x8xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<1x1x8x8xui16, 3>
+    tile.tma_copy load tile 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 1 : i32} : memref<1x1x8x8xui16, 3>, memref<2x4x8x8xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A load into shared::cta (PTX ISA 8.6), keyword and PTX spelling.
+// CHECK-LABEL: gpu.func @load_shared_cta
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @load_shared_cta(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A load into shared::cluster needs no PTX 8.6.
+// CHECK-LABEL: gpu.func @load_shared_cluster
+// CHECK: tile.tma_copy load tile 2d cluster %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d cluster %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_90">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @load_shared_cluster(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Multicast with its CTA mask.
+// CHECK-LABEL: gpu.func @load_multicast
+// CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @load_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster multicast %smem, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" %smem, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The L2 cache hint with its cache policy.
+// CHECK-LABEL: gpu.func @load_cache_hint
+// CHECK: tile.tma_copy load tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @load_cache_hint(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cache_hint %smem, %A[%c0, %c0] mbar(%bar) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint" %smem, %A[%c0, %c0] mbar(%bar) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// cta_group 1 and 2 on sm_100a, alone and with every other qualifier.
+// CHECK-LABEL: gpu.func @load_cta_group
+// CHECK: tile.tma_copy load tile 2d cta_group(1) %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d cta_group(2) %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d cluster multicast cta_group(2) cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d cluster multicast cta_group(1) cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @load_cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cta_group(1) %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.cta_group::2" %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d cluster multicast cta_group(2) cache_hint %smem, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::1.L2::cache_hint" %smem, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// gather4 loads and scatter4 stores four rows of a (1, width) box.
+// CHECK-LABEL: gpu.func @gather4_scatter4
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store scatter4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store scatter4 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<4x32xf32, 3> {alignment = 1024}
+  gpu.func @gather4_scatter4(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %smem = memref.get_global @smem : memref<4x32xf32, 3>
+    tile.tma_copy load gather4 2d %smem, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    tile.tma_copy store scatter4 2d %smem, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] cache_policy(%policy) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A store completes through bulk_group.
+// CHECK-LABEL: gpu.func @store_tile
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @store_tile(%A: memref<64x64xf32>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy store tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy store tile 2d cache_hint %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Reductions on ui32: add, min, max, inc, dec, and, or, xor.
+// CHECK-LABEL: gpu.func @reduce_ui32
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce inc tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce dec tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce and tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce or tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+// CHECK: tile.tma_copy reduce add tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xui32, 3> {alignment = 128}
+  gpu.func @reduce_ui32(%A: memref<64x64xui32>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xui32, 3>
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy reduce inc tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy reduce dec tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy reduce and tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy reduce or tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy reduce xor tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xui32, 3>, memref<64x64xui32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduce_si32
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+// CHECK: tile.tma_copy reduce and tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+// CHECK: tile.tma_copy reduce or tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+// CHECK: tile.tma_copy reduce add tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xsi32, 3> {alignment = 128}
+  gpu.func @reduce_si32(%A: memref<64x64xsi32>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xsi32, 3>
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    tile.tma_copy reduce and tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    tile.tma_copy reduce or tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    tile.tma_copy reduce xor tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xsi32, 3>, memref<64x64xsi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduce_ui64
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+// CHECK: tile.tma_copy reduce and tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+// CHECK: tile.tma_copy reduce or tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+// CHECK: tile.tma_copy reduce add tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x8xui64, 3> {alignment = 128}
+  gpu.func @reduce_ui64(%A: memref<64x64xui64>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x8xui64, 3>
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    tile.tma_copy reduce and tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    tile.tma_copy reduce or tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    tile.tma_copy reduce xor tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 8>} : memref<8x8xui64, 3>, memref<64x64xui64>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduce_si64
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+// CHECK: tile.tma_copy reduce and tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+// CHECK: tile.tma_copy reduce or tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+// CHECK: tile.tma_copy reduce min tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x8xsi64, 3> {alignment = 128}
+  gpu.func @reduce_si64(%A: memref<64x64xsi64>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x8xsi64, 3>
+    tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+    tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+    tile.tma_copy reduce and tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+    tile.tma_copy reduce or tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+    tile.tma_copy reduce xor tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduce_f32
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy reduce add tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 128}
+  gpu.func @reduce_f32(%A: memref<64x64xf32>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduce_f16
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+// CHECK: tile.tma_copy reduce add tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf16, 3> {alignment = 128}
+  gpu.func @reduce_f16(%A: memref<64x64xf16>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf16, 3>
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @reduce_bf16
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+// CHECK: tile.tma_copy reduce add tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xbf16, 3> {alignment = 128}
+  gpu.func @reduce_bf16(%A: memref<64x64xbf16>, %policy: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xbf16, 3>
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+    tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+    tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// min/max on a signless integer with an explicit format; add needs none.
+// CHECK-LABEL: gpu.func @reduce_signless
+// CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>, format = #tile<format int32>} : memref<8x16xi32, 3>, memref<64x64xi32>
+// CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>, format = #tile<format uint32>} : memref<8x16xi32, 3>, memref<64x64xi32>
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xi32, 3>, memref<64x64xi32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xi32, 3> {alignment = 128}
+  gpu.func @reduce_signless(%A: memref<64x64xi32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xi32, 3>
+    tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>, format = #tile<format int32>} : memref<8x16xi32, 3>, memref<64x64xi32>
+    tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>, format = #tile<format uint32>} : memref<8x16xi32, 3>, memref<64x64xi32>
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xi32, 3>, memref<64x64xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Ranks 1..5, keyword and PTX spelling.
+// CHECK-LABEL: gpu.func @rank_1
+// CHECK: tile.tma_copy load tile 1d %{{.*}}, %{{.*}}[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+// CHECK: tile.tma_copy load tile 1d %{{.*}}, %{{.*}}[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+// CHECK: tile.tma_copy store tile 1d %{{.*}}, %{{.*}}[%{{.*}}] {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+// CHECK: tile.tma_copy reduce add tile 1d %{{.*}}, %{{.*}}[%{{.*}}] {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<16xf32, 3> {alignment = 128}
+  gpu.func @rank_1(%A: memref<256xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<16xf32, 3>
+    tile.tma_copy load tile 1d %smem, %A[%c0] mbar(%bar) {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+    tile.tma_copy "cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %smem, %A[%c0] mbar(%bar) {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+    tile.tma_copy store tile 1d %smem, %A[%c0] {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group" %smem, %A[%c0] {box = array<i64: 16>} : memref<16xf32, 3>, memref<256xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @rank_2
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 128}
+  gpu.func @rank_2(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy store tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @rank_3
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+// CHECK: tile.tma_copy store tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+// CHECK: tile.tma_copy reduce add tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 128}
+  gpu.func @rank_3(%A: memref<4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<2x8x16xf32, 3>
+    tile.tma_copy load tile 3d %smem, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.3d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+    tile.tma_copy store tile 3d %smem, %A[%c0, %c0, %c0] {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group" %smem, %A[%c0, %c0, %c0] {box = array<i64: 2, 8, 16>} : memref<2x8x16xf32, 3>, memref<4x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @rank_4
+// CHECK: tile.tma_copy load tile 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+// CHECK: tile.tma_copy load tile 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+// CHECK: tile.tma_copy store tile 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+// CHECK: tile.tma_copy reduce add tile 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x2x8x16xf32, 3> {alignment = 128}
+  gpu.func @rank_4(%A: memref<2x4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<1x2x8x16xf32, 3>
+    tile.tma_copy load tile 4d %smem, %A[%c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.4d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+    tile.tma_copy store tile 4d %smem, %A[%c0, %c0, %c0, %c0] {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group" %smem, %A[%c0, %c0, %c0, %c0] {box = array<i64: 1, 2, 8, 16>} : memref<1x2x8x16xf32, 3>, memref<2x4x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @rank_5
+// CHECK: tile.tma_copy load tile 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+// CHECK: tile.tma_copy load tile 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+// CHECK: tile.tma_copy store tile 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+// CHECK: tile.tma_copy reduce add tile 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1x1x2x8x16xf32, 3> {alignment = 128}
+  gpu.func @rank_5(%A: memref<2x2x4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<1x1x2x8x16xf32, 3>
+    tile.tma_copy load tile 5d %smem, %A[%c0, %c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+    tile.tma_copy "cp.async.bulk.tensor.5d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %smem, %A[%c0, %c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+    tile.tma_copy store tile 5d %smem, %A[%c0, %c0, %c0, %c0, %c0] {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.5d.global.shared::cta.add.tile.bulk_group" %smem, %A[%c0, %c0, %c0, %c0, %c0] {box = array<i64: 1, 1, 2, 8, 16>} : memref<1x1x2x8x16xf32, 3>, memref<2x2x4x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Swizzle 1/2/3 with a row that fills the span; the base is aligned to exactly
+// the swizzle period (256, 512, 1024 bytes).
+// CHECK-LABEL: gpu.func @swizzle_spans
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 8>, swizzle = 1 : i32} : memref<8x8xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, swizzle = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @s1 : memref<8x8xf32, 3> {alignment = 256}
+  memref.global "private" @s2 : memref<8x16xf32, 3> {alignment = 512}
+  memref.global "private" @s3 : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_spans(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s1 = memref.get_global @s1 : memref<8x8xf32, 3>
+    %s2 = memref.get_global @s2 : memref<8x16xf32, 3>
+    %s3 = memref.get_global @s3 : memref<8x32xf32, 3>
+    tile.tma_copy load tile 2d %s1, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 8>, swizzle = 1 : i32} : memref<8x8xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %s2, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, swizzle = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %s3, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A row shorter than the swizzle span occupies the whole span: 16-byte rows
+// take 32/64/128 bytes, so the shared inner extent is 8/16/32 f32.
+// CHECK-LABEL: gpu.func @swizzle_padded_rows
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 4>, swizzle = 1 : i32} : memref<8x8xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 4>, swizzle = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 4>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 4>, coord_steps = [array<i64: 8, 0>], swizzle = 3 : i32} : memref<2x8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @s1 : memref<8x8xf32, 3> {alignment = 256}
+  memref.global "private" @s2 : memref<8x16xf32, 3> {alignment = 512}
+  memref.global "private" @s3 : memref<8x32xf32, 3> {alignment = 1024}
+  memref.global "private" @s4 : memref<2x8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_padded_rows(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s1 = memref.get_global @s1 : memref<8x8xf32, 3>
+    %s2 = memref.get_global @s2 : memref<8x16xf32, 3>
+    %s3 = memref.get_global @s3 : memref<8x32xf32, 3>
+    %s4 = memref.get_global @s4 : memref<2x8x32xf32, 3>
+    tile.tma_copy load tile 2d %s1, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>, swizzle = 1 : i32} : memref<8x8xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %s2, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>, swizzle = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %s3, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 4>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    tile.tma_copy store tile 2d %s4, %A[%c0, %c0] {box = array<i64: 8, 4>, coord_steps = [array<i64: 8, 0>], swizzle = 3 : i32} : memref<2x8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Outer element strides: the image is ceil(box / stride).
+// CHECK-LABEL: gpu.func @element_strides
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, element_strides = array<i64: 2, 1>} : memref<4x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 7, 16>, element_strides = array<i64: 2, 1>} : memref<4x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 8, 16>, element_strides = array<i64: 1, 4, 1>} : memref<1x2x16xf32, 3>, memref<4x64x64xf32>
+gpu.module @k {
+  memref.global "private" @s1 : memref<4x16xf32, 3> {alignment = 128}
+  memref.global "private" @s2 : memref<1x2x16xf32, 3> {alignment = 128}
+  gpu.func @element_strides(%A: memref<64x64xf32>, %B: memref<4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s1 = memref.get_global @s1 : memref<4x16xf32, 3>
+    %s2 = memref.get_global @s2 : memref<1x2x16xf32, 3>
+    tile.tma_copy load tile 2d %s1, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, element_strides = array<i64: 2, 1>} : memref<4x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %s1, %A[%c0, %c0] mbar(%bar) {box = array<i64: 7, 16>, element_strides = array<i64: 2, 1>} : memref<4x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 3d %s2, %B[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 8, 16>, element_strides = array<i64: 1, 4, 1>} : memref<1x2x16xf32, 3>, memref<4x64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Interleave 16B and 32B: global (N, C_slices, *spatial, Ci), Ci one slice; a
+// repeat axis with a C step issues successive channel slices.
+// CHECK-LABEL: gpu.func @interleave
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 1 : i32} : memref<1x1x8x8xui16, 3>, memref<2x4x8x8xui16>
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, coord_steps = [array<i64: 0, 1, 0>], interleave = 2 : i32, swizzle = 1 : i32} : memref<3x1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+// CHECK: tile.tma_copy load tile 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 1, 8>, element_strides = array<i64: 1, 1, 2>, interleave = 1 : i32} : memref<1x1x4x8xui16, 3>, memref<2x4x8x8xui16>
+// CHECK: tile.tma_copy store tile 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 1, 2, 4, 8>, interleave = 1 : i32} : memref<1x1x2x4x8x8xui16, 3>, memref<2x4x2x4x8x8xui16>
+gpu.module @k {
+  memref.global "private" @i1 : memref<1x1x8x8xui16, 3> {alignment = 128}
+  memref.global "private" @i2 : memref<1x1x8x16xui16, 3> {alignment = 256}
+  memref.global "private" @i3 : memref<3x1x1x8x16xui16, 3> {alignment = 256}
+  memref.global "private" @i4 : memref<1x1x4x8xui16, 3> {alignment = 128}
+  memref.global "private" @i5 : memref<1x1x2x4x8x8xui16, 3> {alignment = 128}
+  gpu.func @interleave(%A: memref<2x4x8x8xui16>, %B: memref<2x4x8x16xui16>, %C: memref<2x4x2x4x8x8xui16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %i1 = memref.get_global @i1 : memref<1x1x8x8xui16, 3>
+    %i2 = memref.get_global @i2 : memref<1x1x8x16xui16, 3>
+    %i3 = memref.get_global @i3 : memref<3x1x1x8x16xui16, 3>
+    %i4 = memref.get_global @i4 : memref<1x1x4x8xui16, 3>
+    %i5 = memref.get_global @i5 : memref<1x1x2x4x8x8xui16, 3>
+    tile.tma_copy load tile 3d %i1, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 1 : i32} : memref<1x1x8x8xui16, 3>, memref<2x4x8x8xui16>
+    tile.tma_copy load tile 3d %i2, %B[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, interleave = 2 : i32, swizzle = 1 : i32} : memref<1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    tile.tma_copy load tile 3d %i3, %B[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, coord_steps = [array<i64: 0, 1, 0>], interleave = 2 : i32, swizzle = 1 : i32} : memref<3x1x1x8x16xui16, 3>, memref<2x4x8x16xui16>
+    tile.tma_copy load tile 3d %i4, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 8>, element_strides = array<i64: 1, 1, 2>, interleave = 1 : i32} : memref<1x1x4x8xui16, 3>, memref<2x4x8x8xui16>
+    tile.tma_copy store tile 5d %i5, %C[%c0, %c0, %c0, %c0, %c0] {box = array<i64: 1, 1, 2, 4, 8>, interleave = 1 : i32} : memref<1x1x2x4x8x8xui16, 3>, memref<2x4x2x4x8x8xui16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Explicit formats over f32 (tf32 rounds, ftz flushes), 8-bit floats move as
+// bytes, f64 and the NaN-request OOB fill on float formats.
+// CHECK-LABEL: gpu.func @formats
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, format = #tile<format tfloat32>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, format = #tile<format float32_ftz>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, format = #tile<format tfloat32_ftz>, oob_fill = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, format = #tile<format float32>, oob_fill = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf8E4M3FN, 3>, memref<64x64xf8E4M3FN>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, oob_fill = 1 : i32} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 8>, oob_fill = 1 : i32} : memref<8x8xf64, 3>, memref<64x64xf64>
+gpu.module @k {
+  memref.global "private" @f : memref<8x16xf32, 3> {alignment = 128}
+  memref.global "private" @e : memref<8x16xf8E4M3FN, 3> {alignment = 128}
+  memref.global "private" @b : memref<8x16xbf16, 3> {alignment = 128}
+  memref.global "private" @d : memref<8x8xf64, 3> {alignment = 128}
+  gpu.func @formats(%A: memref<64x64xf32>, %E: memref<64x64xf8E4M3FN>, %B: memref<64x64xbf16>, %D: memref<64x64xf64>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %f = memref.get_global @f : memref<8x16xf32, 3>
+    %e = memref.get_global @e : memref<8x16xf8E4M3FN, 3>
+    %b = memref.get_global @b : memref<8x16xbf16, 3>
+    %d = memref.get_global @d : memref<8x8xf64, 3>
+    tile.tma_copy load tile 2d %f, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format tfloat32>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %f, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format float32_ftz>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %f, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format tfloat32_ftz>, oob_fill = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %f, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format float32>, oob_fill = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %e, %E[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf8E4M3FN, 3>, memref<64x64xf8E4M3FN>
+    tile.tma_copy load tile 2d %b, %B[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, oob_fill = 1 : i32} : memref<8x16xbf16, 3>, memref<64x64xbf16>
+    tile.tma_copy load tile 2d %d, %D[%c0, %c0] mbar(%bar) {box = array<i64: 8, 8>, oob_fill = 1 : i32} : memref<8x8xf64, 3>, memref<64x64xf64>
+    gpu.return
+  }
+}
+
+// -----
+
+// L2 promotion 0..3 and OOB fill 0/1; zero values are the defaults and are not
+// printed.
+// CHECK-LABEL: gpu.func @policies
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, l2_promotion = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, l2_promotion = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, l2_promotion = 3 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, l2_promotion = 2 : i32, oob_fill = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @policies(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, l2_promotion = 0 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, l2_promotion = 1 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, l2_promotion = 2 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, l2_promotion = 3 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, l2_promotion = 2 : i32, oob_fill = 1 : i32, swizzle = 0 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, oob_fill = 0 : i32, interleave = 0 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Dynamic global dims and strides are runtime rules, not verifier errors.
+// CHECK-LABEL: gpu.func @dynamic_global
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<?x?xf32, strided<[?, 1]>>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<?x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @dynamic_global(%A: memref<?x?xf32, strided<[?, 1]>>, %B: memref<?x?xf32, strided<[?, ?], offset: ?>>, %C: memref<?x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<?x?xf32, strided<[?, 1]>>
+    tile.tma_copy store tile 2d %smem, %B[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<?x?xf32, strided<[?, ?], offset: ?>>
+    tile.tma_copy load tile 2d %smem, %C[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<?x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The global operand in the default, numbered (1) or named global space.
+// CHECK-LABEL: gpu.func @global_spaces
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, 1>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, #gpu.address_space<global>>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_spaces(%A: memref<64x64xf32, 1>, %B: memref<64x64xf32, #gpu.address_space<global>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, 1>
+    tile.tma_copy store tile 2d %smem, %B[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32, #gpu.address_space<global>>
+    gpu.return
+  }
+}
+
+// -----
+
+// An opaque !llvm.ptr to a caller-encoded tensor map: its fields are not
+// inspected.
+// CHECK-LABEL: gpu.func @opaque_tensor_map
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @opaque_tensor_map(%A: !llvm.ptr, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr
+    tile.tma_copy store tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr
+    tile.tma_copy reduce add tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr
+    gpu.return
+  }
+}
+
+// -----
+
+// An opaque packed-fp4 tensor map: the shared image is i8 bytes.
+// CHECK-LABEL: gpu.func @opaque_tensor_map_fp4
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, format = #tile<format float4_e2m1fn>} : memref<8x128xi8, 3>, !llvm.ptr
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 128}
+  gpu.func @opaque_tensor_map_fp4(%A: !llvm.ptr, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, format = #tile<format float4_e2m1fn>} : memref<8x128xi8, 3>, !llvm.ptr
+    gpu.return
+  }
+}
+
+// -----
+
+// Packed fp4 (16U4_ALIGN16B) on sm_100a: i8 shared image, inner box 128,
+// swizzle 0 or 3, gather4 too; 32-byte aligned strides and inner origins.
+// CHECK-LABEL: gpu.func @packed_fp4
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, format = #tile<format float4_e2m1fn>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+// CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 128>} : memref<4x128xi8, 3>, memref<8x256xf4E2M1FN>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x128xi8, 3>, memref<16x128xf4E2M1FN, strided<[192, 1]>>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @p : memref<8x128xi8, 3> {alignment = 1024}
+  memref.global "private" @q : memref<4x128xi8, 3> {alignment = 128}
+  memref.global "private" @r : memref<2x8x128xi8, 3> {alignment = 128}
+  gpu.func @packed_fp4(%A: memref<8x256xf4E2M1FN>, %B: memref<16x128xf4E2M1FN, strided<[192, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %r0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %r2 = arith.constant 7 : i32
+    %r3 = arith.constant 11 : i32
+    %c64 = arith.constant 64 : i32
+    %p = memref.get_global @p : memref<8x128xi8, 3>
+    %q = memref.get_global @q : memref<4x128xi8, 3>
+    %r = memref.get_global @r : memref<2x8x128xi8, 3>
+    tile.tma_copy load tile 2d %p, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+    tile.tma_copy load tile 2d %p, %A[%c0, %c64] mbar(%bar) {box = array<i64: 8, 128>, format = #tile<format float4_e2m1fn>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
+    tile.tma_copy load gather4 2d %q, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 128>} : memref<4x128xi8, 3>, memref<8x256xf4E2M1FN>
+    tile.tma_copy load tile 2d %r, %B[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x128xi8, 3>, memref<16x128xf4E2M1FN, strided<[192, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// The shared buffer in the named workgroup space, as a workgroup attribution or
+// an argument (its alignment is then a runtime rule), and with two repeat axes.
+// CHECK-LABEL: gpu.func @shared_forms
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, coord_steps = [array<i64: 16, 0>, array<i64: 0, 16>]} : memref<2x3x8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @rep : memref<2x3x8x16xf32, 3> {alignment = 128}
+  gpu.func @shared_forms(%A: memref<64x64xf32>, %arg: memref<8x16xf32, 3>, %bar: !llvm.ptr<3>) workgroup(%w : memref<8x16xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : i32
+    %rep = memref.get_global @rep : memref<2x3x8x16xf32, 3>
+    tile.tma_copy load tile 2d %w, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %arg, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %rep, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 16, 0>, array<i64: 0, 16>]} : memref<2x3x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Every target of the module is checked; sm_90 (not arch-specific) takes plain
+// copies, and shared::cluster loads need no PTX 8.6.
+// CHECK-LABEL: gpu.func @targets
+// CHECK: tile.tma_copy load tile 2d cluster %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_90">, #nvvm.target<chip = "sm_90a">, #nvvm.target<chip = "sm_100a">, #nvvm.target<chip = "sm_120a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @targets(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %smem = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy store tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
