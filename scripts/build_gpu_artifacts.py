@@ -30,15 +30,22 @@ def main() -> int:
     seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
     compiler.compile(seed["tma_load"], args.arch).save(out / "seed")
     names = ["seed"]
+    failed = []
     for case in all_cases():
-        kernel = build_case(case)
-        artifact = compiler.compile(kernel, args.arch)
+        try:
+            artifact = compiler.compile(build_case(case), args.arch)
+        except Exception as err:  # report every broken case, not just the first
+            failed.append(case["name"])
+            print(f"{case['name']}: {type(err).__name__}: {err}", file=sys.stderr)
+            continue
         folder = artifact.save(out / case["name"])
         (folder / "case.json").write_text(json.dumps(case, indent=1) + "\n")
         names.append(case["name"])
     (out / "index.json").write_text(json.dumps({"arch": args.arch, "cases": names}) + "\n")
     print(f"built {len(names)} artifacts into {out}")
-    return 0
+    if failed:
+        print(f"{len(failed)} cases failed to build: {failed}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

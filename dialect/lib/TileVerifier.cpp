@@ -90,6 +90,7 @@ struct Verifier {
   LogicalResult verifyBoxAndKnobs();
   LogicalResult verifyFormat();
   LogicalResult verifyModes();
+  LogicalResult verifyInnerCoordAlignment();
   LogicalResult verifyInnerBytes(const BoxImage &image);
   LogicalResult verifyShared(const BoxImage &image);
   LogicalResult verifyGlobal();
@@ -295,6 +296,34 @@ LogicalResult Verifier::verifyModes() {
       return fail(op, Rule::Fp4Alignment)
              << "inner coordinate " << origin.getSExtValue()
              << " is not 32-byte aligned (a multiple of 64 fp4 elements)";
+  }
+  return success();
+}
+
+LogicalResult Verifier::verifyInnerCoordAlignment() {
+  // With interleave the innermost coordinate counts whole slices; packed fp4
+  // has its own, stricter rule.
+  if (f.interleave != 0 || format == Format::float4_e2m1fn)
+    return success();
+  int axis = opc.mode == Mode::tile ? opc.rank - 1 : 1;
+  unsigned bits = formatBits(format);
+  if (op.getCoordSteps()) {
+    for (auto [a, step] : llvm::enumerate(*op.getCoordSteps())) {
+      int64_t bytes = cast<DenseI64ArrayAttr>(step)[axis] * bits / 8;
+      if (bytes % 16 != 0)
+        return fail(op, Rule::InnerCoordAlignment)
+               << "coord_steps[" << a << "][" << axis << "] moves the innermost "
+               << "coordinate by " << bytes
+               << " bytes, expected a multiple of 16";
+    }
+  }
+  APInt origin;
+  if (matchPattern(op.getCoords()[axis], m_ConstantInt(&origin))) {
+    int64_t bytes = origin.getSExtValue() * bits / 8;
+    if (bytes % 16 != 0)
+      return fail(op, Rule::InnerCoordAlignment)
+             << "innermost coordinate " << origin.getSExtValue() << " is "
+             << bytes << " bytes from the row start, expected a multiple of 16";
   }
   return success();
 }
@@ -506,9 +535,10 @@ LogicalResult Verifier::verifyReduction() {
   case Reduction::and_:
   case Reduction::or_:
   case Reduction::xor_:
-    ok = allowed({Format::uint32, Format::int32, Format::uint64,
-                  Format::int64});
-    valid = "uint32, int32, uint64, int64";
+    // Measured on the H200: bitwise reductions on an INT64 tensor map raise
+    // an illegal-instruction error; uint64 (.b64) works.
+    ok = allowed({Format::uint32, Format::int32, Format::uint64});
+    valid = "uint32, int32, uint64";
     break;
   }
   if (!ok)
@@ -581,7 +611,7 @@ LogicalResult Verifier::run() {
 
   if (failed(verifyOpcode()) || failed(verifyRuntimeOperands()) ||
       failed(verifyBoxAndKnobs()) || failed(verifyFormat()) ||
-      failed(verifyModes()))
+      failed(verifyModes()) || failed(verifyInnerCoordAlignment()))
     return failure();
   BoxImage image = computeBoxImage(f);
   if (failed(verifyInnerBytes(image)) || failed(verifyShared(image)) ||

@@ -1,5 +1,133 @@
-"""Kernels for the GPU sweep, built with the Python builder (needs MLIR)."""
+"""Kernels for the GPU sweep, built with the Python builder (needs MLIR).
+
+Loads: every thread fills the shared buffer from S (a known sentinel image),
+one thread issues the copy, all wait, and the whole shared buffer, padding
+included, is copied to Out. Stores and reductions: shared is filled from S,
+fenced for the async proxy, and one thread issues the copy and waits for it.
+"""
+
+from math import prod
+
+from tile_mlir import kernel as K
+from tile_mlir import tma
+from tile_mlir.emulator import box_image
+
+from cases import NATURAL
+
+THREADS = 128
+EVICT_LAST = 0x14F0000000000000  # a createpolicy L2::evict_last value
 
 
-def build_case(case: dict):
-    raise NotImplementedError(case["kind"])
+def shared_shape(case: dict) -> tuple:
+    image = box_image(case["box"], case.get("element_strides"),
+                      case.get("format") or NATURAL[case["dtype"]],
+                      case.get("swizzle", 0), case.get("interleave", 0))
+    return tuple(case.get("repeat", [])) + tuple(image["shape"])
+
+
+def opcode(case: dict) -> str:
+    rank = len(case["box"])
+    hint = ".L2::cache_hint" if case.get("cache_hint") else ""
+    if case["kind"] in ("load", "multicast"):
+        dst = "shared::cluster" if case.get("dst_cluster") else "shared::cta"
+        mc = ".multicast::cluster" if case["kind"] == "multicast" else ""
+        return (f"cp.async.bulk.tensor.{rank}d.{dst}.global.tile."
+                f"mbarrier::complete_tx::bytes{mc}{hint}")
+    if case["kind"] == "store":
+        return f"cp.async.bulk.tensor.{rank}d.global.shared::cta.tile.bulk_group{hint}"
+    return (f"cp.reduce.async.bulk.tensor.{rank}d.global.shared::cta."
+            f"{case['reduction']}.tile.bulk_group{hint}")
+
+
+def _fields(case: dict) -> dict:
+    fields = dict(box=case["box"], coords=case["coords"],
+                  coord_steps=case.get("coord_steps"), format=case.get("format"),
+                  swizzle=case.get("swizzle", 0),
+                  element_strides=case.get("element_strides"),
+                  interleave=case.get("interleave", 0),
+                  l2_promotion=case.get("l2_promotion", 0),
+                  oob_fill=case.get("oob_fill", 0))
+    if case.get("cache_hint"):
+        fields["cache_policy"] = EVICT_LAST
+    return fields
+
+
+def _copy(src, dst, shape, tid, prefix=()):
+    for flat in K.range_(tid, prod(shape), THREADS):
+        index = K.unravel(flat, shape)
+        dst[prefix + index] = src[index]
+
+
+def build_case(case: dict) -> K.KernelDef:
+    sshape = shared_shape(case)
+    dtype = case["dtype"]
+    gtype = K.Tensor(tuple(case["gshape"]), dtype, case.get("dynamic_strides", False))
+    stype = K.Tensor(sshape, dtype)
+    if case["kind"] in ("load", "multicast"):
+        return _load_kernel(case, sshape, gtype, stype)
+    return _store_kernel(case, sshape, gtype, stype)
+
+
+def _load_kernel(case, sshape, gtype, stype):
+    n = case.get("cluster", 1)
+    multicast = case["kind"] == "multicast"
+    out_type = K.Tensor(((n,) if multicast else ()) + sshape, case["dtype"])
+
+    def body(G, S, Out):
+        tid = K.thread_id()
+        shared = K.alloc_shared(sshape, case["dtype"], align=1024)
+        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        _copy(S, shared, sshape, tid)
+        K.fence_proxy_async_shared_cta()
+        with K.if_(tid == 0):
+            K.mbarrier_init(bar, 1)
+            tx = K.mbarrier_arrive_expect_tx(bar, 0)
+        if multicast:
+            K.fence_mbarrier_init_cluster()
+            K.cluster_sync()
+            rank = K.cluster_ctarank()
+            issuer = rank == 0
+        else:
+            K.cta_sync()
+            issuer = None
+        with K.if_(tid == 0):
+            if issuer is not None:
+                with K.if_(issuer):
+                    copy = tma.apply(opcode(case), shared, G, mbar=bar,
+                                     cta_mask=(1 << n) - 1, **_fields(case))
+            else:
+                copy = tma.apply(opcode(case), shared, G, mbar=bar, **_fields(case))
+        # The barrier expects what the contract model says the copy moves.
+        K.set_tx_bytes(tx, tma.transaction_bytes(copy))
+        K.mbarrier_wait(bar, 0)
+        K.cta_sync()
+        _copy(shared, Out, sshape, tid, (rank,) if multicast else ())
+        if multicast:
+            K.cluster_sync()
+
+    return _kernel(case, body, (gtype, stype, out_type), grid=n,
+                   cluster=(n, 1, 1) if multicast else None)
+
+
+def _store_kernel(case, sshape, gtype, stype):
+    def body(G, S):
+        tid = K.thread_id()
+        shared = K.alloc_shared(sshape, case["dtype"], align=1024)
+        _copy(S, shared, sshape, tid)
+        K.fence_proxy_async_shared_cta()
+        K.cta_sync()
+        with K.if_(tid == 0):
+            tma.apply(opcode(case), G, shared, **_fields(case))
+            K.bulk_commit_group()
+            K.bulk_wait_group(0)
+
+    return _kernel(case, body, (gtype, stype), grid=1, cluster=None)
+
+
+def _kernel(case, body, types, grid, cluster):
+    names = ["G", "S", "Out"][:len(types)]
+    ns = {"body": body}
+    exec(f"def {case['name']}({', '.join(names)}): body({', '.join(names)})", ns)
+    fn = ns[case["name"]]
+    fn.__annotations__ = dict(zip(names, types))
+    return K.kernel(grid=grid, block=THREADS, cluster=cluster)(fn)

@@ -82,7 +82,9 @@ def encode(spec: dict, view: DeviceView):
     dims, strides = descriptor_layout(spec, view)
     args = (
         drv.CUtensorMapDataType(spec["data_type"]), spec["rank"], view.ptr,
-        [drv.cuuint64_t(d) for d in dims], [drv.cuuint64_t(s) for s in strides],
+        [drv.cuuint64_t(d) for d in dims],
+        # Rank 1 has no strides; the driver still wants a non-null array.
+        [drv.cuuint64_t(s) for s in strides or [dims[0] * view.itemsize]],
         [drv.cuuint32_t(b) for b in spec["box"]],
         [drv.cuuint32_t(e) for e in spec["element_strides"]],
         drv.CUtensorMapInterleave(spec["interleave"]),

@@ -1386,7 +1386,7 @@ gpu.module @k {
   gpu.func @reduction_dtype_xor_f16(%A: memref<64x64xf16>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf16, 3>
-    // expected-error @+1 {{[reduction-dtype] reduction xor is not defined on float16 (valid: uint32, int32, uint64, int64)}}
+    // expected-error @+1 {{[reduction-dtype] reduction xor is not defined on float16 (valid: uint32, int32, uint64)}}
     tile.tma_copy reduce xor tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf16, 3>, memref<64x64xf16>
     gpu.return
   }
@@ -1566,6 +1566,47 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{[cta-group] cta_group 4294967297 is invalid: expected 1 or 2}}
     tile.tma_copy load tile 2d cluster cta_group(4294967297) %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @inner_coord_alignment(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c5 = arith.constant 5 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[inner-coord-alignment] innermost coordinate 5 is 20 bytes from the row start, expected a multiple of 16}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c5] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  gpu.func @inner_coord_alignment_step(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %x: i32) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    // expected-error @+1 {{[inner-coord-alignment] coord_steps[0][1] moves the innermost coordinate by 8 bytes, expected a multiple of 16}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %x] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 0, 2>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Measured on the H200: a bitwise reduction on an INT64 tensor map traps.
+gpu.module @k {
+  memref.global "private" @smem : memref<8x8xsi64, 3> {alignment = 128}
+  gpu.func @reduction_dtype_and_si64(%A: memref<64x64xsi64>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x8xsi64, 3>
+    // expected-error @+1 {{[reduction-dtype] reduction and is not defined on int64 (valid: uint32, int32, uint64)}}
+    tile.tma_copy reduce and tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
     gpu.return
   }
 }

@@ -1875,10 +1875,6 @@ gpu.module @k {
 // CHECK-LABEL: gpu.func @reduce_si64
 // CHECK: tile.tma_copy reduce min tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
 // CHECK: tile.tma_copy reduce max tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-// CHECK: tile.tma_copy reduce and tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-// CHECK: tile.tma_copy reduce or tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-// CHECK: tile.tma_copy reduce xor tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
 // CHECK: tile.tma_copy reduce min tile 2d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
 gpu.module @k {
   memref.global "private" @smem : memref<8x8xsi64, 3> {alignment = 128}
@@ -1887,10 +1883,6 @@ gpu.module @k {
     %smem = memref.get_global @smem : memref<8x8xsi64, 3>
     tile.tma_copy reduce min tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
     tile.tma_copy reduce max tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-    tile.tma_copy reduce and tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-    tile.tma_copy reduce or tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-    tile.tma_copy reduce xor tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
-    tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group" %smem, %A[%c0, %c0] {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
     tile.tma_copy "cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.bulk_group.L2::cache_hint" %smem, %A[%c0, %c0] cache_policy(%policy) {box = array<i64: 8, 8>} : memref<8x8xsi64, 3>, memref<64x64xsi64>
     gpu.return
   }
@@ -2379,6 +2371,25 @@ gpu.module @k [#nvvm.target<chip = "sm_90">, #nvvm.target<chip = "sm_90a">, #nvv
     %smem = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cluster %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     tile.tma_copy store tile 2d %smem, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// inner-coord-alignment: 4 float32 elements are 16 bytes; a runtime
+// innermost coordinate is the caller's obligation.
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  // CHECK-LABEL: gpu.func @inner_coord_alignment_ok
+  gpu.func @inner_coord_alignment_ok(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %x: i32) kernel {
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, coord_steps = [array<i64: 0, 4>]}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c4] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 0, 4>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    // CHECK: tile.tma_copy load tile 2d
+    tile.tma_copy load tile 2d %s, %A[%c0, %x] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 0, 4>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
 }

@@ -1,0 +1,38 @@
+"""A pure-numpy model of TMA bulk tensor copies: the oracle for GPU tests.
+
+It produces the bytes the copy engine writes (loads into a shared-memory
+byte buffer) and the global arrays stores and reductions leave, following
+the tile contract and what was measured on the H200 (docs: DESIGN.md,
+"Measured on the H200"). Needs only numpy: no MLIR, nothing compiled.
+
+Conventions: box/coords/element_strides are outer-to-inner; formats are the
+dialect's names; `shared` is a 1-D np.uint8 buffer whose base stands for a
+1024-byte aligned address, `offset` a byte offset into it.
+
+    box_image(box, element_strides=None, format="uint32", swizzle=0,
+              interleave=0, mode="tile") -> dict
+    load(shared, offset, global_array, *, box, coords, ...)
+    load_slots(shared, global_array, *, box, coords, coord_steps, repeat_shape, ...)
+    load_multicast(shared_buffers, cta_mask, offset, global_array, ...)
+    unswizzled_image(shared, offset, *, box, format, ...) -> np.ndarray
+    store(global_array, shared, offset, *, box, coords, ..., reduction=None)
+    store_slots(global_array, shared, *, box, coords, coord_steps, repeat_shape, ...)
+"""
+
+from .convert import (bf16_to_float32, float32_to_bf16, flush_denormals_f32,
+                      round_tf32)
+from .formats import FORMATS, Format, get_format, natural_format
+from .image import box_image, compute_image
+from .load import (load, load_multicast, load_slots, make_shared,
+                   unswizzled_image)
+from .reduce import REDUCTIONS, apply_reduction
+from .store import store, store_slots
+from .swizzle import swizzle_address, swizzle_period, swizzle_span
+
+__all__ = [
+    "FORMATS", "Format", "REDUCTIONS", "apply_reduction", "bf16_to_float32",
+    "box_image", "compute_image", "float32_to_bf16", "flush_denormals_f32",
+    "get_format", "load", "load_multicast", "load_slots", "make_shared",
+    "natural_format", "round_tf32", "store", "store_slots", "swizzle_address",
+    "swizzle_period", "swizzle_span", "unswizzled_image",
+]

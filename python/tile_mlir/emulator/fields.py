@@ -1,0 +1,182 @@
+"""Checks one transfer's arguments against the contract and resolves them.
+
+Each ValueError starts with the name of the rule it breaks (as the verifier
+names them), then the value and what was expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .convert import TF32_ROUNDINGS
+from .formats import Format, resolve_format, storage_view
+from .image import Image, _ints, compute_image
+from .swizzle import swizzle_span
+
+DIRECTIONS = ("load", "store", "reduce")
+
+
+@dataclass(frozen=True)
+class Transfer:
+    fmt: Format
+    image: Image
+    box: tuple
+    element_strides: tuple
+    coords: tuple
+    rows: tuple | None
+    interleave: int
+    mode: str
+    global_view: np.ndarray   # the global array as the format's storage dtype
+    logical_shape: tuple      # global dims in elements (fp4: nibbles inner)
+
+    @property
+    def rank(self) -> int:
+        return len(self.box)
+
+
+def check_shared(shared, offset: int, image: Image, writable: bool) -> int:
+    if not isinstance(shared, np.ndarray) or shared.dtype != np.uint8 or shared.ndim != 1:
+        raise ValueError("shared must be a 1-D np.uint8 byte buffer, got "
+                         f"{type(shared).__name__}"
+                         + (f" {shared.dtype} of rank {shared.ndim}"
+                            if isinstance(shared, np.ndarray) else ""))
+    if writable and not shared.flags.writeable:
+        raise ValueError("shared is read-only: a load writes into it")
+    if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
+        raise ValueError(f"offset must be an integer byte offset, got {offset!r}")
+    offset = int(offset)
+    if offset < 0 or offset % 128:
+        raise ValueError(f"shared-atom-alignment: offset {offset} is not a "
+                         "non-negative multiple of 128 bytes (each image "
+                         "starts 128-byte aligned)")
+    end = offset + image.storage_bytes
+    if end > shared.size:
+        raise ValueError(f"shared buffer of {shared.size} bytes is too small: "
+                         f"the image occupies bytes {offset}..{end - 1}")
+    return offset
+
+
+def resolve(global_array, *, direction, box, coords, element_strides=None,
+            format=None, swizzle=0, interleave=0, oob_fill=0, mode="tile",
+            rows=None, tf32_rounding="nearest_even") -> Transfer:
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {DIRECTIONS}")
+    garr = np.asarray(global_array)
+    if garr.ndim == 0 or garr.size == 0:
+        raise ValueError(f"global-rank: the global array must be a non-empty "
+                         f"array of rank 1..6, got shape {garr.shape}")
+    fmt = resolve_format(garr.dtype, format)
+    image = compute_image(box, element_strides, fmt, swizzle, interleave, mode)
+    box = _ints("box", box)
+    rank = len(box)
+    strides = (1,) * rank if element_strides is None else _ints(
+        "element_strides", element_strides)
+    coords = _ints("coords", coords)
+    if len(coords) != rank:
+        raise ValueError(f"coords-count: expected {rank} coords, got {len(coords)}")
+
+    if oob_fill not in (0, 1):
+        raise ValueError(f"oob-fill-range: oob_fill {oob_fill!r} is outside 0..1 "
+                         "(zero, NaN)")
+    if oob_fill == 1 and not fmt.is_float:
+        raise ValueError(f"oob-fill-float: oob_fill 1 (NaN) needs a "
+                         f"floating-point format, got {fmt.name}")
+    if tf32_rounding not in TF32_ROUNDINGS:
+        raise ValueError(f"tf32_rounding must be one of {TF32_ROUNDINGS}, "
+                         f"got {tf32_rounding!r}")
+    if interleave == 0 and strides[-1] != 1:
+        raise ValueError(f"element-strides-inner: element_strides[{rank - 1}] = "
+                         f"{strides[-1]}: the innermost stride must be 1 "
+                         "without interleave")
+
+    # Modes.
+    if mode == "gather4" and direction != "load":
+        raise ValueError(f"mode-direction: gather4 is a load mode, got a {direction}")
+    if mode == "scatter4" and direction != "store":
+        raise ValueError(f"mode-direction: scatter4 is a store mode, got a {direction}")
+    if mode != "tile":
+        if interleave:
+            raise ValueError(f"interleave-mode: {mode} does not use interleave, "
+                             f"got interleave {interleave}")
+        if rank != 2:
+            raise ValueError(f"gather4-rank: {mode} needs a 2-D descriptor, got "
+                             f"rank {rank}")
+        if box[0] != 1 or any(s != 1 for s in strides):
+            raise ValueError(f"gather4-box: {mode} box must be (1, width) with "
+                             f"unit element strides, got box {box} and "
+                             f"element_strides {strides}")
+        if rows is None or len(_ints("rows", rows)) != 4:
+            raise ValueError(f"gather4-rows: {mode} needs exactly four row "
+                             f"coordinates, got {rows!r}")
+        rows = _ints("rows", rows)
+    elif rows is not None:
+        raise ValueError("gather4-rows: rows= is only valid in gather4/scatter4 mode")
+
+    logical = tuple(garr.shape)
+    # Packed fp4.
+    if fmt.packed:
+        if direction != "load":
+            raise ValueError(f"fp4-load-only: packed float4_e2m1fn is load-only, "
+                             f"got a {direction}")
+        if interleave or any(s != 1 for s in strides):
+            raise ValueError("fp4-layout: packed fp4 takes no interleave and unit "
+                             f"element strides, got interleave {interleave} and "
+                             f"element_strides {strides}")
+        if box[-1] != 128:
+            raise ValueError(f"fp4-inner-box: packed fp4 needs inner box 128, got "
+                             f"{box[-1]}")
+        if swizzle not in (0, 3):
+            raise ValueError(f"fp4-swizzle: packed fp4 uses swizzle 0 or 3, got "
+                             f"{swizzle}")
+        if oob_fill == 1:
+            raise ValueError("oob-fill-float: the NaN-request fill of packed fp4 "
+                             "is not modelled (e2m1 has no NaN; the CUDA driver "
+                             "documents NaN fill for 16U4 types as unsupported)")
+        inner = 2 * garr.shape[-1]
+        if inner % 128:
+            raise ValueError(f"fp4-inner-dim: the inner global dimension is {inner} "
+                             "fp4 elements, expected a multiple of 128")
+        if coords[-1] % 64:
+            raise ValueError(f"fp4-alignment: inner coordinate {coords[-1]} is not "
+                             "32-byte aligned (a multiple of 64 fp4 elements)")
+        logical = logical[:-1] + (inner,)
+
+    # Interleave.
+    if interleave:
+        if not 3 <= rank <= 5:
+            raise ValueError(f"interleave-rank: interleave needs rank 3..5, got {rank}")
+        if interleave == 2 and swizzle != 1:
+            raise ValueError("interleave-32b-swizzle: interleave 2 (32B) needs "
+                             f"swizzle 1 (32B), got swizzle {swizzle}")
+        if box[1] != 1:
+            raise ValueError(f"interleave-one-slice: box[1] (C slices) = {box[1]}: "
+                             "one issue selects one C slice; iterate channels "
+                             "with a repeat axis and a C step")
+        if garr.ndim != rank + 1:
+            raise ValueError(f"global-rank: the global array has rank {garr.ndim}, "
+                             f"expected {rank + 1} (N, C_slices, *spatial, Ci)")
+        ci = image.dims[-1]
+        if garr.shape[-1] != ci:
+            raise ValueError(f"interleave-slice: the innermost global axis Ci is "
+                             f"{garr.shape[-1]}, expected one {8 << interleave}-byte "
+                             f"slice of {ci} {fmt.name} elements")
+    else:
+        if garr.ndim != rank:
+            raise ValueError(f"global-rank: the global array has rank {garr.ndim}, "
+                             f"expected the box rank {rank}")
+        # Inner box bytes and swizzle.
+        if not fmt.packed and image.row_payload_bytes % 16:
+            raise ValueError(f"box-inner-bytes: the inner box row is "
+                             f"{image.row_payload_bytes} bytes, expected a "
+                             "multiple of 16")
+        span = swizzle_span(swizzle)
+        stored = image.row_elems if fmt.packed else image.row_payload_bytes
+        if span and stored > span:
+            raise ValueError(f"swizzle-inner-bytes: the inner box row is {stored} "
+                             f"bytes, more than the {span}-byte span of swizzle "
+                             f"{swizzle}")
+
+    return Transfer(fmt, image, box, strides, coords, rows, int(interleave), mode,
+                    storage_view(garr, fmt), logical)
