@@ -198,3 +198,19 @@ int64_t TmaCopyOp::getSlotCount() {
 int64_t TmaCopyOp::getTransactionBytes() {
   return getSlotCount() * computeBoxImage(getCopyFields(*this)).payloadBytes;
 }
+
+//===----------------------------------------------------------------------===//
+// TensorMapOp
+//===----------------------------------------------------------------------===//
+
+void TensorMapOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // Encoding reads the memref's address and layout (not its data), and the
+  // map is a fresh allocation.
+  effects.emplace_back(MemoryEffects::Read::get(), &getSourceMutable());
+  effects.emplace_back(MemoryEffects::Allocate::get(),
+                       getOperation()->getOpResult(0));
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       getOperation()->getOpResult(0));
+}

@@ -98,6 +98,37 @@ NVVM::TMAReduxKind toNVVM(Reduction red) {
   llvm_unreachable("all reductions handled");
 }
 
+/// `cp.async.bulk.tensor.Nd.shared::cta.global.{tile|tile::gather4}.
+/// mbarrier::complete_tx::bytes.cta_group::K{.L2::cache_hint}` (PTX ISA 8.6,
+/// sm_100a). The NVVM op rejects a cta_group with a shared::cta destination
+/// (and LLVM's shared::cta intrinsics take no cta_group), so this one form is
+/// issued as inline PTX with exactly the opcode the op names, rather than
+/// silently as the shared::cluster variant.
+void emitCtaGroupSharedCtaLoad(OpBuilder &b, Location loc, TmaCopyOp op,
+                               Value sharedPtr, Value descriptor,
+                               ArrayRef<Value> coords) {
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  os << "cp.async.bulk.tensor." << op.getRank() << "d.shared::cta.global."
+     << (op.getMode() == Mode::gather4 ? "tile::gather4" : "tile")
+     << ".mbarrier::complete_tx::bytes.cta_group::" << *op.getCtaGroup()
+     << (op.getCachePolicy() ? ".L2::cache_hint" : "") << " [$0], [$1, {";
+  SmallVector<Value> operands = {sharedPtr, descriptor};
+  for (auto [i, coord] : llvm::enumerate(coords)) {
+    os << (i ? ", " : "") << "$" << operands.size();
+    operands.push_back(coord);
+  }
+  os << "}], [$" << operands.size() << "]";
+  operands.push_back(op.getMbar());
+  if (Value policy = op.getCachePolicy()) {
+    os << ", $" << operands.size();
+    operands.push_back(policy);
+  }
+  os << ";";
+  NVVM::InlinePtxOp::create(b, loc, TypeRange{}, operands, ValueRange{},
+                            b.getStringAttr(ptx), /*predicate=*/Value());
+}
+
 /// Rewrites one verified copy into its per-slot NVVM instructions.
 void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
   Location loc = op.getLoc();
@@ -155,13 +186,30 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
 
     switch (op.getDirection()) {
     case Direction::load: {
+      if (op.getCtaGroup() && !op.getDstCluster()) {
+        emitCtaGroupSharedCtaLoad(rewriter, loc, op, sharedPtr, descriptor,
+                                  nvvmCoords);
+        break;
+      }
       NVVM::CTAGroupKindAttr group;
       if (auto g = op.getCtaGroup())
         group = NVVM::CTAGroupKindAttr::get(
             op.getContext(),
             *g == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1);
+      // A shared::cluster destination is a pointer in the shared_cluster
+      // address space (7); the NVVM op rejects a shared::cta pointer there.
+      // The executing CTA's shared::cta window lies inside its shared::cluster
+      // window, so the cast names the same bytes.
+      Value dst = sharedPtr;
+      if (op.getDstCluster())
+        dst = LLVM::AddrSpaceCastOp::create(
+            rewriter, loc,
+            LLVM::LLVMPointerType::get(
+                op.getContext(),
+                static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
+            sharedPtr);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rewriter, loc, sharedPtr, descriptor, nvvmCoords, op.getMbar(),
+          rewriter, loc, dst, descriptor, nvvmCoords, op.getMbar(),
           ValueRange{}, op.getCtaMask(), op.getCachePolicy(),
           fields.mode == Mode::gather4 ? NVVM::TMALoadMode::TILE_GATHER4
                                        : NVVM::TMALoadMode::TILE,
@@ -221,12 +269,23 @@ struct TileLowerTmaPass
     llvm::MapVector<DictionaryAttr, BlockArgument> params;
     SmallVector<std::pair<TmaCopyOp, DictionaryAttr>> work;
     for (TmaCopyOp op : copies) {
-      if (!isa<MemRefType>(op.getGlobal().getType())) {
+      if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(op.getGlobal().getType())) {
+        // An opaque tensor map is addressed generically (PTX: the generic
+        // address of a map in .param, .const or .global space).
+        unsigned space = ptr.getAddressSpace();
+        if (space != 0 && space != 1 && space != 4)
+          return op.emitOpError("[global-source] an opaque tensor map lives "
+                                "in param, constant or global memory: "
+                                "expected a generic, global (1) or constant "
+                                "(4) pointer, got ")
+                 << ptr;
         work.push_back({op, nullptr});
         continue;
       }
+      // Only a kernel's parameters come from the host, which encodes the map
+      // at launch; a device function has no such parameter to add.
       auto arg = dyn_cast<BlockArgument>(op.getGlobal());
-      if (!arg || arg.getOwner() != &entry)
+      if (!arg || arg.getOwner() != &entry || !func.isKernel())
         return op.emitOpError("[global-source] a memref global operand must "
                               "be an argument of the enclosing gpu.func "
                               "kernel (the host encodes its tensor map)");
@@ -266,8 +325,21 @@ struct TileLowerTmaPass
                     TypeAttr::get(func.getFunctionType()));
     }
 
-    for (auto &[op, spec] : work)
-      lowerCopy(rewriter, op, spec ? Value(params[spec]) : op.getGlobal());
+    for (auto &[op, spec] : work) {
+      if (spec) {
+        lowerCopy(rewriter, op, params[spec]);
+        continue;
+      }
+      // The NVVM ops take the descriptor as a generic pointer: a global (1)
+      // or constant (4) one is cast.
+      Value map = op.getGlobal();
+      if (cast<LLVM::LLVMPointerType>(map.getType()).getAddressSpace() != 0) {
+        rewriter.setInsertionPoint(op);
+        map = LLVM::AddrSpaceCastOp::create(
+            rewriter, op.getLoc(), LLVM::LLVMPointerType::get(ctx), map);
+      }
+      lowerCopy(rewriter, op, map);
+    }
     return success();
   }
 };

@@ -90,4 +90,25 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
   }];
 }
 
+def Tile_TensorMapOp : Tile_Op<"tensor_map", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "host-side tensor map for one kernel parameter (encoded once per launch)";
+  let description = [{
+    Made by `tile-lower-tma` at each `gpu.launch_func` of a kernel whose
+    copies need tensor maps: `spec` is one entry of the kernel's
+    `tile.tensor_maps`, `source` the memref passed for its `source`
+    argument. The result stands for the 128-byte CUtensorMap passed by value;
+    `tile-lower-tma-host` (after the kernels are serialized) replaces it with
+    the runtime-rule checks, a `cuTensorMapEncodeTiled` call and the map's
+    bytes as the launch operand.
+
+    ```mlir
+    %map = tile.tensor_map %A {spec = {...}} : memref<16x16xui32> -> !llvm.ptr
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, DictionaryAttr:$spec);
+  let results = (outs LLVM_AnyPointer:$map);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($map)";
+}
+
 #endif // TILE_OPS_TD
