@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -416,9 +417,33 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
   return success();
 }
 
+/// The descriptor operand when it is an opaque tensor-map pointer.
+static LogicalResult verifyOpaqueDescriptor(TmaCopyOp op) {
+  auto ptr = cast<LLVM::LLVMPointerType>(op.getGlobal().getType());
+  unsigned space = ptr.getAddressSpace();
+  auto arg = dyn_cast<BlockArgument>(op.getGlobal());
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  bool kernelParam = arg && func && func.isKernel() &&
+                     arg.getOwner() == &func.getBody().front();
+  if (space == 0 || space == 1 || (space == 4 && !kernelParam))
+    return success();
+  return fail(op, Rule::DescriptorSpace)
+         << "the tensor map pointer is in address space " << space
+         << (space == 4 ? " and a kernel parameter (ptxas cannot cvta.const it)"
+                        : "")
+         << ", expected generic (0), global (1) or constant (4) memory";
+}
+
 LogicalResult Verifier::verifyGlobal() {
   if (!globalType)
-    return success();
+    return verifyOpaqueDescriptor(op);
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  auto arg = dyn_cast<BlockArgument>(op.getGlobal());
+  if (!func || !func.isKernel() || !arg ||
+      arg.getOwner() != &func.getBody().front())
+    return fail(op, Rule::GlobalSource)
+           << "the global memref must be an argument of the enclosing "
+              "gpu.func kernel (the host encodes its tensor map from it)";
   if (!isGlobalSpace(globalType.getMemorySpace()))
     return fail(op, Rule::GlobalAddressSpace)
            << "the global operand " << globalType

@@ -256,6 +256,29 @@ struct TileLowerTmaPass
     });
   }
 
+  /// Each host launch of `func` gets one `tile.tensor_map` per spec, made
+  /// right before the launch (encoded once per launch), as its new operands.
+  void addLaunchOperands(gpu::GPUFuncOp func, ArrayRef<Attribute> specs) {
+    auto module = func->getParentOfType<gpu::GPUModuleOp>();
+    if (!module)
+      return;
+    getOperation()->walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() != module.getName() ||
+          launch.getKernelName() != func.getName())
+        return;
+      OpBuilder b(launch);
+      SmallVector<Value> maps;
+      for (Attribute attr : specs) {
+        auto spec = cast<DictionaryAttr>(attr);
+        int64_t source = cast<IntegerAttr>(spec.get("source")).getInt();
+        maps.push_back(TensorMapOp::create(
+            b, launch.getLoc(), LLVM::LLVMPointerType::get(b.getContext()),
+            launch.getKernelOperands()[source], spec));
+      }
+      launch.getKernelOperandsMutable().append(maps);
+    });
+  }
+
   LogicalResult lowerKernel(IRRewriter &rewriter, gpu::GPUFuncOp func) {
     SmallVector<TmaCopyOp> copies;
     func.walk([&](TmaCopyOp op) { copies.push_back(op); });
@@ -323,6 +346,7 @@ struct TileLowerTmaPass
       // to find the tensor-map parameters again.
       func->setAttr("tile.kernel_signature",
                     TypeAttr::get(func.getFunctionType()));
+      addLaunchOperands(func, specs);
     }
 
     for (auto &[op, spec] : work) {

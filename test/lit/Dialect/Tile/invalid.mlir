@@ -1610,3 +1610,56 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_source(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    %B = memref.cast %A : memref<64x64xf32> to memref<64x64xf32>
+    // expected-error @+1 {{[global-source] the global memref must be an argument of the enclosing gpu.func kernel}}
+    tile.tma_copy load tile 2d %s, %B[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @global_source_device_func(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[global-source] the global memref must be an argument of the enclosing gpu.func kernel}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @descriptor_space(%map: !llvm.ptr<3>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[descriptor-space] the tensor map pointer is in address space 3, expected generic (0), global (1) or constant (4) memory}}
+    tile.tma_copy load tile 2d %s, %map[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr<3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @descriptor_space_const_param(%map: !llvm.ptr<4>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[descriptor-space] the tensor map pointer is in address space 4 and a kernel parameter (ptxas cannot cvta.const it)}}
+    tile.tma_copy load tile 2d %s, %map[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr<4>
+    gpu.return
+  }
+}

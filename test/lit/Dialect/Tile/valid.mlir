@@ -2393,3 +2393,25 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// global-source / descriptor-space: a kernel argument memref, and opaque maps
+// in generic, global and (not a parameter) constant memory.
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  llvm.mlir.global external constant @cmap() {addr_space = 4 : i32, alignment = 128 : i64} : !llvm.array<128 x i8>
+  // CHECK-LABEL: gpu.func @global_source_ok
+  gpu.func @global_source_ok(%A: memref<64x64xf32>, %g: !llvm.ptr<1>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    %cm = llvm.mlir.addressof @cmap : !llvm.ptr<4>
+    // CHECK: tile.tma_copy load tile 2d {{.*}} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    // CHECK: tile.tma_copy load tile 2d {{.*}} : memref<8x16xf32, 3>, !llvm.ptr<1>
+    tile.tma_copy load tile 2d %s, %g[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr<1>
+    // CHECK: tile.tma_copy load tile 2d {{.*}} : memref<8x16xf32, 3>, !llvm.ptr<4>
+    tile.tma_copy load tile 2d %s, %cm[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, !llvm.ptr<4>
+    gpu.return
+  }
+}
