@@ -25,3 +25,11 @@ void TileDialect::initialize() {
 #include "Tile/TileOps.cpp.inc"
       >();
 }
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  auto typed = dyn_cast<TypedAttr>(value);
+  if (!typed || !isa<IntegerType>(type))
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, type, typed);
+}

@@ -5,6 +5,7 @@
 #include "Tile/Opcode.h"
 
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -213,4 +214,45 @@ void TensorMapOp::getEffects(
                        getOperation()->getOpResult(0));
   effects.emplace_back(MemoryEffects::Write::get(),
                        getOperation()->getOpResult(0));
+}
+
+//===----------------------------------------------------------------------===//
+// TxBytesOp
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> TxBytesOp::computeBytes() {
+  Operation *scope = getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (!scope)
+    return std::nullopt;
+  int64_t total = 0;
+  bool found = false;
+  scope->walk([&](TmaCopyOp copy) {
+    if (copy.getTag() == getTag()) {
+      total += copy.getTransactionBytes();
+      found = true;
+    }
+  });
+  if (!found)
+    return std::nullopt;
+  return total;
+}
+
+LogicalResult TxBytesOp::verify() {
+  std::optional<int64_t> bytes = computeBytes();
+  if (!bytes)
+    return emitOpError() << "[" << ruleName(Rule::TxBytesTag) << "] no "
+                         << "tile.tma_copy in the enclosing function has tag \""
+                         << getTag() << "\"";
+  if (*bytes >= (int64_t(1) << 20))
+    return emitOpError() << "[" << ruleName(Rule::TxBytesTag) << "] tag \""
+                         << getTag() << "\" sums to " << *bytes
+                         << " bytes, more than an mbarrier phase counts (2^20 - 1)";
+  return success();
+}
+
+OpFoldResult TxBytesOp::fold(FoldAdaptor) {
+  // Folding reads the (unchanged) copies only after the op verified.
+  if (std::optional<int64_t> bytes = computeBytes())
+    return IntegerAttr::get(getType(), *bytes);
+  return {};
 }

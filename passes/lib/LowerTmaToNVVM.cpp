@@ -240,6 +240,12 @@ struct TileLowerTmaPass
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    // Byte counts first, while the copies they sum still exist.
+    getOperation()->walk([&](TxBytesOp op) {
+      rewriter.setInsertionPoint(op);
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, rewriter.getI32IntegerAttr(op.computeBytes().value_or(0)));
+    });
     WalkResult result = getOperation()->walk([&](gpu::GPUFuncOp func) {
       if (failed(lowerKernel(rewriter, func)))
         return WalkResult::interrupt();

@@ -23,6 +23,7 @@ import mlir.ir as ir
 from mlir.dialects import arith, gpu, llvm, memref, nvvm, scf
 
 from . import _native
+from .errors import from_diagnostic
 
 DEFAULT_TARGET = '#nvvm.target<chip = "sm_90a", features = "+ptx86">'
 
@@ -349,8 +350,11 @@ class KernelDef:
                     gpu.ReturnOp([])
             finally:
                 _Trace.current = previous
-            if not module.operation.verify():
-                raise RuntimeError("the traced kernel does not verify")
+            try:
+                module.operation.verify()
+            except ir.MLIRError as err:
+                messages = [d.message for d in err.error_diagnostics] or [str(err)]
+                raise from_diagnostic(messages[0]) from None
             return module
 
 

@@ -95,8 +95,10 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
           element_strides: Sequence[int] | None = None, interleave: int = 0,
           l2_promotion: int = 0, oob_fill: int = 0, mbar=None, cta_mask=None,
           cache_policy=None, gather4: Sequence | None = None,
-          scatter4: Sequence | None = None) -> _tile.TmaCopyOp:
-    """Builds and verifies one `tile.tma_copy` at the current insertion point."""
+          scatter4: Sequence | None = None,
+          tag: str | None = None) -> _tile.TmaCopyOp:
+    """Builds and verifies one `tile.tma_copy` at the current insertion point.
+    `tag` names the copy for `tx_bytes`."""
     fields = parse_opcode(opcode)
     if len(operands) != 2:
         raise TypeError("apply takes exactly two operands (shared, global_ or "
@@ -139,9 +141,17 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
         swizzle=swizzle,
         element_strides=(None if element_strides is None
                          else ir.DenseI64ArrayAttr.get(list(element_strides))),
-        interleave=interleave, l2_promotion=l2_promotion, oob_fill=oob_fill)
+        interleave=interleave, l2_promotion=l2_promotion, oob_fill=oob_fill,
+        tag=tag)
     verify(op)
     return op
+
+
+def tx_bytes(tag: str) -> ir.Value:
+    """An i32 holding the transaction bytes of every copy tagged `tag` in
+    this kernel (checked when the kernel is verified, folded to a constant).
+    Emit it before the copies, for `mbarrier_arrive_expect_tx`."""
+    return _tile.TxBytesOp(ir.IntegerType.get_signless(32), tag).result
 
 
 def transaction_bytes(op) -> int:

@@ -192,3 +192,31 @@ def test_module_round_trips_through_tile_opt():
     out = subprocess.run([str(_native.tile_opt_path())], input=text,
                          capture_output=True, text=True, check=True).stdout
     assert "tile.tma_copy load tile 2d" in out
+
+
+def test_tx_bytes_sums_tagged_copies():
+    def body(A):
+        shared = K.alloc_shared((2, 8, 16), "uint32", align=128)
+        bar = mbar()
+        tx = tma.tx_bytes("phase")
+        K.mbarrier_arrive_expect_tx(bar, tx)
+        tma.apply(LOAD, shared, A, box=(8, 16), coords=(0, 0), coord_steps=((8, 0),),
+                  mbar=bar, tag="phase")
+
+    module = build(body)
+    from mlir.passmanager import PassManager
+    with module.context:
+        PassManager.parse("builtin.module(canonicalize)").run(module.operation)
+    # Two 8x16 uint32 boxes: the seed's 1024 bytes a phase.
+    assert "arith.constant 1024 : i32" in str(module)
+    assert "tile.tx_bytes" not in str(module)
+
+
+def test_tx_bytes_without_copy_fails_verification():
+    def body(A):
+        tma.tx_bytes("nothing")
+
+    with pytest.raises(TileVerifyError) as err:
+        build(body)
+    assert err.value.rule == "tx-bytes-tag"
+    assert '"nothing"' in err.value.message

@@ -15,7 +15,10 @@ def Tile_Dialect : Dialect {
     specification from which the host encodes descriptors.
   }];
   let useDefaultAttributePrinterParser = 1;
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  // Folded tile.tx_bytes become arith.constant.
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

@@ -66,7 +66,8 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
     OptionalAttr<DenseI64ArrayAttr>:$element_strides,
     DefaultValuedAttr<I32Attr, "0">:$interleave,
     DefaultValuedAttr<I32Attr, "0">:$l2_promotion,
-    DefaultValuedAttr<I32Attr, "0">:$oob_fill
+    DefaultValuedAttr<I32Attr, "0">:$oob_fill,
+    OptionalAttr<StrAttr>:$tag
   );
 
   let assemblyFormat = [{
@@ -109,6 +110,32 @@ def Tile_TensorMapOp : Tile_Op<"tensor_map", [
   let arguments = (ins AnyMemRef:$source, DictionaryAttr:$spec);
   let results = (outs LLVM_AnyPointer:$map);
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($map)";
+}
+
+def Tile_TxBytesOp : Tile_Op<"tx_bytes", [Pure]> {
+  let summary = "transaction bytes of the copies with a tag (for expect_tx)";
+  let description = [{
+    The bytes an mbarrier phase receives from every `tile.tma_copy` of the
+    enclosing function whose `tag` attribute is `tag`: all repeat slots, the
+    payload only (never swizzle or packed-fp4 padding). Multicast copies count
+    once, since each receiving CTA's barrier gets the whole box. Lowered (and
+    folded) to a constant; use it for `nvvm.mbarrier.arrive.expect_tx`.
+
+    ```mlir
+    %tx = tile.tx_bytes "stage0" : i32
+    nvvm.mbarrier.arrive.expect_tx %bar, %tx : !llvm.ptr<3>, i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, tag = "stage0"} : ...
+    ```
+  }];
+  let arguments = (ins StrAttr:$tag);
+  let results = (outs I32:$bytes);
+  let assemblyFormat = "$tag attr-dict `:` type($bytes)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The sum over the tagged copies, or nullopt when there is none.
+    std::optional<int64_t> computeBytes();
+  }];
 }
 
 #endif // TILE_OPS_TD

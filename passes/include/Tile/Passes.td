@@ -56,4 +56,44 @@ def TileFinalizeTensorMaps : Pass<"tile-finalize-tensor-maps", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
+def TileLowerTmaHost : Pass<"tile-lower-tma-host", "ModuleOp"> {
+  let summary = "Encode each tile.tensor_map on the host with cuTensorMapEncodeTiled";
+  let description = [{
+    Runs on host code after the gpu.modules have been serialized
+    (`gpu-module-to-binary`) and before `gpu-to-llvm` / `func-to-llvm`.
+    Every `tile.tensor_map` is replaced, where it stands (once per launch,
+    never per box), by host IR that needs only libcuda and libc:
+
+    * the source's aligned pointer, offset, sizes and strides
+      (`memref.extract_aligned_pointer_as_index`,
+      `memref.extract_strided_metadata`; static sizes and strides are taken
+      from the type); `globalDim` = sizes reversed (interleave: the first
+      `rank` sizes, Ci implicit), `globalStrides` = outer byte strides
+      reversed (interleave: `strides[:rank-1]`), address = aligned pointer +
+      offset * element bytes;
+    * the runtime rules of docs/rules.md (global-inner-stride,
+      global-base-alignment, global-dim-range, global-stride-alignment,
+      global-stride-range, box-within-dim, fp4-inner-dim): a check on a
+      run-time value prints `tile-mlir: [rule] ...` with the offending value
+      (printf), flushes and aborts; a violation the types already decide is a
+      compile-time error naming the rule, a satisfied one emits nothing;
+    * a 128-byte, 128-aligned `llvm.alloca` for the map, arrays for
+      globalDim (i64), globalStrides (i64; rank 1: one element, non-null),
+      boxDim and elementStrides (i32), all allocated in the entry block of the
+      enclosing function, then `cuTensorMapEncodeTiled`; a non-zero result
+      prints `tile-mlir: [tensor-map-encode] ...` and aborts.
+
+    A `gpu.launch_func` operand becomes the map's bytes,
+    `llvm.load %map : !llvm.ptr -> !llvm.array<128 x i8>`, loaded right
+    before the launch (the kernel's `.param .b8[128]` receives them by value);
+    any other use gets the map's address.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // TILE_PASSES_TD

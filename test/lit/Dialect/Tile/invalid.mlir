@@ -1663,3 +1663,27 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @tx_bytes_tag(%A: memref<64x64xf32>) kernel {
+    // expected-error @+1 {{[tx-bytes-tag] no tile.tma_copy in the enclosing function has tag "stage0"}}
+    %n = tile.tx_bytes "stage0" : i32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<16x256x64xf32, 3> {alignment = 1024}
+  gpu.func @tx_bytes_tag_too_many(%A: memref<4096x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<16x256x64xf32, 3>
+    // expected-error @+1 {{[tx-bytes-tag] tag "big" sums to 1048576 bytes, more than an mbarrier phase counts (2^20 - 1)}}
+    %n = tile.tx_bytes "big" : i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 256, 64>, coord_steps = [array<i64: 256, 0>], tag = "big"} : memref<16x256x64xf32, 3>, memref<4096x64xf32>
+    gpu.return
+  }
+}

@@ -2415,3 +2415,24 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// tx-bytes-tag: the seed's two 512-byte boxes plus a 64-byte swizzle-padded
+// box (4 rows of 16 bytes, stored in 128-byte spans) under one tag.
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xui32, 3> {alignment = 1024}
+  memref.global "private" @pad : memref<4x64xf16, 3> {alignment = 1024}
+  // CHECK-LABEL: gpu.func @tx_bytes_tag_ok
+  gpu.func @tx_bytes_tag_ok(%A: memref<16x16xui32>, %H: memref<32x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xui32, 3>
+    %p = memref.get_global @pad : memref<4x64xf16, 3>
+    // CHECK: tile.tx_bytes "phase" : i32
+    %n = tile.tx_bytes "phase" : i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>], tag = "phase"} : memref<2x8x16xui32, 3>, memref<16x16xui32>
+    tile.tma_copy load tile 2d %p, %H[%c0, %c0] mbar(%bar) {box = array<i64: 4, 8>, swizzle = 3 : i32, tag = "phase"} : memref<4x64xf16, 3>, memref<32x64xf16>
+    nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+    gpu.return
+  }
+}

@@ -1,0 +1,552 @@
+//===- LowerTmaHost.cpp - tile.tensor_map to cuTensorMapEncodeTiled -------===//
+//
+// Host side of the tensor maps: each `tile.tensor_map` (made by tile-lower-tma
+// at a launch) becomes, where it stands, the runtime-rule checks of its
+// source, a `cuTensorMapEncodeTiled` call into a 128-byte stack slot, and the
+// map's bytes as the launch operand. The descriptor fields come from the spec
+// (`tile.tensor_maps`, docs/tensor-map-spec.md); only the address, sizes and
+// strides are computed here, as python/tile_mlir/runtime/tensormap.py does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tile/Passes.h"
+#include "Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILELOWERTMAHOST
+#include "Tile/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+constexpr int64_t kTensorMapBytes = 128;
+constexpr int64_t kTensorMapAlign = 128;
+constexpr int64_t kMaxDim = int64_t(1) << 32;
+constexpr int64_t kMaxStride = int64_t(1) << 40;
+
+/// The spec fields the host needs (docs/tensor-map-spec.md).
+struct Spec {
+  int64_t source = 0, param = -1, dataType = 0, elemBits = 0, rank = 0,
+          globalRank = 0, interleave = 0, swizzle = 0, l2Promotion = 0,
+          oobFill = 0;
+  std::string format;
+  SmallVector<int64_t> box, elementStrides; // innermost-first
+
+  /// Base address and outer stride alignment in bytes.
+  int64_t alignment() const {
+    return interleave == 2 || format == "float4_e2m1fn" ? 32 : 16;
+  }
+};
+
+FailureOr<Spec> parseSpec(TensorMapOp op) {
+  DictionaryAttr dict = op.getSpec();
+  Spec s;
+  auto integer = [&](StringRef key, int64_t &out, bool required = true) {
+    auto attr = dict.getAs<IntegerAttr>(key);
+    if (!attr) {
+      if (required)
+        op.emitOpError("spec has no integer '") << key << "'";
+      return !required;
+    }
+    out = attr.getInt();
+    return true;
+  };
+  auto array = [&](StringRef key, SmallVector<int64_t> &out) {
+    auto attr = dict.getAs<DenseI64ArrayAttr>(key);
+    if (!attr) {
+      op.emitOpError("spec has no i64 array '") << key << "'";
+      return false;
+    }
+    out.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+    return true;
+  };
+  auto format = dict.getAs<StringAttr>("format");
+  if (!format) {
+    op.emitOpError("spec has no string 'format'");
+    return failure();
+  }
+  s.format = format.str();
+  if (!integer("source", s.source) || !integer("param", s.param, false) ||
+      !integer("data_type", s.dataType) || !integer("elem_bits", s.elemBits) ||
+      !integer("rank", s.rank) || !integer("global_rank", s.globalRank) ||
+      !integer("interleave", s.interleave) || !integer("swizzle", s.swizzle) ||
+      !integer("l2_promotion", s.l2Promotion) ||
+      !integer("oob_fill", s.oobFill) || !array("box", s.box) ||
+      !array("element_strides", s.elementStrides))
+    return failure();
+  if (s.rank < 1 || s.rank > 5 || int64_t(s.box.size()) != s.rank ||
+      int64_t(s.elementStrides.size()) != s.rank || s.elemBits <= 0 ||
+      s.globalRank != s.rank + (s.interleave ? 1 : 0)) {
+    op.emitOpError("inconsistent spec: rank ")
+        << s.rank << ", global_rank " << s.globalRank << ", "
+        << s.box.size() << " box and " << s.elementStrides.size()
+        << " element_strides entries, elem_bits " << s.elemBits;
+    return failure();
+  }
+  return s;
+}
+
+/// Module-level declarations and string constants, made once per module.
+class HostDecls {
+public:
+  explicit HostDecls(ModuleOp module)
+      : symbols(module),
+        top(OpBuilder::atBlockBegin(module.getBody())) {}
+
+  FailureOr<LLVM::LLVMFuncOp> func(Location loc, StringRef name,
+                                   LLVM::LLVMFunctionType type) {
+    if (Operation *found = symbols.lookup(name)) {
+      auto fn = dyn_cast<LLVM::LLVMFuncOp>(found);
+      if (!fn || fn.getFunctionType() != type)
+        return found->emitOpError("'")
+               << name << "' is needed by tile-lower-tma-host as "
+               << "llvm.func " << type;
+      return fn;
+    }
+    auto fn = LLVM::LLVMFuncOp::create(top, loc, name, type);
+    symbols.insert(fn);
+    return fn;
+  }
+
+  /// Address of a NUL-terminated constant string (a global named `name`, or
+  /// `name_N` when taken).
+  Value string(OpBuilder &b, Location loc, StringRef text, StringRef name) {
+    LLVM::GlobalOp &global = strings[text];
+    if (!global) {
+      OpBuilder &mb = top;
+      std::string data = (text + Twine('\0')).str();
+      auto type = LLVM::LLVMArrayType::get(mb.getI8Type(), data.size());
+      global = LLVM::GlobalOp::create(mb, loc, type, /*isConstant=*/true,
+                                      LLVM::Linkage::Internal,
+                                      name, mb.getStringAttr(data));
+      symbols.insert(global); // renames on a clash
+    }
+    return LLVM::AddressOfOp::create(b, loc, global);
+  }
+
+private:
+  SymbolTable symbols;
+  OpBuilder top; // declarations go first, in creation order
+  llvm::StringMap<LLVM::GlobalOp> strings;
+};
+
+class HostLowering {
+public:
+  HostLowering(ModuleOp module, HostDecls &decls)
+      : ctx(module.getContext()), decls(decls) {}
+
+  LogicalResult lower(TensorMapOp op);
+
+private:
+  MLIRContext *ctx;
+  HostDecls &decls;
+  LLVM::LLVMFuncOp printfFn, fflushFn, abortFn, encodeFn;
+
+  Type i32() { return IntegerType::get(ctx, 32); }
+  Type i64() { return IntegerType::get(ctx, 64); }
+  Type ptr() { return LLVM::LLVMPointerType::get(ctx); }
+
+  LogicalResult declare(Location loc) {
+    if (encodeFn)
+      return success();
+    Type p = ptr(), i = i32();
+    auto printfTy = LLVM::LLVMFunctionType::get(i, {p}, /*isVarArg=*/true);
+    auto fflushTy = LLVM::LLVMFunctionType::get(i, {p});
+    auto abortTy = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {});
+    auto encodeTy =
+        LLVM::LLVMFunctionType::get(i, {p, i, i, p, p, p, p, p, i, i, i, i});
+    auto pf = decls.func(loc, "printf", printfTy);
+    auto ff = decls.func(loc, "fflush", fflushTy);
+    auto ab = decls.func(loc, "abort", abortTy);
+    auto en = decls.func(loc, "cuTensorMapEncodeTiled", encodeTy);
+    if (failed(pf) || failed(ff) || failed(ab) || failed(en))
+      return failure();
+    printfFn = *pf, fflushFn = *ff, abortFn = *ab, encodeFn = *en;
+    return success();
+  }
+
+  /// One arith.constant per (type, value) for the op being lowered.
+  DenseMap<std::pair<Type, int64_t>, Value> constants;
+  Value cst(OpBuilder &b, Location loc, Type type, int64_t v) {
+    Value &c = constants[{type, v}];
+    if (!c)
+      c = arith::ConstantIntOp::create(b, loc, type, v);
+    return c;
+  }
+  Value cst64(OpBuilder &b, Location loc, int64_t v) {
+    return cst(b, loc, i64(), v);
+  }
+
+  static std::optional<int64_t> constant(Value v) {
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return value.getSExtValue();
+    return std::nullopt;
+  }
+
+  /// `if (violated) { printf(format, args...); fflush(NULL); abort(); }`.
+  /// A condition the types already decide emits nothing when it holds, and
+  /// is a compile-time error (the message with the constant values) when not.
+  LogicalResult check(OpBuilder &b, TensorMapOp op, Value violated,
+                      StringRef format, ValueRange args) {
+    Location loc = op.getLoc();
+    if (std::optional<int64_t> known = constant(violated)) {
+      if (!*known)
+        return success();
+      // The same message, with the values substituted.
+      std::string text;
+      StringRef rest = format;
+      unsigned next = 0;
+      while (!rest.empty()) {
+        size_t pos = rest.find('%');
+        text += rest.substr(0, pos).str();
+        if (pos == StringRef::npos)
+          break;
+        rest = rest.drop_front(pos);
+        if (rest.starts_with("%%")) {
+          text += '%';
+          rest = rest.drop_front(2);
+          continue;
+        }
+        size_t end = rest.find_first_of("dxu");
+        bool hex = end != StringRef::npos && rest[end] == 'x';
+        std::optional<int64_t> value =
+            next < args.size() ? constant(args[next]) : std::nullopt;
+        ++next;
+        text += !value ? std::string("?")
+                : hex  ? llvm::formatv("{0:x}", *value).str()
+                       : std::to_string(*value);
+        rest = end == StringRef::npos ? StringRef() : rest.drop_front(end + 1);
+      }
+      StringRef message = StringRef(text).trim();
+      message.consume_front("tile-mlir: ");
+      return op.emitOpError(message);
+    }
+    auto ifOp = scf::IfOp::create(b, loc, violated, /*withElseRegion=*/false);
+    OpBuilder tb = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+    // The global is named after the rule: tile_mlir_<rule>[_N].
+    StringRef rule = format.split('[').second.split(']').first;
+    std::string name = ("tile_mlir_" + rule).str();
+    std::replace(name.begin(), name.end(), '-', '_');
+    SmallVector<Value> operands = {decls.string(tb, loc, format, name)};
+    operands.append(args.begin(), args.end());
+    LLVM::CallOp::create(tb, loc, printfFn, operands);
+    Value null = LLVM::ZeroOp::create(tb, loc, ptr());
+    LLVM::CallOp::create(tb, loc, fflushFn, ValueRange{null});
+    LLVM::CallOp::create(tb, loc, abortFn, ValueRange{});
+    return success();
+  }
+};
+
+/// Records what a builder inserts, to drop what folding left unused.
+struct Created : public OpBuilder::Listener {
+  SmallVector<Operation *> ops;
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    ops.push_back(op);
+  }
+  void eraseDead() {
+    for (Operation *op : llvm::reverse(ops))
+      if (isOpTriviallyDead(op))
+        op->erase();
+  }
+};
+
+/// The op that scopes stack allocations around `op` (a function).
+Block *allocaBlock(Operation *op) {
+  Operation *scope =
+      op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+  if (!scope || scope->getNumRegions() == 0 || scope->getRegion(0).empty())
+    return nullptr;
+  return &scope->getRegion(0).front();
+}
+
+/// `@module::@kernel` of the first launch using `op`, for messages.
+std::string launchName(TensorMapOp op) {
+  for (Operation *user : op->getUsers())
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(user))
+      return ("@" + launch.getKernelModuleName().getValue() + "::@" +
+              launch.getKernelName().getValue())
+          .str();
+  return "";
+}
+
+LogicalResult HostLowering::lower(TensorMapOp op) {
+  Location loc = op.getLoc();
+  FailureOr<Spec> parsed = parseSpec(op);
+  if (failed(parsed))
+    return failure();
+  const Spec &s = *parsed;
+  auto type = cast<MemRefType>(op.getSource().getType());
+  int64_t globalRank = type.getRank();
+  if (globalRank != s.globalRank)
+    return op.emitOpError("[global-rank] the source has rank ")
+           << globalRank << ", the spec's global_rank is " << s.globalRank;
+  if (type.getElementType().isIntOrFloat() &&
+      int64_t(type.getElementType().getIntOrFloatBitWidth()) != s.elemBits)
+    return op.emitOpError("[global-dtype] the source element type ")
+           << type.getElementType() << " has "
+           << type.getElementType().getIntOrFloatBitWidth()
+           << " bits, the spec's elem_bits is " << s.elemBits;
+  SmallVector<int64_t> staticStrides;
+  int64_t staticOffset;
+  if (failed(type.getStridesAndOffset(staticStrides, staticOffset)))
+    return op.emitOpError("the source layout is not strided: ") << type;
+  Block *entry = allocaBlock(op);
+  if (!entry)
+    return op.emitOpError("is not inside a function (no place for the map)");
+  if (failed(declare(loc)))
+    return failure();
+
+  // Messages name the launch argument (kernel argument `source`).
+  std::string where = llvm::formatv("argument {0}", s.source).str();
+  if (std::string kernel = launchName(op); !kernel.empty())
+    where += " of " + kernel;
+  std::string escaped;
+  for (char c : where) {
+    if (c == '%')
+      escaped += '%';
+    escaped += c;
+  }
+  auto message = [&](StringRef rule, const Twine &text) {
+    return ("tile-mlir: [" + rule + "] " + escaped + ": " + text + "\n").str();
+  };
+
+  // Source layout: static values from the type, the rest from the memref.
+  OpBuilder b(op);
+  constants.clear();
+  Created created;
+  b.setListener(&created);
+  Value source = op.getSource();
+  memref::ExtractStridedMetadataOp meta;
+  auto metadata = [&]() {
+    if (!meta)
+      meta = memref::ExtractStridedMetadataOp::create(b, loc, source);
+    return meta;
+  };
+  auto asI64 = [&](Value index) {
+    return b.createOrFold<arith::IndexCastOp>(loc, i64(), index);
+  };
+  Value alignedIndex =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, source);
+  Value aligned = asI64(alignedIndex);
+  Value offset = ShapedType::isDynamic(staticOffset)
+                     ? asI64(metadata().getOffset())
+                     : cst64(b, loc, staticOffset);
+  SmallVector<Value> sizes, strides;
+  for (int64_t i = 0; i < globalRank; ++i) {
+    sizes.push_back(type.isDynamicDim(i) ? asI64(metadata().getSizes()[i])
+                                         : cst64(b, loc, type.getDimSize(i)));
+    strides.push_back(ShapedType::isDynamic(staticStrides[i])
+                          ? asI64(metadata().getStrides()[i])
+                          : cst64(b, loc, staticStrides[i]));
+  }
+
+  auto mul = [&](Value x, int64_t k) {
+    return b.createOrFold<arith::MulIOp>(loc, x, cst64(b, loc, k));
+  };
+  auto urem = [&](Value x, int64_t k) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, cst64(b, loc, k));
+  };
+  auto cmp = [&](arith::CmpIPredicate pred, Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(loc, pred, x, y);
+  };
+  auto cmpK = [&](arith::CmpIPredicate pred, Value x, int64_t k) {
+    return cmp(pred, x, cst64(b, loc, k));
+  };
+  auto either = [&](Value x, Value y) {
+    return b.createOrFold<arith::OrIOp>(loc, x, y);
+  };
+  using P = arith::CmpIPredicate;
+  // Element counts to bytes; for sub-byte elements (packed fp4) through bits,
+  // so that a value that is not a whole number of bytes fails the alignment.
+  bool wholeBytes = s.elemBits % 8 == 0;
+  auto bits = [&](Value elements) { return mul(elements, s.elemBits); };
+  auto bytes = [&](Value elements) {
+    if (wholeBytes)
+      return mul(elements, s.elemBits / 8);
+    return b.createOrFold<arith::DivUIOp>(loc, bits(elements),
+                                          cst64(b, loc, 8));
+  };
+  int64_t align = s.alignment();
+  auto misaligned = [&](Value elements) {
+    return wholeBytes ? urem(bytes(elements), align)
+                      : urem(bits(elements), align * 8);
+  };
+
+  // globalDim / globalStrides, innermost-first.
+  SmallVector<Value> dims, byteStrides, elemStrides;
+  int64_t descRank = s.rank;
+  for (int64_t i = descRank - 1; i >= 0; --i)
+    dims.push_back(sizes[i]);
+  int64_t outer = s.interleave ? descRank - 1 : globalRank - 1;
+  for (int64_t i = outer - 1; i >= 0; --i) {
+    elemStrides.push_back(strides[i]);
+    byteStrides.push_back(bytes(strides[i]));
+  }
+  Value byteOffset = bytes(offset);
+  Value address = b.createOrFold<arith::AddIOp>(loc, aligned, byteOffset);
+
+  // The runtime rules, in the order tensormap.check_source applies them.
+  Value zero = cst64(b, loc, 0);
+  if (failed(check(b, op, cmpK(P::ne, strides[globalRank - 1], 1),
+                   message("global-inner-stride",
+                           "the innermost stride is %lld elements, expected 1"),
+                   {strides[globalRank - 1]})))
+    return failure();
+  Value baseBad = cmp(P::ne, urem(address, align), zero);
+  if (!wholeBytes)
+    baseBad = either(baseBad, cmp(P::ne, urem(bits(offset), 8), zero));
+  if (failed(check(b, op, baseBad,
+                   message("global-base-alignment",
+                           llvm::formatv("base address 0x%llx is not "
+                                         "{0}-byte aligned",
+                                         align)),
+                   {address})))
+    return failure();
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    Value bad = either(cmpK(P::slt, dim, 1), cmpK(P::sgt, dim, kMaxDim));
+    if (failed(check(b, op, bad,
+                     message("global-dim-range",
+                             llvm::formatv("dimension %lld (innermost-first "
+                                           "index {0}) is outside 1..2^32",
+                                           i)),
+                     {dim})))
+      return failure();
+  }
+  for (auto [i, stride] : llvm::enumerate(byteStrides)) {
+    Value bad = cmp(P::ne, misaligned(elemStrides[i]), zero);
+    if (failed(check(b, op, bad,
+                     message("global-stride-alignment",
+                             llvm::formatv("byte stride %lld (innermost-first "
+                                           "index {0}) is not a multiple of "
+                                           "{1}",
+                                           i + 1, align)),
+                     {stride})))
+      return failure();
+    // Unsigned: a negative stride is out of range too.
+    if (failed(check(b, op, cmpK(P::uge, stride, kMaxStride),
+                     message("global-stride-range",
+                             llvm::formatv("byte stride %lld (innermost-first "
+                                           "index {0}) is not below 2^40",
+                                           i + 1)),
+                     {stride})))
+      return failure();
+  }
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (failed(check(b, op, cmpK(P::slt, dim, s.box[i]),
+                     message("box-within-dim",
+                             llvm::formatv("box extent {0} is larger than "
+                                           "dimension %lld (innermost-first "
+                                           "index {1})",
+                                           s.box[i], i)),
+                     {dim})))
+      return failure();
+  }
+  if (s.format == "float4_e2m1fn" &&
+      failed(check(b, op, cmp(P::ne, urem(dims[0], 128), zero),
+                   message("fp4-inner-dim",
+                           "inner dimension %lld is not a multiple of 128"),
+                   {dims[0]})))
+    return failure();
+
+  // Stack slots, once per function: the map and the four arrays.
+  OpBuilder eb = OpBuilder::atBlockBegin(entry);
+  auto slot = [&](Type elem, int64_t count, int64_t alignment) {
+    Value n = LLVM::ConstantOp::create(eb, loc, i64(), count);
+    return LLVM::AllocaOp::create(eb, loc, ptr(), elem, n, alignment)
+        .getResult();
+  };
+  Value map = slot(LLVM::LLVMArrayType::get(b.getI8Type(), kTensorMapBytes), 1,
+                   kTensorMapAlign);
+  // Rank 1 has no outer stride; the driver still wants a non-null array.
+  if (byteStrides.empty())
+    byteStrides.push_back(bytes(dims[0]));
+  Value dimArray = slot(i64(), dims.size(), 8);
+  Value strideArray = slot(i64(), byteStrides.size(), 8);
+  Value boxArray = slot(i32(), descRank, 4);
+  Value esArray = slot(i32(), descRank, 4);
+  auto fill = [&](Value array, Type elem, ValueRange values) {
+    for (auto [i, v] : llvm::enumerate(values)) {
+      Value at = LLVM::GEPOp::create(b, loc, ptr(), elem, array,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      LLVM::StoreOp::create(b, loc, v, at);
+    }
+  };
+  auto i32s = [&](ArrayRef<int64_t> values) {
+    SmallVector<Value> out;
+    for (int64_t v : values)
+      out.push_back(cst(b, loc, i32(), v));
+    return out;
+  };
+  fill(dimArray, i64(), dims);
+  fill(strideArray, i64(), byteStrides);
+  fill(boxArray, i32(), i32s(s.box));
+  fill(esArray, i32(), i32s(s.elementStrides));
+
+  SmallVector<Value> fields = i32s({s.dataType, descRank});
+  Value addressPtr = LLVM::IntToPtrOp::create(b, loc, ptr(), address);
+  SmallVector<Value> args = {map, fields[0], fields[1], addressPtr,
+                             dimArray, strideArray, boxArray, esArray};
+  llvm::append_range(args, i32s({s.interleave, s.swizzle, s.l2Promotion,
+                                 s.oobFill}));
+  Value status = LLVM::CallOp::create(b, loc, encodeFn, args).getResult();
+  Value failedEncode = b.createOrFold<arith::CmpIOp>(
+      loc, P::ne, status, cst(b, loc, i32(), 0));
+  if (failed(check(b, op, failedEncode,
+                   message("tensor-map-encode",
+                           "cuTensorMapEncodeTiled returned %d"),
+                   {status})))
+    return failure();
+
+  // Launch operands take the 128 bytes by value, anything else the address.
+  auto bytesType = LLVM::LLVMArrayType::get(b.getI8Type(), kTensorMapBytes);
+  for (OpOperand &use : llvm::make_early_inc_range(op.getMap().getUses())) {
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getOwner())) {
+      OpBuilder lb(launch);
+      use.set(LLVM::LoadOp::create(lb, loc, bytesType, map, kTensorMapAlign));
+    } else {
+      use.set(map);
+    }
+  }
+  op.erase();
+  created.eraseDead();
+  return success();
+}
+
+struct TileLowerTmaHostPass
+    : public mlir::tile::impl::TileLowerTmaHostBase<TileLowerTmaHostPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<TensorMapOp> ops;
+    module.walk([&](TensorMapOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return;
+    HostDecls decls(module);
+    HostLowering lowering(module, decls);
+    bool ok = true;
+    for (TensorMapOp op : ops)
+      ok &= succeeded(lowering.lower(op));
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
