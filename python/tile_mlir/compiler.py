@@ -65,7 +65,7 @@ def _retarget(module: ir.Module, arch: str) -> None:
 
 
 def _run(module: ir.Module, pipeline: str) -> None:
-    pm = PassManager.parse(pipeline)
+    pm = PassManager.parse(pipeline, context=module.context)
     try:
         pm.run(module.operation)
     except ir.MLIRError as err:
