@@ -92,6 +92,9 @@ def _kernel_metadata(module: ir.Module) -> list[dict]:
                              ("tile.cluster_size", "cluster")):
                 if key in attrs:
                     info[out] = list(ir.DenseI32ArrayAttr(attrs[key]))
+            info["dynamic_shared_bytes"] = (
+                ir.IntegerAttr(attrs["tile.dynamic_shared_bytes"]).value
+                if "tile.dynamic_shared_bytes" in attrs else 0)
             ftype = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
             info["params"] = [_param(t) for t in ftype.inputs]
             kernels.append(info)

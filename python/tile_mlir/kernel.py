@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+from math import prod
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -42,6 +43,12 @@ def element_type(dtype: str) -> ir.Type:
     if dtype not in _DTYPES:
         raise ValueError(f"unknown dtype '{dtype}' (known: {', '.join(_DTYPES)})")
     return ir.Type.parse(_DTYPES[dtype])
+
+
+def _to_i32(value: ir.Value) -> ir.Value:
+    if isinstance(value.type, ir.IndexType):
+        return arith.index_cast(ir.IntegerType.get_signless(32), value)
+    return value
 
 
 def _index(value: int) -> ir.Value:
@@ -124,18 +131,32 @@ class Buffer:
     def __setitem__(self, key, value) -> None:
         memref.store(Expr.of(value), self.value, self._indices(key))
 
-    def ptr_to(self, index: Sequence[int]) -> Pointer:
-        """Shared-memory pointer to one element (for mbarrier operands)."""
-        if self.type.memory_space is None or ir.IntegerAttr(
-                self.type.memory_space).value != _SHARED:
-            raise ValueError("ptr_to needs a shared (address space 3) buffer")
+    def ptr_to(self, index: Sequence) -> Pointer:
+        """Shared-memory pointer to one element (for mbarrier operands);
+        indices are ints or index values."""
+        if not _is_shared(self.type.memory_space):
+            raise ValueError("ptr_to needs a shared (workgroup) buffer")
         strides, _ = self.type.get_strides_and_offset()
         elem_bytes = self.type.element_type.width // 8
-        offset = sum(i * s for i, s in zip(index, strides)) * elem_bytes
-        base = memref.extract_aligned_pointer_as_index(self.value)
         i64 = ir.IntegerType.get_signless(64)
-        addr = arith.addi(arith.index_cast(i64, base), arith.constant(i64, offset))
+        base = memref.extract_aligned_pointer_as_index(self.value)
+        addr = arith.index_cast(i64, base)
+        static = sum(i * s for i, s in zip(index, strides) if isinstance(i, int))
+        addr = arith.addi(addr, arith.constant(i64, static * elem_bytes))
+        for i, stride in zip(index, strides):
+            if not isinstance(i, int):
+                scaled = arith.muli(arith.index_cast(i64, Expr.of(i)),
+                                    arith.constant(i64, stride * elem_bytes))
+                addr = arith.addi(addr, scaled)
         return Pointer(llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"), addr))
+
+
+def _is_shared(space) -> bool:
+    if space is None:
+        return False
+    if isinstance(space, ir.IntegerAttr):
+        return space.value == _SHARED
+    return str(space) == "#gpu.address_space<workgroup>"
 
 
 @dataclass(frozen=True)
@@ -164,6 +185,7 @@ class _Trace:
     def __init__(self, module_body: ir.Block):
         self.module_body = module_body
         self.shared_count = 0
+        self.dynamic_bytes = 0
 
 
 def alloc_shared(shape: Sequence[int], dtype: str, layout: str = "default",
@@ -183,6 +205,25 @@ def alloc_shared(shape: Sequence[int], dtype: str, layout: str = "default",
         memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility="private",
                         alignment=align)
     return Buffer(memref.get_global(mtype, name))
+
+
+def dynamic_shared(shape: Sequence[int], dtype: str, offset: int = 0) -> Buffer:
+    """A typed view of dynamic shared memory at byte `offset` (its base is
+    the start of the shared window when the kernel has no static shared
+    memory: 1024-byte aligned). The kernel's dynamic size grows to cover it."""
+    trace = _Trace.current
+    if trace is None:
+        raise RuntimeError("dynamic_shared is only valid inside a @kernel body")
+    elem = element_type(dtype)
+    nbytes = prod(shape) * elem.width // 8
+    trace.dynamic_bytes = max(trace.dynamic_bytes, offset + nbytes)
+    workgroup = ir.Attribute.parse("#gpu.address_space<workgroup>")
+    raw = gpu.dynamic_shared_memory(
+        ir.MemRefType.get([ir.ShapedType.get_dynamic_size()],
+                          ir.IntegerType.get_signless(8), memory_space=workgroup))
+    view = memref.view(ir.MemRefType.get(list(shape), elem, memory_space=workgroup),
+                       raw, _index(offset), [])
+    return Buffer(view)
 
 
 def lane_id() -> Expr:
@@ -222,7 +263,7 @@ def set_tx_bytes(tx: ir.Value, nbytes: int) -> None:
 
 
 def mbarrier_wait(bar: Pointer, phase) -> None:
-    parity = _i32(phase) if isinstance(phase, int) else Expr.of(phase)
+    parity = _i32(phase) if isinstance(phase, int) else _to_i32(Expr.of(phase))
     nvvm.MBarrierTryWaitParityOp(bar.value, parity, _i32(0x989680))
 
 
@@ -343,13 +384,17 @@ class KernelDef:
             if self.cluster:
                 func.attributes["tile.cluster_size"] = ir.DenseI32ArrayAttr.get(
                     list(self.cluster))
-            previous, _Trace.current = _Trace.current, _Trace(body)
+            trace = _Trace(body)
+            previous, _Trace.current = _Trace.current, trace
             try:
                 with ir.InsertionPoint(entry):
                     self.fn(*[Buffer(arg) for arg in entry.arguments])
                     gpu.ReturnOp([])
             finally:
                 _Trace.current = previous
+            if trace.dynamic_bytes:
+                func.attributes["tile.dynamic_shared_bytes"] = ir.IntegerAttr.get(
+                    ir.IntegerType.get_signless(64), trace.dynamic_bytes)
             try:
                 module.operation.verify()
             except ir.MLIRError as err:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import ctypes
 from pathlib import Path
 
-import numpy as np
-
 from ..artifact import Artifact
 from .arrays import DeviceView, accepted_dtypes, device_view, download, upload
 from .driver import check, context, cuda
@@ -34,10 +32,16 @@ class Module:
     def __getitem__(self, name: str) -> "Kernel":
         return self.kernels[name]
 
-    def __call__(self, *args, **kwargs):
+    def _only(self) -> "Kernel":
         if len(self.kernels) != 1:
             raise TypeError("the module has several kernels: index it by name")
-        return next(iter(self.kernels.values()))(*args, **kwargs)
+        return next(iter(self.kernels.values()))
+
+    def __call__(self, *args, **kwargs):
+        return self._only()(*args, **kwargs)
+
+    def bind(self, *args, **kwargs) -> "BoundLaunch":
+        return self._only().bind(*args, **kwargs)
 
 
 class Kernel:
@@ -49,6 +53,12 @@ class Kernel:
                               "cuModuleGetFunction")
         self.specs = info.get("tensor_maps", [])
         self.maps = TensorMapCache()
+        self.dynamic_shared = int(info.get("dynamic_shared_bytes", 0))
+        if self.dynamic_shared > 48 * 1024:
+            attr = cuda().CUfunction_attribute
+            check(cuda().cuFuncSetAttribute(
+                self.function, attr.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                self.dynamic_shared), "cuFuncSetAttribute")
 
     # -- checks ------------------------------------------------------------
     def _check_args(self, views: list[DeviceView]) -> None:
@@ -76,22 +86,53 @@ class Kernel:
             check_source(spec, views[spec["source"]], spec["source"])
 
     # -- launch ------------------------------------------------------------
-    def __call__(self, *args, grid=None, block=None, cluster=None, stream=0,
-                 sync: bool = True):
+    def _prepare(self, args, grid, block, cluster) -> "BoundLaunch":
         views = [device_view(a, i) for i, a in enumerate(args)]
         self._check_args(views)  # nothing is uploaded or launched before this
         views = [upload(v) if v.host is not None else v for v in views]
         for spec in self.specs:  # device addresses now known
             check_source(spec, views[spec["source"]], spec["source"])
         maps = [self.maps.get(spec, views[spec["source"]]) for spec in self.specs]
-        params = _pack(views, self.specs, maps)
-        grid = _dim3(grid or self.info.get("grid", (1, 1, 1)))
-        block = _dim3(block or self.info.get("block", (1, 1, 1)))
-        cluster = cluster or self.info.get("cluster")
-        _launch(self.function, grid, block, cluster, stream, params)
-        if sync or any(v.host is not None for v in views):
+        return BoundLaunch(self, views, _pack(views, self.specs, maps),
+                           _dim3(grid or self.info.get("grid", (1, 1, 1))),
+                           _dim3(block or self.info.get("block", (1, 1, 1))),
+                           cluster or self.info.get("cluster"))
+
+    def __call__(self, *args, grid=None, block=None, cluster=None, stream=0,
+                 sync: bool = True):
+        launch = self._prepare(args, grid, block, cluster)
+        launch(stream)
+        if sync or launch.has_host_arrays:
             check(cuda().cuStreamSynchronize(stream), "cuStreamSynchronize")
-        for view in views:
+        launch.download()
+
+    def bind(self, *device_args, grid=None, block=None, cluster=None) -> "BoundLaunch":
+        """Checks the (device) arguments and encodes their tensor maps once;
+        the returned callable only launches (for repeated launches)."""
+        launch = self._prepare(device_args, grid, block, cluster)
+        if launch.has_host_arrays:
+            raise TileRuntimeError("device-array", "bind() takes device arrays "
+                                   "(cupy, torch); numpy arrays are copied per call")
+        return launch
+
+
+class BoundLaunch:
+    """A launch with checked arguments and packed parameters."""
+
+    def __init__(self, kernel: Kernel, views, params, grid, block, cluster):
+        self.kernel = kernel
+        self.views = views
+        self.params = params
+        self.kernel_params = params.array()
+        self.grid, self.block, self.cluster = grid, block, cluster
+        self.has_host_arrays = any(v.host is not None for v in views)
+
+    def __call__(self, stream=0) -> None:
+        _launch(self.kernel.function, self.grid, self.block, self.cluster,
+                self.kernel.dynamic_shared, stream, self.kernel_params)
+
+    def download(self) -> None:
+        for view in self.views:
             if view.host is not None:
                 download(view)
 
@@ -139,18 +180,18 @@ def _dim3(value) -> tuple[int, int, int]:
     return value + (1,) * (3 - len(value))
 
 
-def _launch(function, grid, block, cluster, stream, params: _Params) -> None:
+def _launch(function, grid, block, cluster, shared_bytes, stream,
+            kernel_params: int) -> None:
     drv = cuda()
-    kernel_params = params.array()
     if not cluster:
-        check(drv.cuLaunchKernel(function, *grid, *block, 0, stream, kernel_params, 0),
-              "cuLaunchKernel")
+        check(drv.cuLaunchKernel(function, *grid, *block, shared_bytes, stream,
+                                 kernel_params, 0), "cuLaunchKernel")
         return
     cluster = _dim3(cluster)
     config = drv.CUlaunchConfig()
     config.gridDimX, config.gridDimY, config.gridDimZ = grid
     config.blockDimX, config.blockDimY, config.blockDimZ = block
-    config.sharedMemBytes = 0
+    config.sharedMemBytes = shared_bytes
     config.hStream = stream
     attr = drv.CUlaunchAttribute()
     attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
@@ -160,4 +201,4 @@ def _launch(function, grid, block, cluster, stream, params: _Params) -> None:
     check(drv.cuLaunchKernelEx(config, function, kernel_params, 0), "cuLaunchKernelEx")
 
 
-__all__ = ["load", "Module", "Kernel", "np"]
+__all__ = ["load", "Module", "Kernel", "BoundLaunch"]

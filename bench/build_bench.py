@@ -1,0 +1,88 @@
+"""Builds the bandwidth benchmark's kernels into .artifacts/bench (run here,
+where MLIR is; carry the folder to the GPU machine and run bench/bandwidth.py)."""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from copy_kernel import build_copy  # noqa: E402
+
+from tile_mlir import compiler  # noqa: E402
+
+ROWS = COLS = 32768  # 2 GiB of bf16
+# (box, stages, grid, swizzle, l2_promotion, evict_first, view_cols): view_cols
+# re-views the same contiguous 2 GiB as (ROWS * COLS / view_cols, view_cols),
+# so that one box covers whole contiguous rows.
+VARIANTS = [
+    ((64, 128), 4, 132, 0, 0, False, None), ((64, 128), 4, 264, 0, 0, False, None),
+    ((64, 128), 3, 396, 0, 0, False, None), ((128, 128), 3, 132, 0, 0, False, None),
+    ((32, 256), 4, 264, 0, 0, False, None), ((128, 64), 4, 264, 3, 0, False, None),
+    ((64, 128), 4, 132, 0, 3, False, None), ((64, 128), 4, 132, 0, 2, True, None),
+    ((64, 256), 4, 132, 0, 0, False, 256), ((64, 256), 3, 264, 0, 3, False, 256),
+    ((128, 256), 3, 132, 0, 3, False, 256), ((32, 256), 6, 264, 0, 3, True, 256),
+    ((64, 256), 4, 264, 0, 3, True, 256), ((16, 256), 8, 396, 0, 3, False, 256),
+]
+
+def small_kernels(out: Path) -> None:
+    """An empty kernel (raw launch cost) and the contract's example on int32
+    (a TMA kernel with one tensor map) for bench/launch_overhead.py."""
+    from tile_mlir import kernel as K
+    from tile_mlir import tma
+
+    @K.kernel(grid=1, block=32)
+    def empty():
+        pass
+
+    @K.kernel(grid=1, block=32)
+    def tma_small(A: K.Tensor((16, 16), "int32"), Out: K.Tensor((16, 16), "int32")):
+        lane = K.lane_id()
+        shared = K.alloc_shared((2, 8, 16), "int32", align=128)
+        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        with K.if_(lane == 0):
+            K.mbarrier_init(bar, 1)
+            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("both"))
+        K.cta_sync()
+        with K.if_(lane == 0):
+            tma.apply("cp.async.bulk.tensor.2d.shared::cta.global.tile."
+                      "mbarrier::complete_tx::bytes", shared, A, box=(8, 16),
+                      coords=(0, 0), coord_steps=((8, 0),), mbar=bar, tag="both")
+        K.mbarrier_wait(bar, 0)
+        K.cta_sync()
+        for g, r in K.grid(2, 8):
+            with K.if_(lane < 16):
+                Out[g * 8 + r, lane] = shared[g, r, lane]
+
+    compiler.compile(empty, "sm_90a").save(out / "empty")
+    compiler.compile(tma_small, "sm_90a").save(out / "tma_small")
+
+
+def main() -> int:
+    out = ROOT / ".artifacts" / "bench"
+    out.mkdir(parents=True, exist_ok=True)
+    small_kernels(out)
+    index = []
+    for box, stages, grid, swizzle, l2, evict, view_cols in VARIANTS:
+        rows, cols = (ROWS * COLS // view_cols, view_cols) if view_cols else (ROWS, COLS)
+        name = (f"copy_{box[0]}x{box[1]}_s{stages}_g{grid}_sw{swizzle}_l2{l2}"
+                f"{'_evict' if evict else ''}{f'_view{view_cols}' if view_cols else ''}")
+        start = time.perf_counter()
+        kernel = build_copy(rows, cols, box=box, stages=stages, grid=grid,
+                            swizzle=swizzle, l2_promotion=l2, evict_first=evict,
+                            name="tma_copy")
+        compiler.compile(kernel, "sm_90a").save(out / name)
+        index.append({"name": name, "box": box, "stages": stages, "grid": grid,
+                      "swizzle": swizzle, "l2_promotion": l2, "evict_first": evict,
+                      "rows": rows, "cols": cols,
+                      "compile_s": round(time.perf_counter() - start, 3)})
+    (out / "index.json").write_text(json.dumps({"rows": ROWS, "cols": COLS,
+                                                "variants": index}, indent=1))
+    print(f"built {len(index)} copy kernels into {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
