@@ -17,6 +17,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default=str(ROOT / ".artifacts"))
     parser.add_argument("--arch", default="sm_90a")
+    parser.add_argument("--random", type=int, default=0,
+                        help="also build this many seeded random cases (differential run)")
+    parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -41,11 +44,47 @@ def main() -> int:
         folder = artifact.save(out / case["name"])
         (folder / "case.json").write_text(json.dumps(case, indent=1) + "\n")
         names.append(case["name"])
+    if args.random:
+        failed += build_random(args, out, compiler, build_case)
     (out / "index.json").write_text(json.dumps({"arch": args.arch, "cases": names}) + "\n")
     print(f"built {len(names)} artifacts into {out}")
     if failed:
         print(f"{len(failed)} cases failed to build: {failed}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def build_random(args, out: Path, compiler, build_case) -> list:
+    """Seeded random cases into out/random; a form the verifier rejects is
+    counted and replaced (the generator aims at valid forms)."""
+    import random
+
+    from random_cases import random_case  # noqa: E402
+    from tile_mlir.errors import TileError
+
+    folder = out / "random"
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    built, rejected, failed = [], {}, []
+    while len(built) < args.random:
+        case = random_case(rng, len(built))
+        try:
+            artifact = compiler.compile(build_case(case), args.arch)
+        except TileError as err:
+            rejected[err.rule] = rejected.get(err.rule, 0) + 1
+            continue
+        except Exception as err:
+            failed.append(case["name"])
+            print(f"{case['name']}: {type(err).__name__}: {err}", file=sys.stderr)
+            continue
+        case_dir = artifact.save(folder / case["name"])
+        (case_dir / "kernel.ptx").unlink()  # the cubin is what runs; keep the carry small
+        (case_dir / "case.json").write_text(json.dumps(case) + "\n")
+        built.append(case["name"])
+    (folder / "index.json").write_text(json.dumps(
+        {"seed": args.seed, "cases": built, "rejected_and_resampled": rejected}) + "\n")
+    print(f"built {len(built)} random cases (seed {args.seed}); resampled "
+          f"{sum(rejected.values())} rejected forms: {rejected}")
+    return failed
 
 
 if __name__ == "__main__":

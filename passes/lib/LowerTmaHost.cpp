@@ -20,9 +20,12 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILELOWERTMAHOST
@@ -267,13 +270,22 @@ struct Created : public OpBuilder::Listener {
   }
 };
 
-/// The op that scopes stack allocations around `op` (a function).
+/// Where the stack slots go: the entry block of the enclosing function (or
+/// of the nearest region isolated from above), so that an op inside a loop
+/// re-encodes into the same slots instead of growing the stack. (scf.for is
+/// an AutomaticAllocationScope, but its lowering adds no stack restore.)
 Block *allocaBlock(Operation *op) {
-  Operation *scope =
-      op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
-  if (!scope || scope->getNumRegions() == 0 || scope->getRegion(0).empty())
-    return nullptr;
-  return &scope->getRegion(0).front();
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (p->hasTrait<OpTrait::SymbolTable>())
+      return nullptr; // a module: no code to put slots in
+    if (!isa<FunctionOpInterface>(p) &&
+        !p->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      continue;
+    if (p->getNumRegions() == 0 || p->getRegion(0).empty())
+      return nullptr;
+    return &p->getRegion(0).front();
+  }
+  return nullptr;
 }
 
 /// `@module::@kernel` of the first launch using `op`, for messages.
@@ -307,6 +319,9 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   int64_t staticOffset;
   if (failed(type.getStridesAndOffset(staticStrides, staticOffset)))
     return op.emitOpError("the source layout is not strided: ") << type;
+  if (op->getParentOfType<gpu::GPUModuleOp>())
+    return op.emitOpError("is device code: tile-lower-tma-host lowers host "
+                          "code, after gpu-module-to-binary");
   Block *entry = allocaBlock(op);
   if (!entry)
     return op.emitOpError("is not inside a function (no place for the map)");
@@ -376,7 +391,13 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   // Element counts to bytes; for sub-byte elements (packed fp4) through bits,
   // so that a value that is not a whole number of bytes fails the alignment.
   bool wholeBytes = s.elemBits % 8 == 0;
-  auto bits = [&](Value elements) { return mul(elements, s.elemBits); };
+  DenseMap<Value, Value> bitsOf;
+  auto bits = [&](Value elements) {
+    Value &v = bitsOf[elements];
+    if (!v)
+      v = mul(elements, s.elemBits);
+    return v;
+  };
   auto bytes = [&](Value elements) {
     if (wholeBytes)
       return mul(elements, s.elemBits / 8);
@@ -384,10 +405,6 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
                                           cst64(b, loc, 8));
   };
   int64_t align = s.alignment();
-  auto misaligned = [&](Value elements) {
-    return wholeBytes ? urem(bytes(elements), align)
-                      : urem(bits(elements), align * 8);
-  };
 
   // globalDim / globalStrides, innermost-first.
   SmallVector<Value> dims, byteStrides, elemStrides;
@@ -420,7 +437,9 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
                    {address})))
     return failure();
   for (auto [i, dim] : llvm::enumerate(dims)) {
-    Value bad = either(cmpK(P::slt, dim, 1), cmpK(P::sgt, dim, kMaxDim));
+    Value small = cmpK(P::slt, dim, 1);
+    Value large = cmpK(P::sgt, dim, kMaxDim);
+    Value bad = either(small, large);
     if (failed(check(b, op, bad,
                      message("global-dim-range",
                              llvm::formatv("dimension %lld (innermost-first "
@@ -430,7 +449,9 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
       return failure();
   }
   for (auto [i, stride] : llvm::enumerate(byteStrides)) {
-    Value bad = cmp(P::ne, misaligned(elemStrides[i]), zero);
+    Value rem = wholeBytes ? urem(stride, align)
+                           : urem(bits(elemStrides[i]), align * 8);
+    Value bad = cmp(P::ne, rem, zero);
     if (failed(check(b, op, bad,
                      message("global-stride-alignment",
                              llvm::formatv("byte stride %lld (innermost-first "

@@ -47,6 +47,7 @@ class Artifact:
     def load(cls, folder: str | Path) -> "Artifact":
         folder = Path(folder)
         cubin_path = folder / "kernel.cubin"
-        return cls(ptx=(folder / "kernel.ptx").read_text(),
+        ptx_path = folder / "kernel.ptx"
+        return cls(ptx=ptx_path.read_text() if ptx_path.exists() else "",
                    cubin=cubin_path.read_bytes() if cubin_path.exists() else None,
                    manifest=json.loads((folder / MANIFEST).read_text()))

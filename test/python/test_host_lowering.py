@@ -1,0 +1,306 @@
+"""tile-lower-tma-host on the CPU: the host IR it emits, JIT-compiled.
+
+The specs come from compiling real kernels (the device lowering's
+`tile.tensor_maps`); a host-only function holding `tile.tensor_map` ops is
+lowered with `tile-lower-tma-host` plus the standard host passes, JIT-compiled
+with MLIR's ExecutionEngine, and run on numpy arrays with
+`cuTensorMapEncodeTiled` bound to a recording stand-in. What the stand-in
+receives must be exactly what the Python runtime (tensormap.descriptor_layout
+over the same spec and array) would pass the driver; a runtime-rule violation
+must abort with the rule's name, as tensormap.check_source names it.
+"""
+
+import ctypes
+import functools
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ir = pytest.importorskip("mlir.ir")
+
+from mlir.execution_engine import ExecutionEngine  # noqa: E402
+from mlir.passmanager import PassManager  # noqa: E402
+from mlir.runtime import get_ranked_memref_descriptor  # noqa: E402
+
+from tile_mlir import compiler, kernel as K, tma  # noqa: E402
+from tile_mlir.runtime.arrays import DeviceView  # noqa: E402
+from tile_mlir.runtime.errors import TileRuntimeError  # noqa: E402
+from tile_mlir.runtime.tensormap import check_source, descriptor_layout  # noqa: E402
+
+HOST_PIPELINE = ("builtin.module(tile-lower-tma-host,convert-scf-to-cf,"
+                 "expand-strided-metadata,finalize-memref-to-llvm,"
+                 "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+                 "convert-func-to-llvm,reconcile-unrealized-casts)")
+LOAD = "cp.async.bulk.tensor.{rank}d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
+
+
+# --- real specs: compile one TMA load per case -------------------------------------
+
+KERNELS = {
+    # name: (global Tensor, box, shared shape, apply() keywords, shared alignment)
+    "static_f32": (K.Tensor((64, 32), "float32"), (8, 16), (8, 16), {}, 128),
+    "dynamic_f16": (K.Tensor((None, None), "float16", dynamic_strides=True),
+                    (32, 64), (32, 64), {"swizzle": 3}, 1024),
+    "dynamic_f32": (K.Tensor((None, None), "float32", dynamic_strides=True),
+                    (8, 8), (8, 8), {"l2_promotion": 2, "oob_fill": 1}, 128),
+    # The contract's interleave example: (N, C, W, Ci) uint16, 32-byte slices.
+    "interleave": (K.Tensor((2, 4, 8, 16), "uint16"), (1, 1, 8), (1, 1, 8, 16),
+                   {"interleave": 2, "swizzle": 1}, 1024),
+    "rank1": (K.Tensor((None,), "uint32"), (64,), (64,), {}, 128),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_spec(name: str) -> tuple[dict, str]:
+    """The kernel's one tensor-map spec (from the manifest) and the memref
+    type of its global parameter."""
+    tensor, box, shared_shape, kwargs, align = KERNELS[name]
+
+    def k(A: tensor):
+        shared = K.alloc_shared(shared_shape, tensor.dtype, align=align)
+        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        tma.apply(LOAD.format(rank=len(box)), shared, A, box=box,
+                  coords=(0,) * len(box), mbar=bar, **kwargs)
+
+    k.__name__ = name
+    artifact = compiler.compile(K.kernel(grid=1, block=32)(k), cubin=False)
+    (spec,) = artifact.manifest["kernels"][0]["tensor_maps"]
+    with ir.Context(), ir.Location.unknown():
+        memref_type = str(tensor.memref_type())
+    return spec, memref_type
+
+
+def spec_attr(spec: dict) -> str:
+    """The manifest's dictionary back in MLIR attribute syntax."""
+    parts = []
+    for key, value in sorted(spec.items()):
+        if isinstance(value, list):
+            parts.append(f"{key} = array<i64: {', '.join(map(str, value))}>")
+        elif isinstance(value, str):
+            parts.append(f'{key} = "{value}"')
+        else:
+            parts.append(f"{key} = {value} : i64")
+    return "{" + ", ".join(parts) + "}"
+
+
+# --- the JIT-compiled host function -------------------------------------------------
+
+ENCODE = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
+    ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint32),
+    ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
+
+
+class HostEncoder:
+    """`@encode(%A)` holding one tile.tensor_map over %A, lowered and JITed;
+    each call records the cuTensorMapEncodeTiled arguments it made."""
+
+    def __init__(self, spec: dict, memref_type: str, status: int = 0):
+        self.calls = []
+        self.status = status
+        text = f"""
+        func.func @encode(%A: {memref_type}) attributes {{llvm.emit_c_interface}} {{
+          %map = tile.tensor_map %A {{spec = {spec_attr(spec)}}} : {memref_type} -> !llvm.ptr
+          return
+        }}"""
+        self.context = K.make_context()
+        with self.context:
+            module = ir.Module.parse(text)
+            PassManager.parse(HOST_PIPELINE).run(module.operation)
+            self.lowered = str(module)
+            self.engine = ExecutionEngine(module, opt_level=2)
+        # Bound before the first lookup, which materializes the code.
+        self._callback = ENCODE(self._record)
+        self.engine.raw_register_runtime(
+            "cuTensorMapEncodeTiled", ctypes.cast(self._callback, ctypes.c_void_p))
+
+    def _record(self, tmap, data_type, rank, address, dims, strides, box, es,
+                interleave, swizzle, l2_promotion, oob_fill):
+        self.calls.append({
+            "map": tmap, "data_type": data_type, "rank": rank, "address": address,
+            "dims": dims[:rank], "strides": strides[:max(rank - 1, 1)],
+            "box": box[:rank], "element_strides": es[:rank],
+            "interleave": interleave, "swizzle": swizzle,
+            "l2_promotion": l2_promotion, "oob_fill": oob_fill,
+        })
+        return self.status
+
+    def __call__(self, array: np.ndarray, base: np.ndarray | None = None):
+        """Runs @encode on `array`; with `base`, the descriptor points at
+        `base` and carries the view's element offset instead."""
+        desc = get_ranked_memref_descriptor(array)
+        if base is not None:
+            shift = array.ctypes.data - base.ctypes.data
+            assert shift % array.itemsize == 0
+            desc.allocated = base.ctypes.data
+            desc.aligned = ctypes.cast(base.ctypes.data, type(desc.aligned))
+            desc.offset = shift // array.itemsize
+        self.engine.invoke("encode", ctypes.pointer(ctypes.pointer(desc)))
+        return self.calls[-1]
+
+
+def aligned_empty(shape, dtype, align: int = 128) -> np.ndarray:
+    """A zeroed array whose data starts `align`-byte aligned."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    raw = np.zeros(nbytes + align, np.uint8)
+    start = (-raw.ctypes.data) % align
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def view_of(array: np.ndarray) -> DeviceView:
+    return DeviceView(ptr=array.ctypes.data, shape=array.shape,
+                      strides=tuple(s // array.itemsize for s in array.strides),
+                      dtype=array.dtype)
+
+
+def expected_call(spec: dict, array: np.ndarray) -> dict:
+    """What the Python runtime passes cuTensorMapEncodeTiled for `array`."""
+    view = view_of(array)
+    check_source(spec, view, spec["source"])  # the runtime accepts it too
+    dims, strides = descriptor_layout(spec, view)
+    return {
+        "data_type": spec["data_type"], "rank": spec["rank"], "address": view.ptr,
+        "dims": dims, "strides": strides or [dims[0] * view.itemsize],
+        "box": spec["box"], "element_strides": spec["element_strides"],
+        "interleave": spec["interleave"], "swizzle": spec["swizzle"],
+        "l2_promotion": spec["l2_promotion"], "oob_fill": spec["oob_fill"],
+    }
+
+
+def assert_encoded_like_runtime(call: dict, spec: dict, array: np.ndarray):
+    assert call["map"] % 128 == 0, "the map's stack slot is not 128-byte aligned"
+    got = {k: v for k, v in call.items() if k != "map"}
+    assert got == expected_call(spec, array)
+
+
+# --- encode arguments -------------------------------------------------------------
+
+
+def test_specs_come_from_the_device_lowering():
+    spec, memref_type = kernel_spec("static_f32")
+    assert memref_type == "memref<64x32xf32>"
+    assert spec["box"] == [16, 8] and spec["data_type"] == 7
+    assert spec["param"] == 1 and "llvm_param" in spec
+
+
+def test_lowered_host_needs_only_libcuda_and_libc():
+    spec, memref_type = kernel_spec("dynamic_f16")
+    lowered = HostEncoder(spec, memref_type).lowered
+    assert "tile.tensor_map" not in lowered
+    externals = {line.split("@")[1].split("(")[0] for line in lowered.splitlines()
+                 if line.strip().startswith("llvm.func @") and "{" not in line}
+    assert externals == {"cuTensorMapEncodeTiled", "printf", "fflush", "abort"}
+
+
+def test_static_2d():
+    spec, memref_type = kernel_spec("static_f32")
+    encoder = HostEncoder(spec, memref_type)
+    array = aligned_empty((64, 32), np.float32)
+    call = encoder(array)
+    assert call["dims"] == [32, 64] and call["strides"] == [128]
+    assert_encoded_like_runtime(call, spec, array)
+
+
+@pytest.mark.parametrize("layout", ["kernel", "dynamic-offset"])
+def test_dynamic_padded_rows(layout):
+    # A view with padded rows (80-element pitch) starting at row 4, column 8.
+    spec, memref_type = kernel_spec("dynamic_f16")
+    assert memref_type == "memref<?x?xf16, strided<[?, 1]>>"
+    if layout == "dynamic-offset":
+        memref_type = "memref<?x?xf16, strided<[?, 1], offset: ?>>"
+    encoder = HostEncoder(spec, memref_type)
+    base = aligned_empty((64, 80), np.float16)
+    array = base[4:, 8:72]
+    call = encoder(array, base=base if layout == "dynamic-offset" else None)
+    assert call["address"] == base.ctypes.data + (4 * 80 + 8) * 2
+    assert call["dims"] == [64, 60] and call["strides"] == [160]
+    assert call["swizzle"] == 3
+    assert_encoded_like_runtime(call, spec, array)
+
+
+def test_encodes_once_per_call_with_that_calls_layout():
+    spec, memref_type = kernel_spec("dynamic_f32")
+    encoder = HostEncoder(spec, memref_type)
+    first = aligned_empty((16, 32), np.float32)
+    second = aligned_empty((40, 24), np.float32)[:, :12]
+    encoder(first)
+    encoder(second)
+    assert len(encoder.calls) == 2
+    assert_encoded_like_runtime(encoder.calls[0], spec, first)
+    assert_encoded_like_runtime(encoder.calls[1], spec, second)
+    assert encoder.calls[1]["l2_promotion"] == 2 and encoder.calls[1]["oob_fill"] == 1
+
+
+def test_interleave():
+    spec, memref_type = kernel_spec("interleave")
+    assert spec["interleave"] == 2 and spec["global_rank"] == 4 and spec["rank"] == 3
+    encoder = HostEncoder(spec, memref_type)
+    array = aligned_empty((2, 4, 8, 16), np.uint16)
+    call = encoder(array)
+    # Ci (32 bytes) is implicit: globalDim = (W, C, N), strides in slices.
+    assert call["dims"] == [8, 4, 2] and call["strides"] == [256, 1024]
+    assert_encoded_like_runtime(call, spec, array)
+
+
+def test_rank1_has_a_stride_array():
+    spec, memref_type = kernel_spec("rank1")
+    encoder = HostEncoder(spec, memref_type)
+    array = aligned_empty((200,), np.uint32)
+    call = encoder(array)
+    assert call["dims"] == [200] and call["strides"] == [800]
+    assert_encoded_like_runtime(call, spec, array)
+
+
+# --- runtime-rule violations abort, naming the rule ----------------------------------
+
+# name: (kernel, host memref type or None for the kernel's, array maker,
+#        stand-in status, rule, text in the message)
+VIOLATIONS = {
+    "stride": ("dynamic_f32", None, lambda: aligned_empty((8, 10), np.float32),
+               0, "global-stride-alignment",
+               "byte stride 40 (innermost-first index 1) is not a multiple of 16"),
+    "base": ("dynamic_f32", None, lambda: aligned_empty((8, 24), np.float32)[:, 1:],
+             0, "global-base-alignment", "is not 16-byte aligned"),
+    "box": ("dynamic_f32", None, lambda: aligned_empty((4, 16), np.float32),
+            0, "box-within-dim", "box extent 8 is larger than dimension 4"),
+    "inner": ("dynamic_f32", "memref<?x?xf32, strided<[?, ?]>>",
+              lambda: aligned_empty((8, 32), np.float32)[:, ::2],
+              0, "global-inner-stride", "the innermost stride is 2 elements"),
+    "encode": ("dynamic_f32", None, lambda: aligned_empty((16, 16), np.float32),
+               1, "tensor-map-encode", "cuTensorMapEncodeTiled returned 1"),
+}
+
+
+def run_violation(name: str) -> None:
+    """Runs one violation case; returns only if the JITed code did not abort."""
+    kernel, memref_type, make, status, _, _ = VIOLATIONS[name]
+    spec, kernel_type = kernel_spec(kernel)
+    encoder = HostEncoder(spec, memref_type or kernel_type, status=status)
+    encoder(make())
+    print(f"no abort; encode calls: {encoder.calls}", flush=True)
+
+
+@pytest.mark.parametrize("name", sorted(VIOLATIONS))
+def test_violation_aborts_with_the_rule(name):
+    kernel, _, make, _, rule, text = VIOLATIONS[name]
+    if rule != "tensor-map-encode":
+        # The Python runtime rejects the same array under the same rule.
+        spec, _ = kernel_spec(kernel)
+        with pytest.raises(TileRuntimeError) as err:
+            check_source(spec, view_of(make()), spec["source"])
+        assert err.value.rule == rule
+    here = Path(__file__).resolve().parent
+    code = (f"import sys; sys.path.insert(0, {str(here)!r}); "
+            f"import test_host_lowering as t; t.run_violation({name!r})")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, timeout=300)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0, output
+    assert f"tile-mlir: [{rule}] argument 0" in output, output
+    assert text in output, output
+    assert "no abort" not in output
