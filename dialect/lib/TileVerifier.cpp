@@ -92,6 +92,7 @@ struct Verifier {
   LogicalResult verifyFormat();
   LogicalResult verifyModes();
   LogicalResult verifyInnerCoordAlignment();
+  LogicalResult verifyStoreCoords();
   LogicalResult verifyInnerBytes(const BoxImage &image);
   LogicalResult verifyShared(const BoxImage &image);
   LogicalResult verifyGlobal();
@@ -301,6 +302,30 @@ LogicalResult Verifier::verifyModes() {
   return success();
 }
 
+LogicalResult Verifier::verifyStoreCoords() {
+  if (opc.direction == Direction::load)
+    return success();
+  llvm::ArrayRef<int64_t> repeatShape =
+      sharedType.getShape().take_front(repeats);
+  for (auto [i, coord] : llvm::enumerate(op.getCoords())) {
+    APInt origin;
+    if (!matchPattern(coord, m_ConstantInt(&origin)))
+      continue;
+    // The smallest coordinate any slot uses on this axis.
+    int64_t lowest = origin.getSExtValue();
+    if (op.getCoordSteps())
+      for (auto [a, step] : llvm::enumerate(*op.getCoordSteps()))
+        lowest += std::min<int64_t>(
+            0, (repeatShape[a] - 1) * cast<DenseI64ArrayAttr>(step)[i]);
+    if (lowest < 0)
+      return fail(op, Rule::StoreCoordsNonNegative)
+             << "coordinate " << i << " reaches " << lowest << " in some slot: a "
+             << stringifyDirection(opc.direction)
+             << " must start at a non-negative coordinate";
+  }
+  return success();
+}
+
 LogicalResult Verifier::verifyInnerCoordAlignment() {
   // With interleave the innermost coordinate counts whole slices; packed fp4
   // has its own, stricter rule.
@@ -454,6 +479,16 @@ LogicalResult Verifier::verifyGlobal() {
            << "the global operand has rank " << globalType.getRank()
            << ", expected " << expectedRank
            << (f.interleave ? " (N, C_slices, *spatial, Ci)" : "");
+  // MLIR's canonical strides of an identity layout multiply all static dims
+  // and assert when that product overflows int64: refuse such a type first.
+  if (globalType.getLayout().isIdentity()) {
+    int64_t elements = 1;
+    for (int64_t dim : globalType.getShape())
+      if (dim > 0 && llvm::MulOverflow(elements, dim, elements))
+        return fail(op, Rule::GlobalDimRange)
+               << "the global dims of " << globalType
+               << " multiply to more than 2^63 elements";
+  }
   llvm::SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(globalType.getStridesAndOffset(strides, offset)))
@@ -640,7 +675,8 @@ LogicalResult Verifier::run() {
     return failure();
   BoxImage image = computeBoxImage(f);
   if (failed(verifyInnerBytes(image)) || failed(verifyShared(image)) ||
-      failed(verifyGlobal()) || failed(verifyReduction()) ||
+      failed(verifyStoreCoords()) || failed(verifyGlobal()) ||
+      failed(verifyReduction()) ||
       failed(verifyTargets()))
     return failure();
   return success();

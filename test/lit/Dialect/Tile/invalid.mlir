@@ -1687,3 +1687,33 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// Measured on the H200: a store or reduction starting at a negative
+// coordinate traps (loads may start outside the tensor).
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @store_coords_nonnegative(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %cm2 = arith.constant -2 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[store-coords-nonnegative] coordinate 0 reaches -2 in some slot: a store must start at a non-negative coordinate}}
+    tile.tma_copy store tile 2d %s, %A[%cm2, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<3x8x16xf32, 3> {alignment = 1024}
+  gpu.func @store_coords_nonnegative_step(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i32
+    %s = memref.get_global @smem : memref<3x8x16xf32, 3>
+    // expected-error @+1 {{[store-coords-nonnegative] coordinate 0 reaches -4 in some slot: a reduce must start at a non-negative coordinate}}
+    tile.tma_copy reduce add tile 2d %s, %A[%c4, %c0] {box = array<i64: 8, 16>, coord_steps = [array<i64: -4, 0>]} : memref<3x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}

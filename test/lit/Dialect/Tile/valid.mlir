@@ -2436,3 +2436,23 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// store-coords-nonnegative: past the end is fine (dropped), and loads may
+// start at negative coordinates (filled).
+gpu.module @k {
+  memref.global "private" @smem : memref<3x8x16xf32, 3> {alignment = 1024}
+  // CHECK-LABEL: gpu.func @store_coords_nonnegative_ok
+  gpu.func @store_coords_nonnegative_ok(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c8 = arith.constant 8 : i32
+    %c60 = arith.constant 60 : i32
+    %cm4 = arith.constant -4 : i32
+    %s = memref.get_global @smem : memref<3x8x16xf32, 3>
+    // CHECK: tile.tma_copy reduce add tile 2d
+    tile.tma_copy reduce add tile 2d %s, %A[%c8, %c60] {box = array<i64: 8, 16>, coord_steps = [array<i64: -4, 0>]} : memref<3x8x16xf32, 3>, memref<64x64xf32>
+    // CHECK: tile.tma_copy load tile 2d
+    tile.tma_copy load tile 2d %s, %A[%cm4, %cm4] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: -4, 0>]} : memref<3x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}

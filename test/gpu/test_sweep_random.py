@@ -20,7 +20,7 @@ def _random_index(artifacts):
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def test_random_cases(artifacts):
+def test_random_cases(artifacts):  # runs after test_sweep.py (file order)
     index = _random_index(artifacts)
     if index is None:
         pytest.skip("no random cases built (build_gpu_artifacts.py --random N)")
@@ -36,6 +36,8 @@ def test_random_cases(artifacts):
             run_case(case, folder, rng)
         except AssertionError as err:
             failures.append(f"{name}: {err} :: {json.dumps(case)}")
+        except Exception as err:  # a trap poisons the context: stop here
+            raise AssertionError(f"{name} raised {err} :: {json.dumps(case)}") from err
     print(f"{len(index['cases']) - len(failures)} of {len(index['cases'])} random cases "
           "matched the emulator bit for bit")
     assert not failures, "\n".join(failures[:20])
