@@ -60,6 +60,52 @@ def small_kernels(out: Path) -> None:
     compiler.compile(tma_small, "sm_90a").save(out / "tma_small")
 
 
+TRANSPOSE_N = 16384  # a 16384 x 16384 bf16 matrix: 512 MiB
+# (method, tile, stages, out_stages, threads, grid, swizzle, group) for
+# bench/transpose_kernel.py; grid 65536 = one 64x64 tile per CTA.
+TRANSPOSE_VARIANTS = [
+    ("ldmatrix", (64, 64), 3, 3, 128, 528, 3, 1),
+    ("ldmatrix", (64, 64), 4, 2, 128, 528, 3, 1),
+    ("ldmatrix", (64, 64), 3, 3, 128, 528, 3, 16),
+    ("ldmatrix", (64, 64), 3, 3, 256, 528, 3, 16),
+    ("ldmatrix", (64, 64), 6, 3, 128, 396, 3, 1),
+    ("ldmatrix", (128, 64), 4, 3, 128, 264, 3, 1),
+    ("ldmatrix", (64, 128), 4, 3, 128, 264, 3, 1),
+    ("ldmatrix", (128, 128), 3, 2, 256, 132, 3, 1),
+    ("ldmatrix", (128, 128), 3, 2, 256, 132, 3, 8),
+    ("ldmatrix", (64, 64), 1, 2, 128, 65536, 3, 1),
+    ("ldmatrix", (64, 64), 3, 3, 128, 528, 0, 1),   # unswizzled: bank conflicts
+    ("scalar", (64, 64), 3, 3, 256, 528, 3, 1),     # one bf16 per thread and access
+]
+
+
+def transpose_kernels(out: Path) -> None:
+    """The transpose benchmark's kernels (bench/transpose.py) into
+    out/transpose_*, their parameters into out/transpose_index.json."""
+    from transpose_kernel import build_transpose
+
+    index = []
+    for method, tile, stages, out_stages, threads, grid, swizzle, group in \
+            TRANSPOSE_VARIANTS:
+        name = (f"transpose_{method}_{tile[0]}x{tile[1]}_s{stages}_o{out_stages}"
+                f"_t{threads}_g{grid}_sw{swizzle}{f'_grp{group}' if group > 1 else ''}")
+        start = time.perf_counter()
+        kernel = build_transpose(TRANSPOSE_N, TRANSPOSE_N, tile=tile, stages=stages,
+                                 grid=grid, swizzle=swizzle, threads=threads,
+                                 out_stages=out_stages, method=method, group=group)
+        compiler.compile(kernel, "sm_90a").save(out / name)
+        index.append({"name": name, "method": method, "tile": tile, "stages": stages,
+                      "out_stages": out_stages, "threads": threads, "grid": grid,
+                      "swizzle": swizzle, "group": group,
+                      "shared_bytes": kernel.plan.shared_bytes,
+                      "rows": TRANSPOSE_N, "cols": TRANSPOSE_N,
+                      "compile_s": round(time.perf_counter() - start, 3)})
+    (out / "transpose_index.json").write_text(json.dumps(
+        {"rows": TRANSPOSE_N, "cols": TRANSPOSE_N, "dtype": "bfloat16",
+         "variants": index}, indent=1))
+    print(f"built {len(index)} transpose kernels into {out}")
+
+
 def main() -> int:
     out = ROOT / ".artifacts" / "bench"
     out.mkdir(parents=True, exist_ok=True)
@@ -81,6 +127,7 @@ def main() -> int:
     (out / "index.json").write_text(json.dumps({"rows": ROWS, "cols": COLS,
                                                 "variants": index}, indent=1))
     print(f"built {len(index)} copy kernels into {out}")
+    transpose_kernels(out)
     return 0
 
 

@@ -31,7 +31,9 @@ def main() -> int:
     from cases import all_cases  # noqa: E402
 
     seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
-    compiler.compile(seed["tma_load"], args.arch).save(out / "seed")
+    seed_artifact = compiler.compile(seed["tma_load"], args.arch)
+    seed_artifact.save(out / "seed")
+    record_host_encode(seed_artifact, out / "seed")
     names = ["seed"]
     failed = []
     for case in all_cases():
@@ -51,6 +53,23 @@ def main() -> int:
     if failed:
         print(f"{len(failed)} cases failed to build: {failed}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def record_host_encode(artifact, folder: Path) -> None:
+    """Runs the MLIR host lowering (tile-lower-tma-host, JIT-compiled) for the
+    seed kernel's tensor map over a 16x16 uint32 array and records the
+    arguments it passes cuTensorMapEncodeTiled; test/gpu/test_host_path.py
+    encodes with exactly these on the GPU."""
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "test" / "python"))
+    from test_host_lowering import HostEncoder, aligned_empty  # noqa: E402
+
+    (spec,) = artifact.kernel("tma_load")["tensor_maps"]
+    encoder = HostEncoder(spec, "memref<16x16xui32>")
+    call = encoder(aligned_empty((16, 16), np.uint32))
+    recorded = {k: v for k, v in call.items() if k not in ("map", "address")}
+    (folder / "host_encode.json").write_text(json.dumps(recorded) + "\n")
 
 
 def build_random(args, out: Path, compiler, build_case) -> list:

@@ -1,0 +1,182 @@
+"""The TMA transpose benchmark kernel (bench/transpose_kernel.py), without a GPU.
+
+* it builds, verifies and compiles for sm_90a (ptxas when one is found), and
+  the PTX holds the TMA load and store, ldmatrix.trans/stmatrix (or the
+  scalar 16-bit shared accesses), the proxy fence and the bulk-group waits;
+* a CPU model of one CTA's data path runs the kernel's own lane -> address
+  maps on integers: TMA loads and stores by the numpy emulator
+  (tile_mlir.emulator), ldmatrix.x4.trans / stmatrix.x4 as the PTX ISA
+  defines their fragments; the result must be the exact transpose, also with
+  a dynamic-shared base that is 128- but not 1024-byte aligned, and the
+  shared accesses of every warp instruction must be free of bank conflicts
+  with the 128B swizzle.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("mlir.ir")
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from transpose_kernel import (IntOps, build_transpose, make_plan,  # noqa: E402
+                              swizzle_address)
+
+from tile_mlir import compiler, emulator  # noqa: E402
+
+LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
+STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+
+
+@pytest.mark.parametrize("method", ["ldmatrix", "scalar"])
+def test_compiles_for_sm90a(method):
+    kernel = build_transpose(128, 192, tile=(64, 64), stages=2, grid=2,
+                             method=method)
+    art = compiler.compile(kernel, "sm_90a", cubin=compiler.find_ptxas() is not None)
+    ptx = art.ptx
+    assert ptx.count(LOAD) >= 2          # prologue + refill
+    assert ptx.count(STORE) >= 1
+    assert "mbarrier.try_wait.parity" in ptx
+    assert "fence.proxy.async.shared::cta" in ptx
+    assert "cp.async.bulk.commit_group" in ptx
+    assert "cp.async.bulk.wait_group.read 0" in " ".join(ptx.split())
+    if method == "ldmatrix":
+        assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
+        assert "stmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
+    else:
+        assert "ld.shared.b16" in ptx or "ld.shared.u16" in ptx
+        assert "st.shared.b16" in ptx or "st.shared.u16" in ptx
+    (info,) = art.manifest["kernels"]
+    assert info["block"][0] == 128 and info["grid"][0] == 2
+    assert info["dynamic_shared_bytes"] == kernel.plan.shared_bytes
+    maps = sorted(info["tensor_maps"], key=lambda m: m["source"])
+    assert [m["source"] for m in maps] == [0, 1]
+    assert all(m["swizzle"] == 3 for m in maps)
+    if art.cubin is not None:
+        assert len(art.cubin) > 0
+
+
+# -- CPU model of the data path -----------------------------------------------
+
+def _ldmatrix_x4_trans(shared, addrs):
+    """Registers (lane, matrix) of ldmatrix.m8n8.x4.trans.b16: lanes 8g..8g+7
+    give the row addresses of matrix g; .trans hands out the fragment of the
+    transposed matrix (lane t: row t // 4, columns 2 (t % 4) and + 1, the
+    lower column in the low half)."""
+    regs = np.zeros((32, 4), np.uint32)
+    for g in range(4):
+        m = np.stack([shared[a:a + 16].view(np.uint16) for a in addrs[8 * g:8 * g + 8]])
+        mt = m.T.astype(np.uint32)
+        for t in range(32):
+            r, c = t // 4, 2 * (t % 4)
+            regs[t, g] = mt[r, c] | (mt[r, c + 1] << 16)
+    return regs
+
+
+def _stmatrix_x4(shared, addrs, regs):
+    """stmatrix.m8n8.x4.b16: lane t's register g is row t // 4, columns
+    2 (t % 4) and + 1 of matrix g, whose rows lanes 8g..8g+7 address."""
+    for g in range(4):
+        for t in range(32):
+            a = addrs[8 * g + t // 4] + 4 * (t % 4)
+            shared[a:a + 4] = np.array([regs[t, g]], np.uint32).view(np.uint8)
+
+
+def _conflicts(byte_addrs, width):
+    """Most distinct 32-bit words in one bank over one shared access."""
+    words = {int(a) // 4 + i for a in byte_addrs for i in range(max(1, width // 4))}
+    banks = {}
+    for w in words:
+        banks.setdefault(w % 32, set()).add(w)
+    return max(len(v) for v in banks.values())
+
+
+def _model(plan, a, base=0):
+    """B as the kernel leaves it, one tile at a time (stage rotation as the
+    persistent loop does it); returns (B, worst bank-conflict degree)."""
+    tr, tc = plan.tile
+    w, sw = plan.width, plan.swizzle
+    shared = np.full(base + plan.shared_bytes, 0xA5, np.uint8)
+    b = np.zeros((plan.cols, plan.rows), np.uint16)
+    lanes = np.arange(32)
+    worst = 1
+    for t in range(plan.n_tiles):
+        i0, j0 = plan.tile_origin(t, IntOps)
+        in_base = base + plan.in_offset + (t % plan.stages) * plan.tile_bytes
+        out_base = base + plan.out_offset + (t % plan.out_stages) * plan.tile_bytes
+        for k in range(tc // w):
+            emulator.load(shared, in_base + k * tr * plan.row_bytes, a, box=(tr, w),
+                          coords=(i0, j0 + k * w), swizzle=sw, format="bfloat16")
+        for warp in range(plan.warps):
+            if plan.method == "ldmatrix":
+                for k in range(plan.ld_ops_per_warp):
+                    src, dst = plan.ld_lane(warp, lanes, k, IntOps)
+                    src = swizzle_address(in_base + src, sw, IntOps)
+                    dst = swizzle_address(out_base + dst, sw, IntOps)
+                    assert not (src % 16).any() and not (dst % 16).any()
+                    for g in range(4):  # one 8-row phase per matrix
+                        worst = max(worst, _conflicts(src[8 * g:8 * g + 8], 16),
+                                    _conflicts(dst[8 * g:8 * g + 8], 16))
+                    _stmatrix_x4(shared, dst, _ldmatrix_x4_trans(shared, src))
+            else:
+                for k in range(plan.scalar_ops_per_warp):
+                    src, dst = plan.scalar_lane(warp, lanes, k, IntOps)
+                    src = swizzle_address(in_base + src, sw, IntOps)
+                    dst = swizzle_address(out_base + dst, sw, IntOps)
+                    worst = max(worst, _conflicts(src, 2), _conflicts(dst, 2))
+                    values = [shared[s:s + 2].copy() for s in src]
+                    for d, v in zip(dst, values):
+                        shared[d:d + 2] = v
+        for m in range(tr // w):
+            b = emulator.store(b, shared, out_base + m * tc * plan.row_bytes,
+                               box=(tc, w), coords=(j0, i0 + m * w), swizzle=sw,
+                               format="bfloat16")
+    return b, worst
+
+
+@pytest.mark.parametrize("method, tile, threads, swizzle, base, group", [
+    ("ldmatrix", (64, 64), 128, 3, 0, 1),
+    ("ldmatrix", (128, 64), 128, 3, 0, 1),
+    ("ldmatrix", (64, 128), 256, 3, 384, 1),   # base 128- not 1024-aligned
+    ("ldmatrix", (128, 128), 256, 3, 0, 1),
+    ("ldmatrix", (64, 64), 128, 3, 0, 2),      # grouped tile order
+    ("ldmatrix", (64, 64), 128, 0, 0, 1),
+    ("ldmatrix", (32, 32), 32, 2, 0, 1),
+    ("scalar", (64, 64), 256, 3, 0, 1),
+    ("scalar", (64, 128), 128, 3, 640, 1),
+])
+def test_model_transposes_exactly(method, tile, threads, swizzle, base, group):
+    rows, cols = 2 * group * tile[0], 3 * group * tile[1]
+    plan = make_plan(rows, cols, tile=tile, stages=2, out_stages=2, threads=threads,
+                     grid=2, swizzle=swizzle, method=method, group=group)
+    a = np.random.default_rng(1).integers(0, 1 << 16, (rows, cols), dtype=np.uint16)
+    b, worst = _model(plan, a, base)
+    np.testing.assert_array_equal(b, a.T)
+    if swizzle == 3:
+        assert worst == 1, f"{worst}-way bank conflict"
+
+
+@pytest.mark.parametrize("group", [1, 2, 4])
+def test_tile_order_covers_every_tile_once(group):
+    plan = make_plan(8 * 64, 12 * 64, tile=(64, 64), group=group)
+    i0, j0 = plan.tile_origin(np.arange(plan.n_tiles), IntOps)
+    assert len(set(zip(i0.tolist(), j0.tolist()))) == plan.n_tiles
+    assert i0.max() == plan.rows - 64 and j0.max() == plan.cols - 64
+    if group > 1:  # the first group**2 tiles form one square
+        assert set(i0[:group * group] // 64) == set(range(group))
+        assert set(j0[:group * group] // 64) == set(range(group))
+
+
+def test_rejects_bad_shapes():
+    with pytest.raises(ValueError):
+        make_plan(100, 128)                      # not whole tiles
+    with pytest.raises(ValueError):
+        make_plan(128, 128, tile=(96, 64))       # not a multiple of the box width
+    with pytest.raises(ValueError):
+        make_plan(256, 256, tile=(256, 256), stages=3)   # > 227 KiB
+    with pytest.raises(ValueError):
+        make_plan(128, 128, out_stages=1)
