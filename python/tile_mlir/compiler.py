@@ -79,8 +79,25 @@ def lower_to_nvvm(module: ir.Module) -> ir.Module:
     return out
 
 
+def _static_shared_bytes(gpu_module) -> int:
+    """Bytes of the workgroup memref.globals of a gpu.module."""
+    total = 0
+    for op in gpu_module.regions[0].blocks[0].operations:
+        if op.operation.name != "memref.global":
+            continue
+        mtype = ir.MemRefType(ir.TypeAttr(op.operation.attributes["type"]).value)
+        space = mtype.memory_space
+        if space is not None and (str(space) == "#gpu.address_space<workgroup>" or
+                                  (isinstance(space, ir.IntegerAttr) and space.value == 3)):
+            count = 1
+            for dim in mtype.shape:
+                count *= dim
+            total += count * mtype.element_type.width // 8
+    return total
+
+
 def _kernel_metadata(module: ir.Module) -> list[dict]:
-    """Name, launch shape, cluster and tensor-map specs of each kernel."""
+    """Name, launch shape, cluster, shared bytes and parameters of each kernel."""
     kernels = []
 
     def visit(op):
@@ -92,6 +109,7 @@ def _kernel_metadata(module: ir.Module) -> list[dict]:
                              ("tile.cluster_size", "cluster")):
                 if key in attrs:
                     info[out] = list(ir.DenseI32ArrayAttr(attrs[key]))
+            info["static_shared_bytes"] = _static_shared_bytes(op.parent)
             info["dynamic_shared_bytes"] = (
                 ir.IntegerAttr(attrs["tile.dynamic_shared_bytes"]).value
                 if "tile.dynamic_shared_bytes" in attrs else 0)

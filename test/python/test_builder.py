@@ -220,3 +220,13 @@ def test_tx_bytes_without_copy_fails_verification():
         build(body)
     assert err.value.rule == "tx-bytes-tag"
     assert '"nothing"' in err.value.message
+
+
+def test_manifest_records_shared_bytes():
+    from tile_mlir import compiler
+    seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
+    info = compiler.compile(seed["tma_load"], cubin=False).kernel("tma_load")
+    # (2, 8, 16) uint32 image plus one 8-byte mbarrier; no dynamic memory.
+    assert info["static_shared_bytes"] == 2 * 8 * 16 * 4 + 8
+    assert info["dynamic_shared_bytes"] == 0
+    assert info["grid"] == [1, 1, 1] and info["block"] == [32, 1, 1]

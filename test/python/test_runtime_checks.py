@@ -88,3 +88,13 @@ def test_signless_integers_take_either_sign():
 
 def test_non_arrays_are_rejected():
     assert rule_of(device_view, [1, 2, 3], 0) == "device-array"
+
+
+def test_shared_memory_limit():
+    from tile_mlir.runtime.launcher import check_shared_bytes
+    info = {"name": "k", "static_shared_bytes": 1032, "dynamic_shared_bytes": 232448}
+    with pytest.raises(TileRuntimeError) as err:
+        check_shared_bytes(info, 232448)
+    assert err.value.rule == "shared-memory-limit"
+    assert "233480 bytes" in err.value.message
+    check_shared_bytes(dict(info, dynamic_shared_bytes=231416), 232448)

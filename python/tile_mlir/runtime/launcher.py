@@ -54,6 +54,7 @@ class Kernel:
         self.specs = info.get("tensor_maps", [])
         self.maps = TensorMapCache()
         self.dynamic_shared = int(info.get("dynamic_shared_bytes", 0))
+        check_shared_bytes(info, _shared_limit())
         if self.dynamic_shared > 48 * 1024:
             attr = cuda().CUfunction_attribute
             check(cuda().cuFuncSetAttribute(
@@ -114,6 +115,26 @@ class Kernel:
             raise TileRuntimeError("device-array", "bind() takes device arrays "
                                    "(cupy, torch); numpy arrays are copied per call")
         return launch
+
+
+def _shared_limit() -> int:
+    """Shared memory one block may opt into on device 0."""
+    drv = cuda()
+    device = check(drv.cuDeviceGet(0), "cuDeviceGet")
+    return int(check(drv.cuDeviceGetAttribute(
+        drv.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+        device), "cuDeviceGetAttribute"))
+
+
+def check_shared_bytes(info: dict, limit: int) -> None:
+    """Static plus dynamic shared memory must fit the device's per-block limit."""
+    static = int(info.get("static_shared_bytes", 0))
+    dynamic = int(info.get("dynamic_shared_bytes", 0))
+    if static + dynamic > limit:
+        raise TileRuntimeError(
+            "shared-memory-limit", f"{info['name']} needs {static} static + {dynamic} "
+            f"dynamic = {static + dynamic} bytes of shared memory, the device allows "
+            f"{limit} per block")
 
 
 class BoundLaunch:
