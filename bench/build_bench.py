@@ -14,17 +14,19 @@ from copy_kernel import build_copy  # noqa: E402
 from tile_mlir import compiler  # noqa: E402
 
 ROWS = COLS = 32768  # 2 GiB of bf16
-# (box, stages, grid, swizzle, l2_promotion, evict_first, view_cols): view_cols
+# (box, stages, grid, swizzle, l2_promotion, evict_first, view_cols, store_lag): view_cols
 # re-views the same contiguous 2 GiB as (ROWS * COLS / view_cols, view_cols),
 # so that one box covers whole contiguous rows.
 VARIANTS = [
-    ((64, 128), 4, 132, 0, 0, False, None), ((64, 128), 4, 264, 0, 0, False, None),
-    ((64, 128), 3, 396, 0, 0, False, None), ((128, 128), 3, 132, 0, 0, False, None),
-    ((32, 256), 4, 264, 0, 0, False, None), ((128, 64), 4, 264, 3, 0, False, None),
-    ((64, 128), 4, 132, 0, 3, False, None), ((64, 128), 4, 132, 0, 2, True, None),
-    ((64, 256), 4, 132, 0, 0, False, 256), ((64, 256), 3, 264, 0, 3, False, 256),
-    ((128, 256), 3, 132, 0, 3, False, 256), ((32, 256), 6, 264, 0, 3, True, 256),
-    ((64, 256), 4, 264, 0, 3, True, 256), ((16, 256), 8, 396, 0, 3, False, 256),
+    ((64, 128), 4, 132, 0, 0, False, None, 1), ((64, 128), 4, 264, 0, 0, False, None, 1),
+    ((64, 128), 3, 396, 0, 0, False, None, 1), ((128, 128), 3, 132, 0, 0, False, None, 1),
+    ((32, 256), 4, 264, 0, 0, False, None, 1), ((128, 64), 4, 264, 3, 0, False, None, 1),
+    ((64, 128), 4, 132, 0, 3, False, None, 1), ((64, 128), 4, 132, 0, 2, True, None, 1),
+    ((64, 256), 4, 132, 0, 0, False, 256, 1), ((64, 256), 3, 264, 0, 3, False, 256, 1),
+    # More stores in flight (store_lag) and bigger boxes.
+    ((64, 128), 6, 132, 0, 0, False, None, 2), ((64, 128), 8, 132, 0, 0, False, None, 3),
+    ((64, 128), 8, 132, 0, 0, False, None, 5), ((128, 128), 6, 132, 0, 0, False, None, 3),
+    ((256, 128), 3, 132, 0, 0, False, None, 2), ((32, 128), 12, 132, 0, 0, False, None, 6),
 ]
 
 def small_kernels(out: Path) -> None:
@@ -111,17 +113,19 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     small_kernels(out)
     index = []
-    for box, stages, grid, swizzle, l2, evict, view_cols in VARIANTS:
+    for box, stages, grid, swizzle, l2, evict, view_cols, lag in VARIANTS:
         rows, cols = (ROWS * COLS // view_cols, view_cols) if view_cols else (ROWS, COLS)
         name = (f"copy_{box[0]}x{box[1]}_s{stages}_g{grid}_sw{swizzle}_l2{l2}"
-                f"{'_evict' if evict else ''}{f'_view{view_cols}' if view_cols else ''}")
+                f"{'_evict' if evict else ''}{f'_view{view_cols}' if view_cols else ''}"
+                f"_lag{lag}")
         start = time.perf_counter()
         kernel = build_copy(rows, cols, box=box, stages=stages, grid=grid,
                             swizzle=swizzle, l2_promotion=l2, evict_first=evict,
-                            name="tma_copy")
+                            store_lag=lag, name="tma_copy")
         compiler.compile(kernel, "sm_90a").save(out / name)
         index.append({"name": name, "box": box, "stages": stages, "grid": grid,
                       "swizzle": swizzle, "l2_promotion": l2, "evict_first": evict,
+                      "store_lag": lag,
                       "rows": rows, "cols": cols,
                       "compile_s": round(time.perf_counter() - start, 3)})
     (out / "index.json").write_text(json.dumps({"rows": ROWS, "cols": COLS,

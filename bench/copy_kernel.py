@@ -1,9 +1,10 @@
 """A persistent, multi-stage TMA copy kernel written with the Python builder.
 
-One thread per CTA drives the pipeline: it keeps `stages` loads in flight
-(one mbarrier per stage), and for each tile waits for its load, stores it back
-with a TMA store (bulk_group), and refills the stage of the previous tile once
-`wait_group.read 1` says that tile's store has finished reading shared memory.
+One thread per CTA drives the pipeline: it keeps loads in flight (one
+mbarrier per stage), and for each tile waits for its load, stores it back
+with a TMA store (bulk_group), and refills the stage of the tile `store_lag`
+back once `wait_group.read store_lag` says that tile's store has finished
+reading shared memory.
 CTAs take tiles round-robin (tile = block + k * grid). All shared memory is
 dynamic, so the stage buffers start at the 1024-byte-aligned window base.
 """
@@ -20,7 +21,12 @@ EVICT_FIRST = 0x12F0000000000000  # createpolicy L2::evict_first (streaming)
 
 def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int = 132,
                swizzle: int = 0, dtype: str = "bfloat16", name: str = "tma_copy",
-               l2_promotion: int = 0, evict_first: bool = False):
+               l2_promotion: int = 0, evict_first: bool = False, store_lag: int = 1):
+    """`store_lag` K: after issuing tile j's store, wait until all but the K
+    newest stores finished reading shared memory, then refill tile j-K's
+    stage (K stores and stages-1-K loads stay in flight)."""
+    if not 1 <= store_lag < stages:
+        raise ValueError("store_lag must be in 1..stages-1")
     br, bc = box
     if rows % br or cols % bc:
         raise ValueError("the tensor must be a whole number of boxes")
@@ -68,9 +74,9 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
                                                     coords=coords(j), swizzle=swizzle,
                                                     l2_promotion=l2_promotion, **policy))
                 K.bulk_commit_group()
-                K.bulk_wait_group(1, read=True)
-                prev = j - 1
-                with K.if_(j >= 1):
+                K.bulk_wait_group(store_lag, read=True)
+                prev = j - store_lag
+                with K.if_(j >= store_lag):
                     with K.if_(prev + stages < count):
                         on_stage(prev % stages,
                                  lambda s: load(s, prev + stages, "re"))

@@ -45,3 +45,9 @@ def test_misaligned_device_pointer(artifacts, rng):
                                                 dtype=np.int32)))
     mod(aligned, S, out)  # still usable
     torch.cuda.synchronize()
+
+
+def test_bind_needs_device_arrays(artifacts):
+    mod = runtime.load(artifacts / "seed")
+    x = np.zeros((16, 16), np.uint32)
+    assert _rule(mod.bind, x, x.copy()) == "device-array"
