@@ -7,6 +7,8 @@ oob_fill, format, l2_promotion, cache_hint, reduction, coord_steps + repeat,
 cluster (multicast CTAs), dst_cluster, dynamic_strides, runtime_shape.
 """
 
+from tile_mlir.emulator.reduce import ALLOWED
+
 NATURAL = {
     "uint8": "uint8", "int8": "uint8", "uint16": "uint16", "int16": "uint16",
     "uint32": "uint32", "int32": "int32", "uint64": "uint64", "int64": "int64",
@@ -95,16 +97,10 @@ def _loads() -> list[dict]:
     return cases
 
 
-REDUCTIONS = {
-    "add": ("uint32", "int32", "uint64", "float32", "float16", "bfloat16"),
-    "min": ("uint32", "int32", "uint64", "int64", "float16", "bfloat16"),
-    "max": ("uint32", "int32", "uint64", "int64", "float16", "bfloat16"),
-    "inc": ("uint32",),
-    "dec": ("uint32",),
-    "and": ("uint32", "int32", "uint64"),
-    "or": ("uint32", "int32", "uint64"),
-    "xor": ("uint32", "int32", "uint64"),
-}
+# Every (operator, dtype) pair the contract allows, as the emulator lists it
+# (the verifier's table): the sweep runs them all.
+REDUCTIONS = {op: tuple(d for d in dtypes if d in ITEMSIZE)
+              for op, dtypes in ALLOWED.items()}
 
 
 def _stores() -> list[dict]:
