@@ -81,6 +81,10 @@ def _load_kernel(case, sshape, gtype, stype):
         K.fence_proxy_async_shared_cta()
         with K.if_(tid == 0):
             K.mbarrier_init(bar, 1)
+        # A barrier between the init and the arrival: racecheck reports the
+        # init-then-arrive pair of one thread as a hazard otherwise.
+        K.cta_sync()
+        with K.if_(tid == 0):
             tx = K.mbarrier_arrive_expect_tx(bar, 0)
         if multicast:
             K.fence_mbarrier_init_cluster()
@@ -88,7 +92,6 @@ def _load_kernel(case, sshape, gtype, stype):
             rank = K.cluster_ctarank()
             issuer = rank == 0
         else:
-            K.cta_sync()
             issuer = None
         with K.if_(tid == 0):
             if issuer is not None:
