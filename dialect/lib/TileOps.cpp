@@ -6,6 +6,7 @@
 
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -58,20 +59,26 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
                                    << "': " << error;
     f = *parsed;
   } else {
+    // Every malformed keyword form is an [opcode-syntax] (or, for a rank or
+    // cta_group integer of any size out of range, a [rank-range] /
+    // [cta-group]) diagnostic, never a bare parser message.
     llvm::StringRef word;
-    if (parser.parseKeyword(&word))
-      return failure();
+    if (parser.parseOptionalKeyword(&word))
+      return parser.emitError(loc)
+             << syntaxRule()
+             << "expected load, store, reduce or a PTX opcode string";
     std::optional<Direction> dir = symbolizeDirection(word);
     if (!dir)
       return parser.emitError(loc)
-             << syntaxRule() << "expected load, store, reduce or a PTX "
-                "opcode string, got '"
+             << syntaxRule() << "expected load, store, reduce or a PTX opcode "
+                "string, got '"
              << word << "'";
     f.direction = *dir;
     if (f.direction == Direction::reduce) {
       llvm::SMLoc redLoc = parser.getCurrentLocation();
-      if (parser.parseKeyword(&word))
-        return failure();
+      if (parser.parseOptionalKeyword(&word))
+        return parser.emitError(redLoc)
+               << syntaxRule() << "expected a reduction operator after reduce";
       f.reduction = symbolizeReduction(word);
       if (!f.reduction)
         return parser.emitError(redLoc)
@@ -79,41 +86,78 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
                << "'";
     }
     llvm::SMLoc modeLoc = parser.getCurrentLocation();
-    if (parser.parseKeyword(&word))
-      return failure();
+    if (parser.parseOptionalKeyword(&word))
+      return parser.emitError(modeLoc)
+             << syntaxRule() << "expected tile, gather4 or scatter4";
     std::optional<Mode> m = symbolizeMode(word);
     if (!m)
       return parser.emitError(modeLoc)
              << syntaxRule() << "expected tile, gather4 or scatter4, got '"
              << word << "'";
     f.mode = *m;
-    int64_t r = 0;
+    // An integer of any width: a huge one is out of range, not unparsable.
+    // (A lone '-' fails inside parseOptionalInteger with its own message.)
+    auto parseWideInteger = [&](llvm::APInt &value) -> OptionalParseResult {
+      return parser.parseOptionalInteger(value);
+    };
+    auto inRange = [](const llvm::APInt &value, int64_t lo, int64_t hi) {
+      return value.getSignificantBits() <= 64 && value.getSExtValue() >= lo &&
+             value.getSExtValue() <= hi;
+    };
+    llvm::APInt r;
     llvm::SMLoc rankLoc = parser.getCurrentLocation();
-    if (parser.parseInteger(r) || parser.parseKeyword("d"))
-      return failure();
-    if (r < 1 || r > 5)
+    OptionalParseResult rankParsed = parseWideInteger(r);
+    if (!rankParsed.has_value())
       return parser.emitError(rankLoc)
-             << "[" << ruleName(Rule::RankRange) << "] rank " << r
-             << " is outside 1..5";
-    f.rank = static_cast<int>(r);
+             << syntaxRule() << "expected the rank, e.g. '2d'";
+    if (failed(*rankParsed))
+      return failure();
+    if (parser.parseOptionalKeyword("d"))
+      return parser.emitError(parser.getCurrentLocation())
+             << syntaxRule() << "expected 'd' after the rank "
+             << llvm::toString(r, 10, /*Signed=*/true);
+    if (!inRange(r, 1, 5))
+      return parser.emitError(rankLoc)
+             << "[" << ruleName(Rule::RankRange) << "] rank "
+             << llvm::toString(r, 10, /*Signed=*/true) << " is outside 1..5";
+    f.rank = static_cast<int>(r.getSExtValue());
+    auto duplicate = [&](llvm::StringRef qualifier) {
+      return parser.emitError(parser.getCurrentLocation())
+             << syntaxRule() << "duplicated qualifier '" << qualifier << "'";
+    };
     while (true) {
       if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+        if (f.dstCluster)
+          return duplicate("cluster");
         f.dstCluster = true;
       } else if (succeeded(parser.parseOptionalKeyword("multicast"))) {
+        if (f.multicast)
+          return duplicate("multicast");
         f.multicast = true;
       } else if (succeeded(parser.parseOptionalKeyword("cache_hint"))) {
+        if (f.cacheHint)
+          return duplicate("cache_hint");
         f.cacheHint = true;
       } else if (succeeded(parser.parseOptionalKeyword("cta_group"))) {
-        int64_t group = 0;
+        if (f.ctaGroup)
+          return duplicate("cta_group");
+        llvm::APInt group;
         llvm::SMLoc groupLoc = parser.getCurrentLocation();
-        if (parser.parseLParen() || parser.parseInteger(group) ||
-            parser.parseRParen())
-          return failure();
-        if (group != 1 && group != 2)
+        if (parser.parseOptionalLParen())
           return parser.emitError(groupLoc)
-                 << "[" << ruleName(Rule::CtaGroup) << "] cta_group " << group
+                 << syntaxRule() << "expected cta_group(1) or cta_group(2)";
+        OptionalParseResult groupParsed = parseWideInteger(group);
+        if (groupParsed.has_value() && failed(*groupParsed))
+          return failure();
+        if (!groupParsed.has_value() || parser.parseOptionalRParen())
+          return parser.emitError(groupLoc)
+                 << syntaxRule() << "expected cta_group(1) or cta_group(2)";
+        if (!inRange(group, 1, 2))
+          return parser.emitError(groupLoc)
+                 << "[" << ruleName(Rule::CtaGroup) << "] cta_group "
+                 << llvm::toString(group, 10, /*Signed=*/true)
                  << " is invalid: expected 1 or 2";
-        f.ctaGroup = static_cast<int>(group);
+        f.ctaGroup = static_cast<int>(group.getSExtValue());
       } else {
         break;
       }
@@ -237,7 +281,54 @@ std::optional<int64_t> TxBytesOp::computeBytes() {
   return total;
 }
 
+/// Whether the byte count of `copy` can be computed. A tx_bytes may be
+/// verified before the copies it sums (those after it in the block), so this
+/// relies on nothing the copy's own verifier checks: required properties,
+/// their kinds, the operand segments and the ranges computeBoxImage divides
+/// and shifts by.
+static bool bytesComputable(TmaCopyOp copy) {
+  const TmaCopyOp::Properties &p = copy.getProperties();
+  auto isI32 = [](IntegerAttr attr) {
+    return !attr || attr.getType().isSignlessInteger(32);
+  };
+  if (!p.box || !p.mode || !p.direction || !p.rank || !isI32(p.rank) ||
+      !isI32(p.swizzle) || !isI32(p.interleave))
+    return false;
+  int64_t operands = 0;
+  for (int32_t n : p.operandSegmentSizes) {
+    if (n < 0)
+      return false;
+    operands += n;
+  }
+  if (operands != copy->getNumOperands() || p.operandSegmentSizes[0] != 1 ||
+      p.operandSegmentSizes[1] != 1 || !isa<MemRefType>(copy.getShared().getType()))
+    return false;
+  auto within = [](llvm::ArrayRef<int64_t> values, int64_t lo, int64_t hi) {
+    return llvm::all_of(values,
+                        [&](int64_t v) { return v >= lo && v <= hi; });
+  };
+  llvm::ArrayRef<int64_t> box = p.box.asArrayRef();
+  if (!within(box, 1, 256))
+    return false;
+  if (p.element_strides && (p.element_strides.size() != box.size() ||
+                            !within(p.element_strides.asArrayRef(), 1, 8)))
+    return false;
+  return copy.getSwizzle() <= 3 && copy.getInterleave() <= 2;
+}
+
 LogicalResult TxBytesOp::verify() {
+  // A tagged copy that is malformed reports itself (now or when it is
+  // verified after this op) and has no byte count: nothing to check here.
+  Operation *scope =
+      getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  bool malformed = false;
+  if (scope)
+    scope->walk([&](TmaCopyOp copy) {
+      if (copy.getTag() == getTag() && !bytesComputable(copy))
+        malformed = true;
+    });
+  if (malformed)
+    return success();
   std::optional<int64_t> bytes = computeBytes();
   if (!bytes)
     return emitOpError() << "[" << ruleName(Rule::TxBytesTag) << "] no "

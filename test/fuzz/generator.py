@@ -1,0 +1,1494 @@
+"""Seeded generator of random `tile.tma_copy` forms (pure Python, no MLIR).
+
+Each case is a pure function of `(seed, index)`: `generate(seed, index)`
+always returns the same case, so a failure is reproduced from the two numbers
+alone (`run_fuzz.py --seed S --case I`).
+
+A case is one `gpu.module` holding one kernel with one `tile.tma_copy` (and,
+sometimes, a `tile.tx_bytes` of the copy's tag). Three kinds:
+
+* ``valid``: built to satisfy every rule of the contract (direction, mode,
+  rank, qualifiers, reduction and dtype, box, coordinates, steps, swizzle and
+  padded rows, interleave, packed fp4, gather4/scatter4, shared image and
+  alignment, global strides and dims, opaque tensor maps, targets and PTX
+  versions). The verifier should accept these; a rejection is reported as
+  a finding (`valid_rejected`), not as a failure, because it is either a
+  generator slip or an over-strict rule worth a look.
+* ``mutated``: a valid form with one to three semantic mutations (a field set
+  to a wrong, out-of-range, negative or huge value, an operand dropped or
+  added, a wrong address space, layout, dtype or target). The IR stays well
+  formed, so every rejection must name a rule of Rules.def.
+* ``garbage``: the text of a valid or mutated case damaged at the token
+  level (truncated, tokens dropped, duplicated or replaced, brackets and
+  quotes broken, literals made too large, operands of the wrong type). These
+  may also fail with MLIR's own parser messages.
+
+The copy is written in the keyword form, as a PTX opcode string (also
+mutated PTX strings) or in the generic form (which reaches the opcode checks
+the custom syntax cannot express). Each case is rendered as textual IR and,
+when the form is expressible through `tile_mlir.tma.apply`, as builder call
+arguments (values named by their SSA names in the IR, which the driver
+resolves after parsing the IR without the copy).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+# ---------------------------------------------------------------------------
+# The contract's tables (mirroring dialect/lib/Contract.cpp; used only to bias
+# generation towards forms that verify).
+
+ELEM_BITS = {
+    "i8": 8, "ui8": 8, "si8": 8, "i16": 16, "ui16": 16, "si16": 16,
+    "i32": 32, "ui32": 32, "si32": 32, "i64": 64, "ui64": 64, "si64": 64,
+    "f16": 16, "bf16": 16, "f32": 32, "f64": 64,
+    "f8E4M3FN": 8, "f8E5M2": 8, "f8E8M0FNU": 8, "f4E2M1FN": 4,
+}
+NATURAL_FORMAT = {
+    "i8": "uint8", "ui8": "uint8", "si8": "uint8",
+    "i16": "uint16", "ui16": "uint16", "si16": "uint16",
+    "i32": "uint32", "ui32": "uint32", "si32": "int32",
+    "i64": "uint64", "ui64": "uint64", "si64": "int64",
+    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+    "f8E4M3FN": "uint8", "f8E5M2": "uint8", "f8E8M0FNU": "uint8",
+    "f4E2M1FN": "float4_e2m1fn",
+}
+FORMAT_ALIASES = {  # explicit formats that describe an element type exactly
+    "f32": ["float32_ftz", "tfloat32", "tfloat32_ftz"],
+    "i32": ["int32"], "i64": ["int64"],
+}
+FORMATS = ["uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16",
+           "float32", "float64", "bfloat16", "float32_ftz", "tfloat32",
+           "tfloat32_ftz", "float4_e2m1fn"]
+FLOAT_FORMATS = {"float16", "float32", "float64", "bfloat16", "float32_ftz",
+                 "tfloat32", "tfloat32_ftz", "float4_e2m1fn"}
+FORMAT_BITS = {"uint8": 8, "uint16": 16, "uint32": 32, "int32": 32,
+               "uint64": 64, "int64": 64, "float16": 16, "float32": 32,
+               "float64": 64, "bfloat16": 16, "float32_ftz": 32,
+               "tfloat32": 32, "tfloat32_ftz": 32, "float4_e2m1fn": 4}
+# Element types with no tensor-map format (dtype-supported).
+UNSUPPORTED_ELEMS = ["i1", "i4", "i24", "i128", "index", "f80", "f128", "tf32",
+                     "f6E2M3FN", "complex<f32>", "vector<4xf32>", "si4"]
+REDUCTIONS = ["add", "min", "max", "inc", "dec", "and", "or", "xor"]
+# (element type, explicit format or None) pairs each reduction accepts.
+REDUCTION_FORMS = {
+    "add": [("ui32", None), ("i32", None), ("si32", None), ("i32", "int32"),
+            ("ui64", None), ("i64", None), ("f32", None), ("f32", "float32"),
+            ("f16", None), ("bf16", None)],
+    "min": [("ui32", None), ("si32", None), ("i32", "uint32"), ("i32", "int32"),
+            ("ui64", None), ("si64", None), ("i64", "int64"), ("i64", "uint64"),
+            ("f16", None), ("bf16", None)],
+    "inc": [("ui32", None), ("i32", None), ("i32", "uint32")],
+    "and": [("ui32", None), ("i32", None), ("si32", None), ("ui64", None),
+            ("i64", None)],
+}
+REDUCTION_FORMS["max"] = REDUCTION_FORMS["min"]
+REDUCTION_FORMS["dec"] = REDUCTION_FORMS["inc"]
+REDUCTION_FORMS["or"] = REDUCTION_FORMS["xor"] = REDUCTION_FORMS["and"]
+
+# Targets: (chip, features or None) -> (sm, arch-specific, PTX version), as
+# Contract.cpp reads them (without +ptxNN: 7.8 for sm_90, 8.0 for sm_90a, 8.6
+# for sm_100 and later).
+TARGETS = [
+    ("sm_90a", "+ptx86"), ("sm_90a", None), ("sm_90a", "+ptx80"),
+    ("sm_90a", "+ptx85"), ("sm_90a", "+ptx87"), ("sm_90", "+ptx86"),
+    ("sm_90", None), ("sm_100a", None), ("sm_100a", "+ptx86"),
+    ("sm_100a", "+ptx88"), ("sm_100", None), ("sm_100f", None),
+    ("sm_101a", None), ("sm_103a", "+ptx88"), ("sm_110a", None),
+    ("sm_120a", None), ("sm_120a", "+ptx87"), ("sm_120", None),
+    ("sm_80", None), ("sm_89", "+ptx86"), ("sm_75", None),
+    ("sm_90a", "+ptx86,+foo"), ("sm_100a", "+ptx90"),
+]
+DC_BLACKWELL = {100, 101, 103, 110}
+SHARED_BYTES_MAX = 232448   # 227 KB: shared memory per block on sm_90/sm_100
+
+
+def target_info(chip: str, features: str | None):
+    """(sm, arch_specific, ptx) the verifier derives, or None if ignored."""
+    if not chip.startswith("sm_"):
+        return None
+    rest = chip[3:]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    if digits == 0:
+        return None
+    sm = int(rest[:digits])
+    if sm >= 2 ** 31:
+        return None
+    suffix = rest[digits:]
+    arch = suffix in ("a", "f")
+    ptx = 86 if sm >= 100 else (80 if sm >= 90 and arch else 78)
+    for feat in (features or "").split(","):
+        feat = feat.strip()
+        if feat.startswith("+ptx") and feat[4:].isdigit() and int(feat[4:]) < 2 ** 31:
+            ptx = int(feat[4:])
+    return sm, arch, ptx
+
+
+I32_MIN, I32_MAX = -2 ** 31, 2 ** 31 - 1
+I64_MIN, I64_MAX = -2 ** 63, 2 ** 63 - 1
+HUGE_I64 = [2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 40, 2 ** 62,
+            I64_MAX, I64_MIN, -2 ** 31, -1, 0, 257, 4096, 65536]
+HUGE_I32 = [I32_MAX, I32_MIN, -1, 0, 4, 5, 7, 255, 256, 65536, 2 ** 30,
+            -2 ** 30, 4294967295]
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+# ---------------------------------------------------------------------------
+# The form of one case.
+
+@dataclass
+class Form:
+    # Opcode.
+    direction: str = "load"
+    mode: str = "tile"
+    rank: int = 2
+    reduction: str | None = None
+    cluster: bool = False
+    multicast: bool = False
+    cache_hint: bool = False
+    cta_group: int | None = None
+    style: str = "keyword"            # keyword | ptx | generic
+    ptx: str | None = None            # an explicit (maybe mutated) spelling
+    keyword_extra: list = field(default_factory=list)  # duplicated qualifiers
+    # Element types.
+    elem: str = "f32"                 # global (or opaque: shared) element
+    shared_elem: str = "f32"
+    # Shared operand.
+    shared_shape: list = field(default_factory=list)
+    shared_space: str | None = "3"
+    shared_layout: int | None = None   # row padding of a strided layout
+    shared_source: str = "global"     # global | arg | dynamic | alloca
+    shared_align: int | None = 1024
+    # Global operand.
+    global_kind: str = "memref"       # memref | ptr
+    global_shape: list = field(default_factory=list)   # None = dynamic
+    global_strides: list | None = None                 # None = identity
+    global_offset: object = None                       # None, int or "?"
+    global_affine: object = None      # None, "perm", "symbol", "mod" or an offset
+    global_space: str | None = None
+    global_source: str = "arg"        # arg | alloc | device_func
+    ptr_space: int = 0
+    ptr_source: str = "arg"           # arg | inttoptr
+    # Operands.
+    coords: list = field(default_factory=list)   # ("const", v) | ("arg",)
+    rows: list | None = None                     # list of ints (constants)
+    mbar: bool = True
+    cta_mask: bool = False
+    cache_policy: bool = False
+    # Attributes.
+    box: list = field(default_factory=list)
+    coord_steps: list | None = None
+    coord_steps_raw: str | None = None   # a non-array coord_steps, verbatim
+    format: str | None = None
+    swizzle: int | None = None
+    element_strides: list | None = None
+    interleave: int | None = None
+    l2_promotion: int | None = None
+    oob_fill: int | None = None
+    tag: str | None = None
+    # Context.
+    targets: list | None = None       # [(chip, features)] or None
+    tx_bytes: str | None = None       # None | before | after
+    tx_tag: str | None = None
+    kernel: bool = True
+
+    # Derived.
+    def fp4(self) -> bool:
+        return self.elem == "f4E2M1FN" or self.format == "float4_e2m1fn"
+
+
+@dataclass
+class Case:
+    seed: int
+    index: int
+    kind: str                 # valid | mutated | garbage
+    text: str                 # one gpu.module, no split markers
+    copy_line: int            # 1-based line of the tile.tma_copy in `text`
+    mutations: list
+    style: str
+    builder: dict | None      # tma.apply arguments, or None
+    ptx_ok: bool              # eligible for the PTX/ptxas sample
+
+    def python_call(self) -> str:
+        """The builder call as Python source (values by SSA name)."""
+        return render_python_call(self.builder) if self.builder else ""
+
+
+# ---------------------------------------------------------------------------
+# Valid construction.
+
+def _pick_targets(rng: random.Random, f: Form) -> list | None:
+    need_bw = f.mode != "tile" or f.cta_group is not None or f.fp4()
+    need_arch = f.multicast
+    need_ptx86 = f.direction == "load" and not f.cluster
+    no_sm100 = (f.interleave or 0) == 1 and (f.swizzle or 0) != 0
+
+    def ok(t):
+        info = target_info(*t)
+        if info is None:
+            return True
+        sm, arch, ptx = info
+        if sm < 90:
+            return False
+        if need_bw and not (arch and sm in DC_BLACKWELL):
+            return False
+        if need_arch and not arch:
+            return False
+        if need_ptx86 and ptx < 86:
+            return False
+        if no_sm100 and sm >= 100:
+            return False
+        return True
+
+    good = [t for t in TARGETS if ok(t)]
+    default_ok = ok(("sm_90a", "+ptx86"))
+    r = rng.random()
+    if (r < 0.06 and default_ok) or not good:
+        return None
+    if r < 0.14 and len(good) > 1:
+        return rng.sample(good, 2)
+    return [rng.choice(good)]
+
+
+def _inner_align_elems(bits: int) -> int:
+    """Elements in 16 bytes."""
+    return max(1, 128 // bits)
+
+
+def _small(rng: random.Random, lo: int, hi: int) -> int:
+    """A value in lo..hi biased towards small ones."""
+    if rng.random() < 0.7:
+        return rng.randint(lo, min(hi, lo + 15))
+    return rng.randint(lo, hi)
+
+
+def build_valid(rng: random.Random) -> Form:
+    f = Form()
+    f.direction = rng.choices(["load", "store", "reduce"], [55, 25, 20])[0]
+    fp4 = f.direction == "load" and rng.random() < 0.08
+    if f.direction != "reduce" and rng.random() < 0.12:
+        f.mode = "gather4" if f.direction == "load" else "scatter4"
+    if f.direction == "reduce":
+        f.reduction = rng.choice(REDUCTIONS)
+        f.elem, f.format = rng.choice(REDUCTION_FORMS[f.reduction])
+    elif fp4:
+        f.elem = "f4E2M1FN"
+        f.format = "float4_e2m1fn" if rng.random() < 0.3 else None
+    else:
+        f.elem = rng.choice([e for e in ELEM_BITS if e != "f4E2M1FN"])
+        if rng.random() < 0.25:
+            f.format = rng.choice([NATURAL_FORMAT[f.elem]] +
+                                  FORMAT_ALIASES.get(f.elem, []))
+    fmt = f.format or NATURAL_FORMAT[f.elem]
+    bits = FORMAT_BITS[fmt]
+    elem_bytes = 1 if fp4 else bits // 8
+    f.shared_elem = "i8" if fp4 else f.elem
+
+    # Load qualifiers.
+    if f.direction == "load":
+        f.cluster = rng.random() < 0.3
+        f.multicast = f.cluster and rng.random() < 0.5
+        if rng.random() < 0.15:
+            f.cta_group = rng.choice([1, 2])
+    f.cache_hint = rng.random() < 0.25
+
+    # Rank, interleave.
+    interleave = 0
+    if f.mode != "tile":
+        f.rank = 2
+    else:
+        f.rank = rng.choices([1, 2, 3, 4, 5], [15, 40, 20, 15, 10])[0]
+        if not fp4 and f.rank >= 3 and rng.random() < 0.25:
+            interleave = rng.choice([1, 2])
+            if interleave == 2 and bits > 128:
+                interleave = 1
+
+    # Swizzle, box and image.
+    box = []
+    es = [1] * f.rank
+    swz = 0
+    if interleave:
+        slice_elems = (16 if interleave == 1 else 32) * 8 // bits
+        if interleave == 2:
+            swz = 1
+        elif f.cta_group is None and rng.random() < 0.3:
+            swz = rng.choice([1, 2, 3])      # sm_90 targets only
+        for i in range(f.rank):
+            box.append(1 if i == 1 else _small(rng, 1, 256))
+        if rng.random() < 0.3:
+            es = [_small(rng, 1, 8) if i != 1 else 1 for i in range(f.rank)]
+        dims = [ceil_div(b, e) for b, e in zip(box, es)] + [slice_elems]
+        row_payload = slice_elems * bits // 8
+    else:
+        if fp4:
+            swz = rng.choice([0, 3])
+            inner = 128
+        else:
+            swz = rng.choice([0, 0, 1, 2, 3])
+            span = 16 << swz if swz else 0
+            limit = span if swz else min(256 * bits // 8, 512)
+            row_bytes = 16 * _small(rng, 1, limit // 16)
+            inner = row_bytes * 8 // bits
+        if f.mode != "tile":
+            box = [1, inner]
+            dims = [4, inner]
+        else:
+            box = [_small(rng, 1, 256) for _ in range(f.rank - 1)] + [inner]
+            if not fp4 and f.rank > 1 and rng.random() < 0.25:
+                es = [_small(rng, 1, 8) for _ in range(f.rank - 1)] + [1]
+            dims = [ceil_div(b, e) for b, e in zip(box, es)]
+        row_payload = dims[-1] * bits // 8
+    span = 16 << swz if swz else 0
+
+    def image_of(box):
+        if f.mode != "tile":
+            dims = [4, box[1]]
+        else:
+            dims = [ceil_div(bx, e) for bx, e in zip(box, es)]
+            if interleave:
+                dims.append(slice_elems)
+        payload = dims[-1] * bits // 8
+        stored = dims[-1] * elem_bytes if fp4 else payload
+        if span and stored < span:
+            stored = span
+        rows = 1
+        for d in dims[:-1]:
+            rows *= d
+        return dims, payload, stored, rows
+
+    # Most cases fit shared memory (227 KB); a few keep a huge box.
+    big_ok = rng.random() < 0.05
+    while True:
+        dims, row_payload, row_storage, rows = image_of(box)
+        if big_ok or rows * row_storage <= 64 * 1024:
+            break
+        outer = [i for i in range(len(box) - (0 if interleave else 1))
+                 if box[i] > 1 and not (interleave and i == 1)]
+        if not outer:
+            break
+        i = max(outer, key=lambda j: box[j])
+        box[i] = max(1, box[i] // 2)
+    f.box = box
+    f.interleave = interleave if interleave or rng.random() < 0.1 else None
+    if swz or rng.random() < 0.1:
+        f.swizzle = swz
+    if es != [1] * f.rank or rng.random() < 0.1:
+        f.element_strides = es
+    storage = rows * row_storage
+    payload = rows * row_payload
+    image = dims[:-1] + [row_storage // elem_bytes]
+
+    # Repeat axes and steps.
+    repeat = []
+    axis = f.rank - 1 if f.mode == "tile" else 1
+    align = 1 if (interleave or fp4) else _inner_align_elems(bits)
+    if rng.random() < 0.3 and storage % 128 == 0:
+        repeat = [rng.randint(1, 4) for _ in range(rng.choice([1, 1, 2]))]
+        f.coord_steps = []
+        for _ in repeat:
+            step = []
+            for i in range(f.rank):
+                lo = 0 if f.direction != "load" else -2
+                if i == axis:
+                    step.append(align * rng.randint(lo, 8))
+                else:
+                    step.append(rng.choice([0, box[i], rng.randint(4 * lo, 64)]))
+            f.coord_steps.append(step)
+    f.shared_shape = repeat + image
+
+    # Shared operand.
+    f.shared_source = rng.choices(["global", "arg", "dynamic"], [80, 10, 10])[0]
+    f.shared_space = "3" if rng.random() < 0.8 else "#gpu.address_space<workgroup>"
+    if f.shared_source == "dynamic":
+        f.shared_space = "#gpu.address_space<workgroup>"
+    need = 8 * span if swz else 128
+    f.shared_align = rng.choice([need, need, 1024 if need <= 1024 else need, 4096])
+
+    # Global operand.
+    f.global_kind = "ptr" if rng.random() < 0.08 else "memref"
+    if f.global_kind == "ptr":
+        f.ptr_source = "inttoptr" if rng.random() < 0.3 else "arg"
+        f.ptr_space = (4 if f.ptr_source == "inttoptr" and rng.random() < 0.6
+                       else rng.choice([0, 0, 1]))
+        if fp4:
+            f.elem, f.format = "i8", "float4_e2m1fn"
+    else:
+        _build_global(rng, f, bits, interleave, fp4)
+
+    # Coordinates.
+    # Stores and reductions start at non-negative coordinates.
+    neg = 1 if f.direction == "load" else 0
+    f.coords = []
+    for i in range(f.rank):
+        if rng.random() < 0.35:
+            f.coords.append(("arg",))
+        elif i == axis and f.mode == "tile" and fp4:
+            f.coords.append(("const", 64 * rng.randint(-2 * neg, 8)))
+        elif i == axis and not interleave and not fp4:
+            f.coords.append(("const", align * rng.randint(-4 * neg, 64)))
+        elif i == axis and f.mode != "tile" and fp4:
+            f.coords.append(("const", 64 * rng.randint(0, 8)))
+        else:
+            f.coords.append(("const", rng.choice(
+                [0, 0, rng.randint(-64 * neg, 1024),
+                 rng.randint(I32_MIN * neg, I32_MAX)])))
+    if f.mode != "tile":
+        f.rows = [rng.randint(0, 64) for _ in range(4)]
+    f.mbar = f.direction == "load"
+    f.cta_mask = f.multicast
+    f.cache_policy = f.cache_hint
+
+    # Other knobs.
+    if rng.random() < 0.2:
+        f.l2_promotion = rng.randint(0, 3)
+    if rng.random() < 0.15:
+        f.oob_fill = 1 if (fmt in FLOAT_FORMATS and rng.random() < 0.6) else 0
+    if rng.random() < 0.2:
+        f.tag = rng.choice(["phase", "stage0", "s1", "a_b", "t"])
+        slots = 1
+        for r in repeat:
+            slots *= r
+        if rng.random() < 0.5 and slots * payload < 2 ** 20:
+            f.tx_bytes = rng.choice(["before", "after"])
+            f.tx_tag = f.tag
+    f.swizzle = f.swizzle if f.swizzle is not None else None
+    f.targets = _pick_targets(rng, f)
+    f.style = rng.choices(["keyword", "ptx", "generic"], [50, 35, 15])[0]
+    return f
+
+
+def _build_global(rng, f: Form, bits: int, interleave: int, fp4: bool):
+    stride_align_bytes = 32 if (interleave == 2 or fp4) else 16
+    align_elems = stride_align_bytes * 8 // bits
+    shape = []
+    for i in range(f.rank):
+        b = f.box[i]
+        r = rng.random()
+        if r < 0.1:
+            shape.append(None)
+        elif r < 0.15:
+            shape.append(b)
+        elif r < 0.17:
+            shape.append(2 ** 32 if i < f.rank - 1 else None)
+        else:
+            shape.append(b + rng.choice([0, b, 3 * b, rng.randint(0, 300)]))
+    if interleave:
+        shape.append((16 if interleave == 1 else 32) * 8 // bits)
+    else:
+        inner = shape[-1]
+        # Identity strides stay aligned when the inner dim is.
+        unit = 128 if fp4 else align_elems
+        if inner is not None:
+            inner = ceil_div(inner, unit) * unit
+            shape[-1] = inner
+    # Keep identity strides below 2^40 bytes: shrink the largest inner dims.
+    while True:
+        total = 1
+        for d in shape[1:]:
+            total *= d or 1
+        if total * bits // 8 < 2 ** 39:
+            break
+        cands = [i for i in range(1, min(f.rank, len(shape)))
+                 if shape[i] is not None and shape[i] > f.box[i]]
+        if not cands:
+            break
+        i = max(cands, key=lambda j: shape[j])
+        shape[i] = f.box[i]
+    # MLIR cannot lay out an identity memref of 2^63 or more elements.
+    while True:
+        count = 1
+        for d in shape:
+            count *= d or 1
+        big = [i for i in range(f.rank) if shape[i] and shape[i] > f.box[i]]
+        if count < 2 ** 62 or not big:
+            break
+        i = max(big, key=lambda j: shape[j])
+        shape[i] = f.box[i]
+    f.global_shape = shape
+    if rng.random() < 0.35:
+        strides = [1]
+        for i in range(len(shape) - 1, 0, -1):
+            if interleave and i == len(shape) - 1:
+                strides.insert(0, shape[-1])    # the spatial stride: one slice
+                continue
+            if rng.random() < 0.15:
+                strides.insert(0, None)
+                continue
+            inner_extent = 1
+            base = next((s for s in strides if s is not None), 1)
+            inner_extent = (shape[i] or 64) * base
+            pad = align_elems * rng.choice([0, 0, 1, 4])
+            s = ceil_div(inner_extent, align_elems) * align_elems + pad
+            if s * bits // 8 >= 2 ** 40:
+                s = None
+            strides.insert(0, s)
+        if rng.random() < 0.08 and not interleave:
+            strides[-1] = None      # a dynamic inner stride (runtime rule)
+        f.global_strides = strides
+        f.global_offset = rng.choice([None, None, 0, 64, "?"])
+    f.global_space = rng.choices([None, "1", "0", "#gpu.address_space<global>"],
+                                 [80, 10, 5, 5])[0]
+
+
+# ---------------------------------------------------------------------------
+# Mutations: each sets one field to a wrong, out-of-range or random value.
+
+def _arity(f) -> int:
+    """The rank for sizing lists (a mutated rank may be huge or negative)."""
+    return f.rank if 0 <= f.rank <= 8 else len(f.box)
+
+
+def _rand_int(rng, lo=-5, hi=300):
+    return rng.choice([rng.randint(lo, hi), rng.choice(HUGE_I64)])
+
+
+def _i32(rng):
+    return rng.choice([rng.randint(-8, 16), rng.choice(HUGE_I32)])
+
+
+def m_rank(rng, f):
+    f.rank = rng.choice([0, 6, 7, -1, 3, 1, 2, 4, 5, 2 ** 31 - 1, -2 ** 31])
+
+
+def m_direction(rng, f):
+    f.direction = rng.choice(["load", "store", "reduce"])
+    if f.direction == "reduce" and f.reduction is None and rng.random() < 0.7:
+        f.reduction = rng.choice(REDUCTIONS)
+
+
+def m_mode(rng, f):
+    f.mode = rng.choice(["tile", "gather4", "scatter4"])
+    if rng.random() < 0.7:   # with the operands the new mode takes
+        f.rows = [rng.randint(0, 64) for _ in range(4)] if f.mode != "tile" else None
+
+
+def m_gather_rank(rng, f):
+    """gather4/scatter4 at a rank other than 2, otherwise consistent."""
+    f.mode = "gather4" if f.direction == "load" else "scatter4"
+    f.rows = [rng.randint(0, 64) for _ in range(4)]
+    f.rank = rng.choice([1, 3, 4, 5])
+    inner = f.box[-1] if f.box else 32
+    f.box = [1] * (f.rank - 1) + [inner]
+    f.coords = [("const", 0)] * f.rank
+    f.element_strides = None
+    f.coord_steps = None
+    f.interleave = None
+
+
+def m_fp4_inner_dim(rng, f):
+    """Packed fp4 whose inner global dim is no multiple of 128 (strides kept
+    32-byte aligned)."""
+    if f.global_kind != "memref" or not f.global_shape:
+        return
+    f.elem = "f4E2M1FN"
+    f.shared_elem = "i8"
+    shape = list(f.global_shape)
+    shape[-1] = rng.choice([192, 320, 129, 200, 130])
+    f.global_shape = shape
+    strides = [1]
+    for d in reversed(shape[1:]):
+        prev = strides[0] if strides[0] is not None else 2 ** 40
+        s = -(-prev * (d or 64) // 64) * 64
+        strides.insert(0, s if s < 2 ** 62 else None)
+    f.global_strides = strides
+    f.global_affine = None
+
+
+def m_reduction(rng, f):
+    f.reduction = rng.choice(REDUCTIONS + [None])
+
+
+def m_cluster(rng, f):
+    f.cluster = not f.cluster
+
+
+def m_multicast(rng, f):
+    f.multicast = not f.multicast
+
+
+def m_cta_group(rng, f):
+    f.cta_group = rng.choice([None, 1, 2, 0, 3, -1, 2 ** 31 - 1, -2 ** 31])
+
+
+def m_cache_hint(rng, f):
+    f.cache_hint = not f.cache_hint
+
+
+def m_mbar(rng, f):
+    f.mbar = not f.mbar
+
+
+def m_cta_mask(rng, f):
+    f.cta_mask = not f.cta_mask
+
+
+def m_cache_policy(rng, f):
+    f.cache_policy = not f.cache_policy
+
+
+def m_rows(rng, f):
+    n = rng.choice([0, 1, 3, 4, 5])
+    f.rows = [rng.randint(-4, 64) for _ in range(n)] if n else None
+
+
+def m_box_arity(rng, f):
+    n = rng.choice([0, 1, 2, 3, 4, 5, 6, 9])
+    f.box = [rng.randint(1, 32) for _ in range(n)]
+
+
+def m_box_extent(rng, f):
+    if f.box:
+        f.box[rng.randrange(len(f.box))] = _rand_int(rng, -3, 300)
+
+
+def m_box_random(rng, f):
+    f.box = [rng.choice([1, 2, 4, 8, 16, 32, 64, 128, 256, rng.randint(1, 256)])
+             for _ in f.box]
+
+
+def m_coords_count(rng, f):
+    n = rng.choice([0, 1, 2, 3, 4, 5, 6])
+    f.coords = [("const", 0) for _ in range(n)]
+
+
+def m_inner_coord(rng, f):
+    if f.coords:
+        i = rng.randrange(len(f.coords))
+        f.coords[i] = ("const", rng.choice([1, 3, 8, 17, 33, -5, I32_MAX, I32_MIN,
+                                             rng.randint(-1000, 1000)]))
+
+
+def m_coord_steps(rng, f):
+    r = rng.random()
+    n = rng.choice([1, 2, 3])
+    if r < 0.3:
+        f.coord_steps = [[_rand_int(rng, -64, 64) for _ in range(_arity(f))]
+                         for _ in range(n)]
+    elif r < 0.5:
+        f.coord_steps = [[rng.randint(0, 8) for _ in range(rng.choice([0, 1, 2, 3, 6]))]
+                         for _ in range(n)]
+    elif r < 0.65:
+        f.coord_steps = [[rng.choice([1, 3, 5, 7, 2 ** 62 + 1, I64_MAX, I64_MIN])
+                          for _ in range(_arity(f))]]
+    elif r < 0.8:
+        f.coord_steps = None
+    else:
+        f.coord_steps = None
+        f.coord_steps_raw = rng.choice([
+            "[1, 2]", "[array<i32: 0, 16>]", "[\"x\"]", "[]",
+            "[array<i64>]", "[[0, 16]]", "[array<i64: 0, 16>, unit]"])
+
+
+def m_repeat_shape(rng, f):
+    """Changes the shared shape's repeat prefix (or adds a huge one)."""
+    k = len(f.coord_steps or [])
+    image = f.shared_shape[k:]
+    n = rng.choice([0, 1, 2, 3])
+    f.shared_shape = [rng.choice([0, 1, 2, 3, 8, 64]) for _ in range(n)] + image
+
+
+def m_format(rng, f):
+    f.format = rng.choice(FORMATS + [None])
+
+
+def m_swizzle(rng, f):
+    f.swizzle = rng.choice([0, 1, 2, 3, _i32(rng)])
+
+
+def m_element_strides(rng, f):
+    r = rng.random()
+    if r < 0.3:
+        f.element_strides = [rng.randint(1, 8) for _ in range(_arity(f))]
+    elif r < 0.6:
+        es = list(f.element_strides or [1] * max(_arity(f), 1))
+        es[rng.randrange(len(es))] = rng.choice([0, -1, 9, 16, 2, I64_MAX, I64_MIN])
+        f.element_strides = es
+    else:
+        f.element_strides = [1] * rng.choice([0, 1, 3, 6])
+
+
+def m_interleave(rng, f):
+    f.interleave = rng.choice([0, 1, 2, 3, -1, _i32(rng)])
+
+
+def m_l2(rng, f):
+    f.l2_promotion = rng.choice([0, 3, 4, -1, _i32(rng)])
+
+
+def m_oob(rng, f):
+    f.oob_fill = rng.choice([0, 1, 1, 2, -1, _i32(rng)])
+
+
+def m_elem(rng, f):
+    e = rng.choice(UNSUPPORTED_ELEMS + list(ELEM_BITS))
+    f.elem = e
+    if rng.random() < 0.6:
+        f.shared_elem = e
+
+
+def m_shared_elem(rng, f):
+    f.shared_elem = rng.choice(list(ELEM_BITS) + ["i8", "f32", "i1"])
+
+
+def m_shared_space(rng, f):
+    f.shared_space = rng.choice([None, "0", "1", "5", "#gpu.address_space<global>",
+                                 "#gpu.address_space<private>"])
+    if f.shared_source == "dynamic":
+        f.shared_source = "global"
+
+
+def m_shared_layout(rng, f):
+    f.shared_source = "arg"
+    r = rng.random()
+    if r < 0.5 and f.shared_shape:
+        f.shared_layout = rng.choice([0, 1, 16])   # row padding of a strided layout
+    elif f.shared_shape:
+        f.shared_shape = list(f.shared_shape)
+        f.shared_shape[rng.randrange(len(f.shared_shape))] = None
+
+
+def m_shared_shape(rng, f):
+    if f.shared_shape and rng.random() < 0.7:
+        f.shared_shape = list(f.shared_shape)
+        i = rng.randrange(len(f.shared_shape))
+        d = f.shared_shape[i] or 8
+        f.shared_shape[i] = rng.choice([0, 1, 2, 3, d * 2, max(1, d // 2), 1000])
+    else:
+        f.shared_shape = [rng.randint(1, 16) for _ in range(rng.randint(0, 6))]
+
+
+def m_shared_align(rng, f):
+    f.shared_source = rng.choice(["global", "global", "alloca"])
+    f.shared_align = rng.choice([None, 1, 16, 64, 128, 256, 512, 1024, 2048])
+
+
+def m_global_space(rng, f):
+    f.global_space = rng.choice(["3", "5", "2", "#gpu.address_space<workgroup>",
+                                 "#gpu.address_space<private>", "1", None])
+
+
+def m_global_source(rng, f):
+    f.global_source = rng.choice(["alloc", "device_func"])
+
+
+def m_global_rank(rng, f):
+    if f.global_kind != "memref":
+        return
+    n = rng.choice([0, 1, 2, 3, 4, 5, 6])
+    f.global_shape = [rng.randint(1, 128) for _ in range(n)]
+    f.global_strides = None
+
+
+def m_global_dim(rng, f):
+    if f.global_kind != "memref" or not f.global_shape:
+        return
+    i = rng.randrange(len(f.global_shape))
+    f.global_shape = list(f.global_shape)
+    f.global_shape[i] = rng.choice([0, 1, 2, 2 ** 32, 2 ** 32 + 1, 2 ** 40,
+                                    2 ** 62, rng.randint(1, 300), None])
+
+
+def m_global_stride(rng, f):
+    if f.global_kind != "memref" or not f.global_shape:
+        return
+    n = len(f.global_shape)
+    strides = list(f.global_strides or [None] * n)
+    if len(strides) != n:
+        strides = [None] * n
+    i = rng.randrange(n)
+    strides[i] = rng.choice([1, 2, 3, 5, 17, 0, -16, -1, 2 ** 40, 2 ** 37,
+                             2 ** 61, I64_MAX, -2 ** 62, rng.randint(1, 4096)])
+    strides = [s if s is not None or rng.random() < 0.5 else 64 for s in strides]
+    f.global_strides = strides
+    if rng.random() < 0.3:
+        f.global_offset = rng.choice([0, 3, "?", 2 ** 40])
+
+
+def m_global_affine(rng, f):
+    f.global_affine = rng.choice(["perm", "symbol", "mod", 0, 0, 16, 3])
+
+
+def m_ptr(rng, f):
+    f.global_kind = "ptr"
+    f.ptr_source = rng.choice(["arg", "inttoptr"])
+    f.ptr_space = rng.choice([0, 1, 3, 4, 5, 7, 2 ** 20])
+
+
+def m_target(rng, f):
+    f.targets = [rng.choice(TARGETS) for _ in range(rng.choice([1, 1, 2]))]
+    if rng.random() < 0.1:
+        f.targets = [rng.choice([("sm_", None), ("sm_abc", None),
+                                 ("sm_99999999999999999999a", None),
+                                 ("gfx90a", None), ("sm_90a", "+ptx99999999999"),
+                                 ("sm_90a", "+ptx"), ("sm_100a", "-ptx86"),
+                                 ("sm_1000a", None), ("sm_20", None)])]
+
+
+def m_tag(rng, f):
+    r = rng.random()
+    if r < 0.4:
+        f.tx_tag = rng.choice(["missing", f.tag or "phase", ""])
+        f.tx_bytes = rng.choice(["before", "after"])
+    elif r < 0.7:
+        f.tag = rng.choice(["phase", "", "x y", "ünï", "t" * 300])
+        f.tx_tag = f.tag
+        f.tx_bytes = rng.choice(["before", "after"])
+    else:
+        # Many slots: the tagged byte count reaches 2^20.
+        f.coord_steps = [[0] * _arity(f)] + (f.coord_steps or [])
+        f.shared_shape = [rng.choice([64, 256, 1024, 4096])] + f.shared_shape
+        f.tag = f.tag or "big"
+        f.tx_tag = f.tag
+        f.tx_bytes = rng.choice(["before", "after"])
+
+
+def m_kernel(rng, f):
+    f.kernel = False
+
+
+def m_fp4(rng, f):
+    f.elem = "f4E2M1FN"
+    f.shared_elem = rng.choice(["i8", "i8", "f4E2M1FN", "ui8"])
+    if rng.random() < 0.5:
+        f.box = list(f.box)
+        if f.box:
+            f.box[-1] = rng.choice([128, 64, 256, 32])
+
+
+def m_ptx_string(rng, f):
+    """A PTX spelling with one part changed, dropped, duplicated or reordered."""
+    f.style = "ptx"
+    f.ptx = mutate_ptx(rng, ptx_spelling(f, rng))
+
+
+def m_keyword_dup(rng, f):
+    f.style = "keyword"
+    f.keyword_extra = [rng.choice(["cluster", "multicast", "cache_hint",
+                                   "cta_group(1)", "cta_group(2)"])]
+
+
+def m_keyword_word(rng, f):
+    f.style = "keyword"
+    f.keyword_extra = [rng.choice(["@direction:loads", "@direction:stor",
+                                   "@direction:LOAD", "@mode:gather", "@mode:im2col",
+                                   "@mode:tile::gather4", "@reduction:mul",
+                                   "@reduction:and_", "@rank:0", "@rank:6",
+                                   "@rank:-3", "@rank:4294967297",
+                                   "@cta:0", "@cta:3", "@cta:-1",
+                                   "@cta:9223372036854775807"])]
+
+
+MUTATIONS = [
+    (m_rank, 3), (m_direction, 4), (m_mode, 3), (m_gather_rank, 1),
+    (m_fp4_inner_dim, 2), (m_reduction, 3),
+    (m_cluster, 3), (m_multicast, 3), (m_cta_group, 3), (m_cache_hint, 3),
+    (m_mbar, 3), (m_cta_mask, 2), (m_cache_policy, 2), (m_rows, 3),
+    (m_box_arity, 3), (m_box_extent, 5), (m_box_random, 5),
+    (m_coords_count, 3), (m_inner_coord, 4), (m_coord_steps, 5),
+    (m_repeat_shape, 3), (m_format, 5), (m_swizzle, 6),
+    (m_element_strides, 5), (m_interleave, 5), (m_l2, 3), (m_oob, 4),
+    (m_elem, 5), (m_shared_elem, 3), (m_shared_space, 3), (m_shared_layout, 3),
+    (m_shared_shape, 4), (m_shared_align, 3), (m_global_space, 3),
+    (m_global_source, 2), (m_global_rank, 3), (m_global_dim, 4),
+    (m_global_stride, 5), (m_global_affine, 2), (m_ptr, 2), (m_target, 6), (m_tag, 3),
+    (m_kernel, 1), (m_fp4, 3), (m_ptx_string, 8), (m_keyword_dup, 3),
+    (m_keyword_word, 4),
+]
+
+
+# ---------------------------------------------------------------------------
+# Opcode spellings.
+
+def ptx_spelling(f: Form, rng: random.Random | None = None) -> str | None:
+    """The PTX spelling of the opcode fields, or None if PTX cannot say it."""
+    if not 1 <= f.rank <= 5 or f.cta_group not in (None, 1, 2):
+        return None
+    if f.direction == "reduce":
+        if f.reduction is None or f.mode != "tile" or f.cluster or f.multicast \
+                or f.cta_group:
+            return None
+        mode = "" if rng and rng.random() < 0.4 else ".tile"
+        s = (f"cp.reduce.async.bulk.tensor.{f.rank}d.global.shared::cta."
+             f"{f.reduction}{mode}.bulk_group")
+        return s + (".L2::cache_hint" if f.cache_hint else "")
+    if f.reduction is not None:
+        return None
+    if f.direction == "store":
+        if f.cluster or f.multicast or f.cta_group or f.mode == "gather4":
+            return None
+        mode = {"tile": ".tile", "scatter4": ".tile::scatter4"}[f.mode]
+        if f.mode == "tile" and rng and rng.random() < 0.3:
+            mode = ""
+        s = f"cp.async.bulk.tensor.{f.rank}d.global.shared::cta{mode}.bulk_group"
+        return s + (".L2::cache_hint" if f.cache_hint else "")
+    if f.mode == "scatter4" or (f.multicast and not f.cluster):
+        return None
+    dst = "shared::cluster" if f.cluster else "shared::cta"
+    mode = {"tile": ".tile", "gather4": ".tile::gather4"}[f.mode]
+    if f.mode == "tile" and rng and rng.random() < 0.3:
+        mode = ""
+    s = (f"cp.async.bulk.tensor.{f.rank}d.{dst}.global{mode}"
+         ".mbarrier::complete_tx::bytes")
+    if f.multicast:
+        s += ".multicast::cluster"
+    if f.cta_group:
+        s += f".cta_group::{f.cta_group}"
+    return s + (".L2::cache_hint" if f.cache_hint else "")
+
+
+PTX_PARTS = ["cp", "reduce", "async", "bulk", "tensor", "1d", "2d", "3d", "4d",
+             "5d", "0d", "6d", "9d", "shared::cta", "shared::cluster", "global",
+             "tile", "tile::gather4", "tile::scatter4", "im2col",
+             "im2col::w", "mbarrier::complete_tx::bytes", "bulk_group",
+             "multicast::cluster", "cta_group::1", "cta_group::2",
+             "cta_group::3", "L2::cache_hint", "add", "min", "max", "inc",
+             "dec", "and", "or", "xor", "mul", "", "foo", "TILE", "2D",
+             "shared", "shared::", "::", "d", "1dd", "L2::evict_first"]
+
+
+def mutate_ptx(rng: random.Random, spelling: str | None) -> str:
+    """A damaged spelling; it stays a valid MLIR string literal."""
+    base = spelling or ("cp.async.bulk.tensor.2d.shared::cta.global.tile."
+                        "mbarrier::complete_tx::bytes")
+    parts = base.split(".")
+    r = rng.random()
+    if r < 0.2:
+        parts[rng.randrange(len(parts))] = rng.choice(PTX_PARTS)
+    elif r < 0.35:
+        del parts[rng.randrange(len(parts))]
+    elif r < 0.5:
+        i = rng.randrange(len(parts))
+        parts.insert(i, parts[i])
+    elif r < 0.6:
+        i, j = rng.randrange(len(parts)), rng.randrange(len(parts))
+        parts[i], parts[j] = parts[j], parts[i]
+    elif r < 0.7:
+        parts.append(rng.choice(PTX_PARTS))
+    elif r < 0.75:
+        parts = parts[:rng.randrange(len(parts) + 1)]
+    elif r < 0.85:
+        s = ".".join(parts)
+        i = rng.randrange(len(s) + 1)
+        s = s[:i] + rng.choice([".", "..", ":", " ", "x", "Z", "9", "::", "é",
+                                "\t"]) + s[i:]
+        return s
+    elif r < 0.9:
+        return rng.choice(["", ".", "cp", "cp.async", "x" * 5000,
+                           ".".join(["tile"] * 300), "cp.async.bulk.tensor.",
+                           "cp.async.bulk.tensor.99999999999999999999d"])
+    else:
+        # Correct PTX text of another direction's form.
+        parts = rng.choice([
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+            "complete_tx::bytes.cta_group::1.multicast::cluster",
+            "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group."
+            "multicast::cluster",
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile::"
+            "scatter4.bulk_group",
+            "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::"
+            "complete_tx::bytes.L2::cache_hint.L2::cache_hint",
+            "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group."
+            "cta_group::2",
+        ]).split(".")
+    return ".".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# Rendering.
+
+def _mem_space(space):
+    return "" if space is None else f", {space}"
+
+
+def memref_type(shape, elem, layout=None, space=None) -> str:
+    dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    lay = f", {layout}" if layout else ""
+    return f"memref<{dims}{elem}{lay}{_mem_space(space)}>"
+
+
+def global_layout(f: Form) -> str | None:
+    if f.global_affine is not None and f.global_shape:
+        n = len(f.global_shape)
+        ds = [f"d{i}" for i in range(n)]
+        head = f"({', '.join(ds)})"
+        if f.global_affine == "perm":
+            return f"affine_map<{head} -> ({', '.join(reversed(ds))})>"
+        if f.global_affine == "symbol":
+            terms = [f"{d} * s{i}" for i, d in enumerate(ds[:-1])] + [ds[-1]]
+            syms = ", ".join(f"s{i}" for i in range(n - 1))
+            return f"affine_map<{head}[{syms}] -> ({' + '.join(terms)})>"
+        if f.global_affine == "mod":
+            return f"affine_map<{head} -> ({' + '.join(ds[:-1] + [ds[-1] + ' mod 7'])})>"
+        # A strided map written out: (d0 * S0 + ... + dn).
+        terms, stride = [], 1
+        for i in range(n - 1, -1, -1):
+            terms.insert(0, ds[i] if stride == 1 else f"{ds[i]} * {stride}")
+            stride = min(stride * (f.global_shape[i] or 64), 2 ** 61)
+        return f"affine_map<{head} -> ({' + '.join(terms)} + {f.global_affine})>"
+    if f.global_strides is None:
+        return None
+    s = ", ".join("?" if x is None else str(x) for x in f.global_strides)
+    off = ""
+    if f.global_offset is not None:
+        off = f", offset: {f.global_offset}"
+    return f"strided<[{s}]{off}>"
+
+
+def _dense(values) -> str:
+    if not values:
+        return "array<i64>"
+    return "array<i64: " + ", ".join(str(v) for v in values) + ">"
+
+
+def _str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def attr_entries(f: Form, generic: bool) -> list:
+    """Descriptor attributes as `name = value` strings."""
+    out = [f"box = {_dense(f.box)}"]
+    if f.coord_steps is not None:
+        out.append("coord_steps = [" + ", ".join(_dense(s) for s in f.coord_steps)
+                   + "]")
+    elif f.coord_steps_raw is not None:
+        out.append(f"coord_steps = {f.coord_steps_raw}")
+    if f.format is not None:
+        out.append(f"format = #tile<format {f.format}>")
+    for name in ("swizzle", "interleave", "l2_promotion", "oob_fill"):
+        v = getattr(f, name)
+        if v is not None:
+            out.append(f"{name} = {v} : i32")
+    if f.element_strides is not None:
+        out.append(f"element_strides = {_dense(f.element_strides)}")
+    if f.tag is not None:
+        out.append(f"tag = {_str(f.tag)}")
+    return out
+
+
+def keyword_opcode(f: Form, rng: random.Random) -> str:
+    words = {}
+    for extra in f.keyword_extra:
+        if extra.startswith("@"):
+            key, _, val = extra[1:].partition(":")
+            words[key] = val
+    direction = words.get("direction", f.direction)
+    s = direction
+    red = words.get("reduction", f.reduction)
+    if f.direction == "reduce" or "reduction" in words:
+        s += f" {red or 'add'}"
+    s += f" {words.get('mode', f.mode)} {words.get('rank', f.rank)}d"
+    quals = []
+    if f.cluster:
+        quals.append("cluster")
+    if f.multicast:
+        quals.append("multicast")
+    cta = words.get("cta", f.cta_group)
+    if cta is not None:
+        quals.append(f"cta_group({cta})")
+    if f.cache_hint:
+        quals.append("cache_hint")
+    quals += [e for e in f.keyword_extra if not e.startswith("@")]
+    if rng.random() < 0.2:
+        rng.shuffle(quals)
+    return " ".join([s] + quals)
+
+
+def _direction_ok_for_keyword(f: Form) -> bool:
+    # The keyword form has no spelling for a reduction operator outside reduce.
+    return not (f.reduction is not None and f.direction != "reduce")
+
+
+@dataclass
+class _Kernel:
+    args: list = field(default_factory=list)        # (name, type)
+    defs: list = field(default_factory=list)        # (name, text)
+    module_defs: list = field(default_factory=list)  # text lines
+
+    def arg(self, name, ty):
+        if name not in [a for a, _ in self.args]:
+            self.args.append((name, ty))
+        return name
+
+    def define(self, name, text):
+        if name not in [d for d, _ in self.defs]:
+            self.defs.append((name, text))
+        return name
+
+
+def _const(k: _Kernel, value: int, ty: str = "i32") -> str:
+    tag = str(value).replace("-", "m")
+    name = f"%c{tag}" if ty == "i32" else f"%c{tag}_{ty}"
+    return k.define(name, f"{name} = arith.constant {value} : {ty}")
+
+
+def render(f: Form, index: int, rng: random.Random):
+    """(module text, copy line, builder spec or None, ptx_ok)."""
+    k = _Kernel()
+    ptx_ok = True
+    # Global operand.
+    if f.global_kind == "memref":
+        gtype = memref_type(f.global_shape, f.elem, global_layout(f), f.global_space)
+        if f.global_source == "alloc":
+            # memref.alloc needs its dynamic sizes and layout symbols: keep
+            # this one static.
+            shape = [64 if d is None else d for d in f.global_shape]
+            layout = global_layout(f)
+            if layout and ("?" in layout or "[s0" in layout):
+                layout = None
+            gtype = memref_type(shape, f.elem, layout, f.global_space)
+            k.arg("%x", "i32")
+            gname = k.define("%G", f"%G = memref.alloc() : {gtype}")
+            ptx_ok = False
+        else:
+            gname = k.arg("%A", gtype)
+    else:
+        gtype = "!llvm.ptr" if f.ptr_space == 0 else f"!llvm.ptr<{f.ptr_space}>"
+        if f.ptr_source == "inttoptr":
+            addr = _const(k, 4096, "i64")
+            gname = k.define("%map", f"%map = llvm.inttoptr {addr} : i64 to {gtype}")
+        else:
+            gname = k.arg("%A", gtype)
+        if f.ptr_space not in (0, 1, 4):
+            ptx_ok = False
+    # Runtime operands.
+    mbar = k.arg("%bar", "!llvm.ptr<3>") if f.mbar else None
+    mask = k.arg("%mask", "i16") if f.cta_mask else None
+    policy = None
+    if f.cache_policy:
+        policy = (k.arg("%pol", "i64") if rng.random() < 0.7
+                  else _const(k, 0x12F0000000000000, "i64"))
+    coords = []
+    for i, c in enumerate(f.coords):
+        if c[0] == "arg":
+            coords.append(k.arg(f"%x{i}", "i32"))
+        else:
+            coords.append(_const(k, c[1]))
+    rows = [_const(k, r) for r in (f.rows or [])]
+    # Shared operand.
+    slayout = None
+    if f.shared_layout is not None and f.shared_shape:
+        strides = [1]
+        for d in reversed(f.shared_shape[1:]):
+            strides.insert(0, strides[0] * (d or 8) + f.shared_layout)
+        slayout = "strided<[%s]>" % ", ".join(map(str, strides))
+    stype = memref_type(f.shared_shape, f.shared_elem, slayout, f.shared_space)
+    static = all(d is not None for d in f.shared_shape)
+    src = f.shared_source
+    if src in ("global", "alloca", "dynamic") and (not static or slayout):
+        src = "arg"
+    if src == "dynamic" and f.shared_space != "#gpu.address_space<workgroup>":
+        src = "global"
+    if src == "global":
+        align = f" {{alignment = {f.shared_align}}}" if f.shared_align else ""
+        k.module_defs.append(
+            f'memref.global "private" @smem : {stype}{align}')
+        sname = k.define("%s", f"%s = memref.get_global @smem : {stype}")
+    elif src == "alloca":
+        align = f" {{alignment = {f.shared_align}}}" if f.shared_align else ""
+        sname = k.define("%s", f"%s = memref.alloca(){align} : {stype}")
+        ptx_ok = False
+    elif src == "dynamic":
+        dyn = "memref<?xi8, #gpu.address_space<workgroup>>"
+        k.define("%dyn", f"%dyn = gpu.dynamic_shared_memory : {dyn}")
+        k.define("%off", "%off = arith.constant 0 : index")
+        sname = k.define("%s", f"%s = memref.view %dyn[%off][] : {dyn} to {stype}")
+    else:
+        sname = k.arg("%S", stype)
+        ptx_ok = ptx_ok and static and not slayout
+    if f.shared_space not in ("3", "#gpu.address_space<workgroup>"):
+        ptx_ok = False
+    # ptxas refuses more static shared memory than sm_90/sm_100 have.
+    nbytes = ELEM_BITS.get(f.shared_elem, 0) // 8
+    for d in f.shared_shape:
+        nbytes *= d or 0
+    if not 0 < nbytes <= SHARED_BYTES_MAX:
+        ptx_ok = False
+
+    # The copy.
+    ptx = None
+    style = f.style
+    if style == "ptx":
+        ptx = f.ptx or ptx_spelling(f, rng)
+        if ptx is None:
+            style = "keyword"
+    if style == "keyword" and not _direction_ok_for_keyword(f):
+        style = "generic"
+    operands = f"{sname}, {gname}[{', '.join(coords)}]"
+    if rows:
+        operands += f" rows[{', '.join(rows)}]"
+    if mbar:
+        operands += f" mbar({mbar})"
+    if mask:
+        operands += f" cta_mask({mask})"
+    if policy:
+        operands += f" cache_policy({policy})"
+    attrs = attr_entries(f, style == "generic")
+    if style == "generic":
+        props = list(attrs)
+        props.append(f"direction = #tile<direction {f.direction}>")
+        props.append(f"mode = #tile<mode {f.mode}>")
+        props.append(f"rank = {f.rank} : i32")
+        if f.reduction:
+            red = {"and": "and", "or": "or", "xor": "xor"}.get(f.reduction, f.reduction)
+            props.append(f"reduction = #tile<reduction {red}>")
+        if f.cluster:
+            props.append("dst_cluster")
+        if f.multicast:
+            props.append("multicast")
+        if f.cache_hint:
+            props.append("cache_hint")
+        if f.cta_group is not None:
+            props.append(f"cta_group = {f.cta_group} : i32")
+        segs = [1, 1, len(coords), len(rows), 1 if mbar else 0, 1 if mask else 0,
+                1 if policy else 0]
+        props.append("operandSegmentSizes = array<i32: %s>" %
+                     ", ".join(map(str, segs)))
+        rng.shuffle(props)
+        vals = [sname, gname] + coords + rows + [v for v in (mbar, mask, policy) if v]
+        types = [stype, gtype] + ["i32"] * (len(coords) + len(rows))
+        types += [t for v, t in ((mbar, "!llvm.ptr<3>"), (mask, "i16"),
+                                 (policy, "i64")) if v]
+        copy_text = (f'"tile.tma_copy"({", ".join(vals)}) <{{{", ".join(props)}}}> '
+                     f': ({", ".join(types)}) -> ()')
+    else:
+        opcode = _str(ptx) if style == "ptx" else keyword_opcode(f, rng)
+        copy_text = (f"tile.tma_copy {opcode} {operands} "
+                     f"{{{', '.join(attrs)}}} : {stype}, {gtype}")
+
+    # Kernel text.
+    targets = ""
+    if f.targets:
+        ts = []
+        for chip, feats in f.targets:
+            ts.append(f'#nvvm.target<chip = "{chip}"' +
+                      (f', features = "{feats}"' if feats else "") + ">")
+        targets = f" [{', '.join(ts)}]"
+    lines = [f"gpu.module @m{index}{targets} {{"]
+    lines += [f"  {d}" for d in k.module_defs]
+    sig = ", ".join(f"{n}: {t}" for n, t in k.args)
+    kw = " kernel" if f.kernel else ""
+    lines.append(f"  gpu.func @k{index}({sig}){kw} {{")
+    body = [text for _, text in k.defs]
+    tx = None
+    if f.tx_bytes:
+        tx = f"%tx = tile.tx_bytes {_str(f.tx_tag or '')} : i32"
+    if tx and f.tx_bytes == "before":
+        body.append(tx)
+    body.append(copy_text)
+    copy_idx = len(body) - 1
+    if tx and f.tx_bytes == "after":
+        body.append(tx)
+    body.append("gpu.return")
+    first_body_line = len(lines) + 1
+    lines += [f"    {b}" for b in body]
+    lines += ["  }", "}"]
+    copy_line = first_body_line + copy_idx
+    text = "\n".join(lines) + "\n"
+    if not f.kernel:
+        ptx_ok = False
+
+    builder = None
+    bptx = ptx if style == "ptx" else ptx_spelling(f)
+    if (bptx is not None and f.coord_steps_raw is None
+            and not (style != "ptx" and f.keyword_extra)):
+        # The IR without the copy and tx_bytes: the driver parses it and
+        # inserts the copy with tma.apply before gpu.return.
+        skel_body = [b for b in body if b not in (copy_text, tx)]
+        skel = lines[:first_body_line - 1] + [f"    {b}" for b in skel_body] + ["  }", "}"]
+        gather = scatter = None
+        if rows or f.mode != "tile":
+            # rows[] go to gather4= for loads, scatter4= otherwise.
+            if f.direction == "load":
+                gather = rows
+            else:
+                scatter = rows
+        builder = {
+            "opcode": bptx,
+            "shared": sname, "global": gname,
+            "box": list(f.box), "coords": coords,
+            "coord_steps": f.coord_steps,
+            "format": f.format,
+            "swizzle": f.swizzle or 0,
+            "element_strides": f.element_strides,
+            "interleave": f.interleave or 0,
+            "l2_promotion": f.l2_promotion or 0,
+            "oob_fill": f.oob_fill or 0,
+            "mbar": mbar, "cta_mask": mask, "cache_policy": policy,
+            "gather4": gather, "scatter4": scatter, "tag": f.tag,
+            "skeleton": "\n".join(skel) + "\n",
+            "func": f"k{index}",
+            "args": [n for n, _ in k.args],
+            "defs": [n for n, t in k.defs],
+        }
+    return text, copy_line, builder, ptx_ok, style
+
+
+def render_python_call(b: dict) -> str:
+    def v(name):
+        return name.lstrip("%") if isinstance(name, str) else repr(name)
+
+    first, second = ((b["shared"], b["global"]) if b["opcode"] and
+                     ".shared::" in b["opcode"].split(".global")[0]
+                     else (b["global"], b["shared"]))
+    args = [repr(b["opcode"]), v(first), v(second), f"box={tuple(b['box'])!r}",
+            f"coords=({', '.join(v(c) for c in b['coords'])}{',' if len(b['coords']) == 1 else ''})"]
+    for key in ("coord_steps", "format", "element_strides", "tag"):
+        if b[key] is not None:
+            args.append(f"{key}={b[key]!r}")
+    for key in ("swizzle", "interleave", "l2_promotion", "oob_fill"):
+        if b[key]:
+            args.append(f"{key}={b[key]!r}")
+    for key in ("mbar", "cta_mask", "cache_policy"):
+        if b[key]:
+            args.append(f"{key}={v(b[key])}")
+    for key in ("gather4", "scatter4"):
+        if b[key] is not None:
+            args.append(f"{key}=({', '.join(v(r) for r in b[key])})")
+    return "tma.apply(" + ", ".join(args) + ")"
+
+
+# ---------------------------------------------------------------------------
+# Garbage: token-level damage to the copy line (and sometimes its kernel).
+
+GARBAGE_TOKENS = [
+    "99999999999999999999", "-99999999999999999999", "0x", "%", "%undef",
+    "[", "]", "(", ")", "{", "}", "<", ">", ":", ",", "=", "\"", "@", "#tile<",
+    "array<i64:", "i32", "i64", "f32", "memref<8x16xf32,", "tensor<8x16xf32>",
+    "!llvm.ptr<3>", "index", "load", "store", "reduce", "tile", "gather4",
+    "2d", "cluster", "cta_group(", "rows[", "mbar(", "#tile<format bogus>",
+    "#tile<direction sideways>", "unit", "1.5", "-", "...", "\u00e9", "dense<1>",
+    "box", "swizzle = 1 : i64", "rank = 7 : i32", "#tile<mode bogus>",
+]
+
+
+def garbage(rng: random.Random, text: str, copy_line: int):
+    lines = text.split("\n")
+    line = lines[copy_line - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    body = line.lstrip()
+    r = rng.random()
+    toks = body.split(" ")
+    kind = ""
+    if r < 0.15:
+        body = body[:rng.randrange(len(body))]
+        kind = "truncate"
+    elif r < 0.3 and len(toks) > 2:
+        del toks[rng.randrange(1, len(toks))]
+        body = " ".join(toks)
+        kind = "drop-token"
+    elif r < 0.4:
+        i = rng.randrange(1, len(toks))
+        toks.insert(i, toks[i])
+        body = " ".join(toks)
+        kind = "dup-token"
+    elif r < 0.55:
+        toks[rng.randrange(1, len(toks))] = rng.choice(GARBAGE_TOKENS)
+        body = " ".join(toks)
+        kind = "replace-token"
+    elif r < 0.65:
+        i = rng.randrange(len(body))
+        body = body[:i] + rng.choice("[](){}<>:,=\"%@#!^?*") + body[i:]
+        kind = "insert-char"
+    elif r < 0.72:
+        i = rng.randrange(len(body))
+        body = body[:i] + body[i + 1:]
+        kind = "delete-char"
+    elif r < 0.8:
+        nums = list(re.finditer(r"(?<![\w%])-?\d+", body))
+        if nums:
+            m = rng.choice(nums)
+            body = body[:m.start()] + rng.choice(
+                ["99999999999999999999", "-99999999999999999999",
+                 "18446744073709551616", "4294967296", "9223372036854775808"]) \
+                + body[m.end():]
+        kind = "huge-literal"
+    elif r < 0.86:
+        # Wrong operand types in the trailing type list.
+        head, sep, tail = body.rpartition(" : ")
+        tail = rng.choice(["tensor<8x16xf32>, memref<64x64xf32>",
+                           "memref<8x16xf32, 3>, i32", "i32, i32",
+                           "memref<8x16xf32, 3>", "memref<8x16xf32, 3>, tensor<4xf32>",
+                           "!llvm.ptr<3>, memref<64x64xf32>", "",
+                           "memref<8x16xf32, 3>, memref<64x64xf32>, i32"])
+        body = head + sep + tail
+        kind = "wrong-type"
+    elif r < 0.9:
+        q = body.find('"')
+        if q >= 0:
+            body = body[:q + 1] + body[q + 1:].replace('"', "", 1)
+        else:
+            body = body.replace("tile.tma_copy ", 'tile.tma_copy "cp.async.', 1)
+        kind = "unterminated-string"
+    elif r < 0.95:
+        # An operand of the wrong type, or undefined.
+        for old, new in ((" mbar(%bar)", rng.choice([" mbar(%c0)", " mbar(%nope)",
+                                                    " mbar()", " mbar(%bar, %bar)"])),
+                         ("[%c0", rng.choice(["[%bar", "[%undefined", "[%c0 %c0"])),
+                         (" rows[", " rows[%bar, "), ("cta_mask(%mask)", "cta_mask(%c0)")):
+            if old in body:
+                body = body.replace(old, new, 1)
+                break
+        else:
+            body = body.replace("[", "[%bar, ", 1)
+        kind = "wrong-operand"
+    else:
+        # Truncate the whole module after the copy line.
+        lines = lines[:copy_line]
+        lines[copy_line - 1] = indent + body
+        return "\n".join(lines) + "\n", "truncate-module"
+    lines[copy_line - 1] = indent + body
+    return "\n".join(lines), kind
+
+
+# ---------------------------------------------------------------------------
+# Entry points.
+
+def case_rng(seed: int, index: int) -> random.Random:
+    return random.Random(f"tile-fuzz/{seed}/{index}")
+
+
+def generate(seed: int, index: int) -> Case:
+    rng = case_rng(seed, index)
+    r = rng.random()
+    kind = "valid" if r < 0.45 else ("mutated" if r < 0.9 else "garbage")
+    f = build_valid(rng)
+    mutations = []
+    if kind != "valid":
+        n = rng.choices([1, 2, 3], [70, 20, 10])[0]
+        if kind == "garbage":
+            n = rng.choice([0, 0, 1])
+        fns, weights = zip(*MUTATIONS)
+        for fn in rng.choices(fns, weights, k=n):
+            fn(rng, f)
+            mutations.append(fn.__name__[2:])
+    text, copy_line, builder, ptx_ok, style = render(f, index, rng)
+    if kind == "garbage":
+        text, how = garbage(rng, text, copy_line)
+        mutations.append("garbage:" + how)
+        builder = None
+        ptx_ok = False
+    return Case(seed=seed, index=index, kind=kind, text=text, copy_line=copy_line,
+                mutations=mutations, style=style, builder=builder, ptx_ok=ptx_ok)
+
+
+def generate_many(seed: int, start: int, count: int):
+    for i in range(start, start + count):
+        yield generate(seed, i)
+
+
+if __name__ == "__main__":   # print a few cases
+    import sys
+    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    for c in generate_many(seed, 0, n):
+        print(f"// case {c.index} ({c.kind}: {', '.join(c.mutations) or 'none'})")
+        print(c.text)
+        if c.builder:
+            print("// " + c.python_call())
+        print("// -----")
