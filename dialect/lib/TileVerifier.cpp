@@ -17,6 +17,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include <limits>
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -93,6 +95,7 @@ struct Verifier {
   LogicalResult verifyModes();
   LogicalResult verifyInnerCoordAlignment();
   LogicalResult verifyStoreCoords();
+  LogicalResult verifyCoordRange();
   LogicalResult verifyInnerBytes(const BoxImage &image);
   LogicalResult verifyShared(const BoxImage &image);
   LogicalResult verifyGlobal();
@@ -212,6 +215,12 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
         return fail(op, Rule::CoordStepsArity)
                << "coord_steps[" << i << "] must be an array<i64> of "
                << opc.rank << " entries, got " << step;
+      for (auto [axis, value] : llvm::enumerate(vec.asArrayRef()))
+        if (value < std::numeric_limits<int32_t>::min() ||
+            value > std::numeric_limits<int32_t>::max())
+          return fail(op, Rule::CoordRange)
+                 << "coord_steps[" << i << "][" << axis << "] = " << value
+                 << " does not fit a 32-bit coordinate";
     }
   }
   return success();
@@ -298,6 +307,34 @@ LogicalResult Verifier::verifyModes() {
       return fail(op, Rule::Fp4Alignment)
              << "inner coordinate " << origin.getSExtValue()
              << " is not 32-byte aligned (a multiple of 64 fp4 elements)";
+  }
+  return success();
+}
+
+LogicalResult Verifier::verifyCoordRange() {
+  // Slot coordinates are 32-bit in the instruction; the lowering adds steps.
+  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  llvm::ArrayRef<int64_t> repeatShape =
+      sharedType.getShape().take_front(repeats);
+  for (auto [i, coord] : llvm::enumerate(op.getCoords())) {
+    APInt origin;
+    bool constant = matchPattern(coord, m_ConstantInt(&origin));
+    int64_t low = constant ? origin.getSExtValue() : 0;
+    int64_t high = low;
+    if (op.getCoordSteps()) {
+      for (auto [a, step] : llvm::enumerate(*op.getCoordSteps())) {
+        int64_t s = cast<DenseI64ArrayAttr>(step)[i];
+        // |s| < 2^31 (checked with the arity) and the extent is bounded by
+        // the shared size rule: no overflow.
+        int64_t span = s * (repeatShape[a] - 1);
+        (span < 0 ? low : high) += span;
+      }
+    }
+    if (constant && (low < kMin || high > kMax))
+      return fail(op, Rule::CoordRange)
+             << "coordinate " << i << " spans " << low << ".." << high
+             << " over the slots, outside the 32-bit range";
   }
   return success();
 }
@@ -425,6 +462,18 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
            << "the shared suffix " << list(suffix)
            << " is not the box image " << list<int64_t>(image.shape);
   }
+  // Largest per-block opt-in shared memory of the supported chips.
+  constexpr int64_t kMaxSharedBytes = 227 * 1024;
+  int64_t totalBytes = image.storageBytes;
+  for (int64_t extent : shape.take_front(prefix)) {
+    totalBytes *= extent;
+    if (totalBytes > kMaxSharedBytes)
+      break;
+  }
+  if (totalBytes > kMaxSharedBytes)
+    return fail(op, Rule::SharedSize)
+           << "the shared buffer " << sharedType << " needs more than "
+           << kMaxSharedBytes << " bytes, the most one block can have";
   if (image.storageBytes % 128 != 0 && repeats > 0)
     return fail(op, Rule::SharedAtomAlignment)
            << "each slot's image is " << image.storageBytes
@@ -675,7 +724,8 @@ LogicalResult Verifier::run() {
     return failure();
   BoxImage image = computeBoxImage(f);
   if (failed(verifyInnerBytes(image)) || failed(verifyShared(image)) ||
-      failed(verifyStoreCoords()) || failed(verifyGlobal()) ||
+      failed(verifyCoordRange()) || failed(verifyStoreCoords()) ||
+      failed(verifyGlobal()) ||
       failed(verifyReduction()) ||
       failed(verifyTargets()))
     return failure();

@@ -1717,3 +1717,43 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<30x64x64xf32, 3> {alignment = 1024}
+  gpu.func @shared_size(%A: memref<4096x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<30x64x64xf32, 3>
+    // expected-error @+1 {{[shared-size] the shared buffer 'memref<30x64x64xf32, 3>' needs more than 232448 bytes, the most one block can have}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 64>, coord_steps = [array<i64: 64, 0>]} : memref<30x64x64xf32, 3>, memref<4096x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<2x8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_range_step(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x16xf32, 3>
+    // expected-error @+1 {{[coord-range] coord_steps[0][0] = 4294967296 does not fit a 32-bit coordinate}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 4294967296, 0>]} : memref<2x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<3x8x16xf32, 3> {alignment = 1024}
+  gpu.func @coord_range_span(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %cbig = arith.constant 2147483000 : i32
+    %s = memref.get_global @smem : memref<3x8x16xf32, 3>
+    // expected-error @+1 {{[coord-range] coordinate 0 spans 2147483000..2147484000 over the slots, outside the 32-bit range}}
+    tile.tma_copy load tile 2d %s, %A[%cbig, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 500, 0>]} : memref<3x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}

@@ -2456,3 +2456,22 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// shared-size / coord-range: the largest single-block buffer, and steps that
+// stay inside the 32-bit range.
+gpu.module @k {
+  memref.global "private" @smem : memref<14x64x64xf32, 3> {alignment = 1024}
+  // CHECK-LABEL: gpu.func @shared_size_ok
+  gpu.func @shared_size_ok(%A: memref<4096x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %cbig = arith.constant 2147483000 : i32
+    %s = memref.get_global @smem : memref<14x64x64xf32, 3>
+    // CHECK: tile.tma_copy load tile 2d
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 64>, coord_steps = [array<i64: 64, 0>]} : memref<14x64x64xf32, 3>, memref<4096x64xf32>
+    // CHECK: tile.tma_copy load tile 2d
+    tile.tma_copy load tile 2d %s, %A[%cbig, %c0] mbar(%bar) {box = array<i64: 64, 64>, coord_steps = [array<i64: 40, 0>]} : memref<14x64x64xf32, 3>, memref<4096x64xf32>
+    gpu.return
+  }
+}
