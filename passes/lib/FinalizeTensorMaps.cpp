@@ -1,5 +1,6 @@
 //===- FinalizeTensorMaps.cpp - grid_constant tensor-map parameters -------===//
 
+#include "Tile/Contract.h"
 #include "Tile/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -53,9 +54,9 @@ struct TileFinalizeTensorMapsPass
         }
         func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
                         TypeAttr::get(LLVM::LLVMArrayType::get(
-                            b.getI8Type(), 128)));
+                            b.getI8Type(), tile::kTensorMapBytes)));
         func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
-                        b.getI64IntegerAttr(128));
+                        b.getI64IntegerAttr(tile::kTensorMapAlign));
         func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
                         b.getUnitAttr());
         NamedAttrList entries(spec);

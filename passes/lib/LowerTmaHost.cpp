@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Tile/Contract.h"
 #include "Tile/Passes.h"
 #include "Tile/TileOps.h"
 
@@ -37,8 +38,6 @@ using namespace mlir::tile;
 
 namespace {
 
-constexpr int64_t kTensorMapBytes = 128;
-constexpr int64_t kTensorMapAlign = 128;
 constexpr int64_t kMaxDim = int64_t(1) << 32;
 constexpr int64_t kMaxStride = int64_t(1) << 40;
 

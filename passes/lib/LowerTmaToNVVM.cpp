@@ -25,10 +25,6 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Size and alignment of CUDA 13's CUtensorMap.
-constexpr int64_t kTensorMapBytes = 128;
-constexpr int64_t kTensorMapAlign = 128;
-
 template <typename T>
 SmallVector<T> reversed(ArrayRef<T> values) {
   return SmallVector<T>(values.rbegin(), values.rend());

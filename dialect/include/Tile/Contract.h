@@ -25,6 +25,10 @@ enum class Rule {
 };
 llvm::StringRef ruleName(Rule rule);
 
+/// Size and alignment of CUDA 13's CUtensorMap, passed by value to kernels.
+constexpr int64_t kTensorMapBytes = 128;
+constexpr int64_t kTensorMapAlign = 128;
+
 /// Bits of one element of `format` in global memory (4 for packed fp4).
 unsigned formatBits(Format format);
 /// Bytes of one shared-image element (packed fp4 images are addressed as i8).

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
+from ..errors import TileError
 
-class TileRuntimeError(ValueError):
+
+class TileRuntimeError(TileError):
     """An argument broke a rule; nothing was launched."""
-
-    def __init__(self, rule: str, message: str):
-        super().__init__(f"[{rule}] {message}")
-        self.rule = rule
-        self.message = message
 
 
 class CudaError(RuntimeError):
