@@ -23,7 +23,7 @@ for candidate in (ROOT / "build" / "python_packages", ROOT / "python"):
         break
 
 from tile_mlir import runtime  # noqa: E402
-from tile_mlir.runtime.driver import check, cuda  # noqa: E402
+from tile_mlir.runtime.driver import cuda  # noqa: E402
 from tile_mlir.runtime.tensormap import encode  # noqa: E402
 from tile_mlir.runtime.arrays import device_view  # noqa: E402
 

@@ -25,6 +25,7 @@ from mlir.dialects import arith, gpu, llvm, memref, nvvm, scf
 
 from . import _native
 from .errors import from_diagnostic
+from .launch_shape import dim3
 
 DEFAULT_TARGET = '#nvvm.target<chip = "sm_90a", features = "+ptx86">'
 
@@ -352,9 +353,9 @@ class KernelDef:
     def __init__(self, fn: Callable, grid, block, cluster, target: str):
         self.fn = fn
         self.name = fn.__name__
-        self.grid = _dim3(grid)
-        self.block = _dim3(block)
-        self.cluster = _dim3(cluster) if cluster else None
+        self.grid = dim3(grid)
+        self.block = dim3(block)
+        self.cluster = dim3(cluster) if cluster else None
         self.target = target
         sig = inspect.signature(fn)
         self.params = []
@@ -401,13 +402,6 @@ class KernelDef:
                 messages = [d.message for d in err.error_diagnostics] or [str(err)]
                 raise from_diagnostic(messages[0]) from None
             return module
-
-
-def _dim3(value) -> tuple[int, int, int]:
-    if isinstance(value, int):
-        return (value, 1, 1)
-    value = tuple(value)
-    return value + (1,) * (3 - len(value))
 
 
 def kernel(grid=1, block=32, cluster=None, target: str = DEFAULT_TARGET):

@@ -10,4 +10,4 @@ or the compiled library, so it runs on a machine that has just the artifact.
 
 from .errors import TileRuntimeError  # noqa: F401
 from .launcher import Kernel, Module, load  # noqa: F401
-from .tensormap import encode_args, check_source  # noqa: F401
+from .tensormap import check_source  # noqa: F401

@@ -6,6 +6,7 @@ import ctypes
 from pathlib import Path
 
 from ..artifact import Artifact
+from ..launch_shape import dim3
 from .arrays import DeviceView, accepted_dtypes, device_view, download, upload
 from .driver import check, context, cuda
 from .errors import TileRuntimeError
@@ -95,8 +96,8 @@ class Kernel:
             check_source(spec, views[spec["source"]], spec["source"])
         maps = [self.maps.get(spec, views[spec["source"]]) for spec in self.specs]
         return BoundLaunch(self, views, _pack(views, self.specs, maps),
-                           _dim3(grid or self.info.get("grid", (1, 1, 1))),
-                           _dim3(block or self.info.get("block", (1, 1, 1))),
+                           dim3(grid or self.info.get("grid", (1, 1, 1))),
+                           dim3(block or self.info.get("block", (1, 1, 1))),
                            cluster or self.info.get("cluster"))
 
     def __call__(self, *args, grid=None, block=None, cluster=None, stream=0,
@@ -194,13 +195,6 @@ def _pack(views, specs, maps) -> _Params:
     return params
 
 
-def _dim3(value) -> tuple[int, int, int]:
-    if isinstance(value, int):
-        return (value, 1, 1)
-    value = tuple(value)
-    return value + (1,) * (3 - len(value))
-
-
 def _launch(function, grid, block, cluster, shared_bytes, stream,
             kernel_params: int) -> None:
     drv = cuda()
@@ -208,7 +202,7 @@ def _launch(function, grid, block, cluster, shared_bytes, stream,
         check(drv.cuLaunchKernel(function, *grid, *block, shared_bytes, stream,
                                  kernel_params, 0), "cuLaunchKernel")
         return
-    cluster = _dim3(cluster)
+    cluster = dim3(cluster)
     config = drv.CUlaunchConfig()
     config.gridDimX, config.gridDimY, config.gridDimZ = grid
     config.blockDimX, config.blockDimY, config.blockDimZ = block

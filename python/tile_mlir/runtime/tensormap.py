@@ -111,10 +111,3 @@ class TensorMapCache:
         if tmap is None:
             tmap = self._maps[key] = encode(spec, view)
         return tmap
-
-
-def encode_args(specs: list[dict], views: list[DeviceView]) -> list:
-    """Checks and encodes every map of one launch (no cache)."""
-    for spec in specs:
-        check_source(spec, views[spec["source"]], spec["source"])
-    return [encode(spec, views[spec["source"]]) for spec in specs]
