@@ -9,7 +9,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from copy_kernel import build_copy  # noqa: E402
+from copy_kernel import (build_copy, build_copy_one_tile, build_copy_tma_simt,  # noqa: E402
+                         build_copy_ws, build_load_only, build_simt_copy,
+                         build_store_only)
 
 from tile_mlir import compiler  # noqa: E402
 
@@ -28,6 +30,124 @@ VARIANTS = [
     ((64, 128), 8, 132, 0, 0, False, None, 5), ((128, 128), 6, 132, 0, 0, False, None, 3),
     ((256, 128), 3, 132, 0, 0, False, None, 2), ((32, 128), 12, 132, 0, 0, False, None, 6),
 ]
+
+# Warp-specialized copy (copy_kernel.build_copy_ws: producer warp, consumer
+# warp, full/empty mbarriers), (box, stages, grid, store_lag). Grid 264 runs two
+# CTAs per SM, so those keep a CTA's shared memory under half the SM's 228 KB
+# (128x128 and 64x256 boxes: 3 stages of 32 KB).
+WS_VARIANTS = [
+    ((64, 128), 4, 132, 1), ((64, 128), 4, 132, 2), ((64, 128), 6, 132, 2),
+    ((64, 128), 8, 132, 1), ((64, 128), 8, 132, 3),
+    ((128, 128), 4, 132, 1), ((128, 128), 6, 132, 2),
+    ((64, 256), 4, 132, 1), ((64, 256), 6, 132, 2),
+    ((64, 128), 4, 264, 1), ((64, 128), 6, 264, 2),
+    ((128, 128), 3, 264, 1), ((64, 256), 3, 264, 1),
+    ((64, 128), 4, 396, 1),  # three CTAs per SM
+]
+# One direction at a time (copy_kernel.build_load_only / build_store_only);
+# their rows count only the bytes of their own direction.
+# (box, stages, grid, checksum) and (box, grid, in_flight).
+LOAD_ONLY_VARIANTS = [
+    ((64, 128), 4, 132, True), ((64, 128), 4, 132, False), ((64, 128), 8, 132, True),
+    ((128, 128), 4, 132, True), ((64, 256), 4, 132, True), ((64, 128), 4, 264, True),
+]
+STORE_ONLY_VARIANTS = [
+    ((64, 128), 132, 4), ((64, 128), 132, 1), ((64, 128), 132, 8),
+    ((128, 128), 132, 4), ((64, 256), 132, 4), ((64, 128), 264, 4),
+]
+
+# Tile order (copy_kernel.tile_order): "chunk" gives each CTA one contiguous
+# run of tiles (grid 128/256 divide the 131072 tiles); round-robin over a grid
+# of many waves gives each CTA a few tiles 2 GiB / (tiles per CTA) apart.
+# (builder, box, stages, grid, store_lag, order).
+ORDER_VARIANTS = [
+    ("copy", (64, 128), 4, 128, 1, "chunk"), ("copy", (64, 128), 4, 256, 1, "chunk"),
+    ("copy", (64, 128), 8, 128, 3, "chunk"), ("copy", (128, 128), 4, 128, 1, "chunk"),
+    ("copy", (64, 128), 2, 131072, 1, "round_robin"),
+    ("copy", (64, 128), 2, 65536, 1, "round_robin"),
+    ("copy", (64, 128), 4, 32768, 1, "round_robin"),
+    ("copy", (64, 128), 2, 32768, 1, "round_robin"),
+    ("copy", (64, 128), 4, 16384, 2, "round_robin"),
+    ("copy", (32, 128), 4, 32768, 1, "round_robin"),
+    ("ws", (64, 128), 4, 128, 1, "chunk"), ("ws", (64, 128), 6, 256, 2, "chunk"),
+    ("ws", (64, 128), 4, 32768, 1, "round_robin"),
+    ("copy", (128, 128), 2, 65536, 1, "round_robin"),
+    ("copy", (32, 128), 2, 262144, 1, "round_robin"),
+    ("ws", (64, 128), 2, 131072, 1, "round_robin"),
+]
+# One box per CTA, grid = number of boxes (copy_kernel.build_copy_one_tile).
+ONE_TILE_BOXES = [(64, 128), (128, 128), (32, 128), (64, 256), (128, 256), (256, 128)]
+# Ordinary global accesses. No TMA at all (copy_kernel.build_simt_copy:
+# 16-byte ld/st.global.v4, `unroll` loads in flight per thread), (grid,
+# block, unroll, layout); and TMA loads with ordinary stores
+# (copy_kernel.build_copy_tma_simt: a producer lane, consumer warps moving
+# the box with ld.shared.v4 / st.global.v4), (box, stages, grid, consumer_warps).
+SIMT_VARIANTS = [(1024, 256, 4, "spread"), (2048, 256, 4, "spread"),
+                 (4096, 512, 2, "spread"), (131072, 256, 4, "spread"),
+                 (65536, 256, 8, "spread"), (262144, 256, 2, "spread"),
+                 (131072, 128, 8, "spread"), (131072, 256, 4, "compact"),
+                 (1024, 256, 4, "compact")]
+TMA_SIMT_VARIANTS = [
+    ((64, 128), 4, 132, 4), ((64, 128), 6, 132, 4), ((64, 128), 4, 132, 8),
+    ((64, 128), 8, 132, 8), ((64, 128), 4, 264, 4), ((128, 128), 4, 132, 8),
+]
+
+
+def extra_kernels(out: Path) -> list:
+    """The warp-specialized, SIMT and TMA-load/SIMT-store copies and the
+    load-only / store-only kernels; returns their index entries (with a
+    "kind" the benchmark dispatches on)."""
+    index = []
+
+    def save(kind, name, kernel, **params):
+        start = time.perf_counter()
+        artifact = compiler.compile(kernel, "sm_90a")
+        artifact.save(out / name)
+        (info,) = artifact.manifest["kernels"]
+        index.append({"name": name, "kind": kind, "rows": ROWS, "cols": COLS,
+                      "shared_bytes": info["dynamic_shared_bytes"], **params,
+                      "compile_s": round(time.perf_counter() - start, 3)})
+
+    for box, stages, grid, lag in WS_VARIANTS:
+        save("ws", f"ws_{box[0]}x{box[1]}_s{stages}_g{grid}_lag{lag}",
+             build_copy_ws(ROWS, COLS, box=box, stages=stages, grid=grid,
+                           store_lag=lag, name="tma_copy_ws"),
+             box=box, stages=stages, grid=grid, store_lag=lag)
+    for builder, box, stages, grid, lag, order in ORDER_VARIANTS:
+        build = build_copy if builder == "copy" else build_copy_ws
+        save(builder if builder == "ws" else "copy",
+             f"{builder}_{box[0]}x{box[1]}_s{stages}_g{grid}_lag{lag}_{order}",
+             build(ROWS, COLS, box=box, stages=stages, grid=grid, store_lag=lag,
+                   order=order, name=f"tma_{builder}"),
+             box=box, stages=stages, grid=grid, store_lag=lag, order=order)
+    for box in ONE_TILE_BOXES:
+        save("copy", f"copy_one_tile_{box[0]}x{box[1]}_g{ROWS * COLS // (box[0] * box[1])}",
+             build_copy_one_tile(ROWS, COLS, box=box, name="tma_copy_one_tile"), box=box,
+             grid=ROWS * COLS // (box[0] * box[1]))
+    for grid, block, unroll, layout in SIMT_VARIANTS:
+        suffix = "" if layout == "spread" else f"_{layout}"
+        save("simt", f"simt_g{grid}_b{block}_u{unroll}{suffix}",
+             build_simt_copy(ROWS, COLS, grid=grid, block=block, unroll=unroll,
+                             layout=layout, name="simt_copy"),
+             grid=grid, block=block, unroll=unroll, layout=layout)
+    for box, stages, grid, warps in TMA_SIMT_VARIANTS:
+        save("tma_simt", f"tmasimt_{box[0]}x{box[1]}_s{stages}_g{grid}_w{warps}",
+             build_copy_tma_simt(ROWS, COLS, box=box, stages=stages, grid=grid,
+                                 consumer_warps=warps, name="tma_load_simt_store"),
+             box=box, stages=stages, grid=grid, consumer_warps=warps)
+    for box, stages, grid, checksum in LOAD_ONLY_VARIANTS:
+        save("load_only",
+             f"loadonly_{box[0]}x{box[1]}_s{stages}_g{grid}{'' if checksum else '_nosum'}",
+             build_load_only(ROWS, COLS, box=box, stages=stages, grid=grid,
+                             checksum=checksum, name="tma_load_only"),
+             box=box, stages=stages, grid=grid, checksum=checksum)
+    for box, grid, in_flight in STORE_ONLY_VARIANTS:
+        save("store_only", f"storeonly_{box[0]}x{box[1]}_g{grid}_inflight{in_flight}",
+             build_store_only(ROWS, COLS, box=box, grid=grid, in_flight=in_flight,
+                              name="tma_store_only"),
+             box=box, grid=grid, in_flight=in_flight)
+    return index
+
 
 def small_kernels(out: Path) -> None:
     """An empty kernel (raw launch cost) and the contract's example on int32
@@ -123,15 +243,27 @@ def main() -> int:
                             swizzle=swizzle, l2_promotion=l2, evict_first=evict,
                             store_lag=lag, name="tma_copy")
         compiler.compile(kernel, "sm_90a").save(out / name)
-        index.append({"name": name, "box": box, "stages": stages, "grid": grid,
+        index.append({"name": name, "kind": "copy", "box": box, "stages": stages,
+                      "grid": grid,
                       "swizzle": swizzle, "l2_promotion": l2, "evict_first": evict,
                       "store_lag": lag,
                       "rows": rows, "cols": cols,
                       "compile_s": round(time.perf_counter() - start, 3)})
-    (out / "index.json").write_text(json.dumps({"rows": ROWS, "cols": COLS,
-                                                "variants": index}, indent=1))
     print(f"built {len(index)} copy kernels into {out}")
+    extra = extra_kernels(out)
+    kinds = {}
+    for v in extra:
+        kinds[v["kind"]] = kinds.get(v["kind"], 0) + 1
+    print("built " + ", ".join(f"{n} {k}" for k, n in kinds.items()) + " kernels")
+    (out / "index.json").write_text(json.dumps({"rows": ROWS, "cols": COLS,
+                                                "variants": index + extra}, indent=1))
     transpose_kernels(out)
+    # The racecheck forms of the contract's example (scripts/racecheck_seed_variants.py),
+    # so one build here prepares the whole GPU batch.
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from racecheck_seed_variants import DEFAULT_DIR, build as build_racecheck
+    DEFAULT_DIR.mkdir(parents=True, exist_ok=True)
+    print(f"built {', '.join(build_racecheck(DEFAULT_DIR))} into {DEFAULT_DIR}")
     return 0
 
 

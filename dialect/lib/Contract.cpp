@@ -5,6 +5,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -41,13 +42,35 @@ unsigned mlir::tile::formatBits(Format format) {
   case Format::float64:
     return 64;
   case Format::float4_e2m1fn:
+  case Format::float4_e2m1fn_align8b:
     return 4;
+  case Format::float6_align16b:
+    return 6;
   }
   return 0;
 }
 
+bool mlir::tile::isPackedFormat(Format format) {
+  return format == Format::float4_e2m1fn ||
+         format == Format::float4_e2m1fn_align8b ||
+         format == Format::float6_align16b;
+}
+
+bool mlir::tile::isPaddedPackedFormat(Format format) {
+  return format == Format::float4_e2m1fn || format == Format::float6_align16b;
+}
+
 unsigned mlir::tile::sharedElementBytes(Format format) {
-  return format == Format::float4_e2m1fn ? 1 : formatBits(format) / 8;
+  return isPackedFormat(format) ? 1 : formatBits(format) / 8;
+}
+
+bool mlir::tile::isIm2colMode(Mode mode) {
+  return mode == Mode::im2col || mode == Mode::im2col_w ||
+         mode == Mode::im2col_w_128 || mode == Mode::im2col_no_offs;
+}
+
+bool mlir::tile::isIm2colWideMode(Mode mode) {
+  return mode == Mode::im2col_w || mode == Mode::im2col_w_128;
 }
 
 bool mlir::tile::isFloatFormat(Format format) {
@@ -60,6 +83,8 @@ bool mlir::tile::isFloatFormat(Format format) {
   case Format::tfloat32:
   case Format::tfloat32_ftz:
   case Format::float4_e2m1fn:
+  case Format::float4_e2m1fn_align8b:
+  case Format::float6_align16b:
     return true;
   default:
     return false;
@@ -69,10 +94,17 @@ bool mlir::tile::isFloatFormat(Format format) {
 int mlir::tile::cuTensorMapDataType(Format format) {
   // CUtensorMapDataType: UINT8=0 UINT16 UINT32 INT32 UINT64 INT64 FLOAT16
   // FLOAT32 FLOAT64 BFLOAT16 FLOAT32_FTZ TFLOAT32 TFLOAT32_FTZ=12,
-  // 16U4_ALIGN8B=13, 16U4_ALIGN16B=14.
-  if (format == Format::float4_e2m1fn)
+  // 16U4_ALIGN8B=13, 16U4_ALIGN16B=14, 16U6_ALIGN16B=15.
+  switch (format) {
+  case Format::float4_e2m1fn:
     return 14;
-  return static_cast<int>(format);
+  case Format::float4_e2m1fn_align8b:
+    return 13;
+  case Format::float6_align16b:
+    return 15;
+  default:
+    return static_cast<int>(format);
+  }
 }
 
 std::optional<Format> mlir::tile::defaultFormat(Type type) {
@@ -100,6 +132,8 @@ std::optional<Format> mlir::tile::defaultFormat(Type type) {
     return Format::float64;
   if (isa<Float4E2M1FNType>(type))
     return Format::float4_e2m1fn;
+  if (isa<Float6E2M3FNType, Float6E3M2FNType>(type))
+    return Format::float6_align16b;
   // 8-bit floats have no tensor-map type of their own: they move as bytes,
   // which is an exact copy (no arithmetic touches them).
   if (auto ft = dyn_cast<FloatType>(type); ft && ft.getWidth() == 8)
@@ -121,10 +155,15 @@ bool mlir::tile::formatMatches(Type type, Format format) {
     return format == Format::int32;
   if (type.isSignlessInteger(64))
     return format == Format::int64;
+  // The same packed fp4 data, shared-memory groups 8 instead of 16 bytes.
+  if (isa<Float4E2M1FNType>(type))
+    return format == Format::float4_e2m1fn_align8b;
   return false;
 }
 
 int64_t mlir::tile::swizzleSpanBytes(int swizzle) {
+  if (swizzle >= 4)
+    return 128; // the 128B swizzles with 32B/64B atoms (sm_100)
   return swizzle <= 0 ? 0 : int64_t(16) << swizzle;
 }
 
@@ -141,7 +180,17 @@ BoxImage mlir::tile::computeBoxImage(const CopyFields &f) {
   unsigned bits = formatBits(f.format);
   unsigned elemBytes = sharedElementBytes(f.format);
   llvm::SmallVector<int64_t> dims;
-  if (f.mode != Mode::tile) {
+  if (isIm2colMode(f.mode)) {
+    // [pixels_per_column, channels_per_pixel]: element strides step the
+    // traversal, they do not shrink the image.
+    dims.assign(f.box.begin(), f.box.end());
+    // The W-only forms add halo pixels: after the column (im2col_w) or
+    // after each of the four 32-pixel groups (im2col_w_128).
+    if (f.mode == Mode::im2col_w)
+      dims[0] += f.wHalo;
+    else if (f.mode == Mode::im2col_w_128)
+      dims[0] = 4 * (32 + f.wHalo);
+  } else if (f.mode != Mode::tile) {
     dims = {4, f.box.size() == 2 ? f.box[1] : 1};
   } else {
     for (auto [extent, stride] : llvm::zip(f.box, f.elementStrides))
@@ -152,8 +201,9 @@ BoxImage mlir::tile::computeBoxImage(const CopyFields &f) {
 
   int64_t rowElems = dims.empty() ? 1 : dims.back();
   image.rowPayloadBytes = rowElems * bits / 8;
-  // Packed fp4 keeps sixteen nibbles in the low half of each 16-byte block.
-  image.rowStorageBytes = f.format == Format::float4_e2m1fn
+  // 16U4_ALIGN16B and 16U6_ALIGN16B keep each group of sixteen elements
+  // in its own 16-byte block (8 or 12 payload bytes, the rest padding).
+  image.rowStorageBytes = isPaddedPackedFormat(f.format)
                               ? rowElems * elemBytes
                               : image.rowPayloadBytes;
   int64_t span = swizzleSpanBytes(f.swizzle);
@@ -179,17 +229,23 @@ CopyFields mlir::tile::getCopyFields(TmaCopyOp op) {
   if (auto es = op.getElementStrides())
     f.elementStrides.assign(es->begin(), es->end());
   else
-    f.elementStrides.assign(f.box.size(), 1);
+    f.elementStrides.assign(isIm2colMode(f.mode) ? f.rank : f.box.size(), 1);
   if (auto fmt = op.getFormat()) {
     f.format = *fmt;
   } else {
-    Type elem = cast<MemRefType>(op.getShared().getType()).getElementType();
+    Type elem = IntegerType::get(op.getContext(), 8);
+    if (Value shared = op.getShared())
+      elem = cast<MemRefType>(shared.getType()).getElementType();
     if (auto mt = dyn_cast<MemRefType>(op.getGlobal().getType()))
       elem = mt.getElementType();
     f.format = defaultFormat(elem).value_or(Format::uint8);
   }
   f.swizzle = op.getSwizzle();
   f.interleave = op.getInterleave();
+  APInt halo;
+  if (isIm2colWideMode(f.mode) && !op.getOffsets().empty() &&
+      matchPattern(op.getOffsets()[0], m_ConstantInt(&halo)))
+    f.wHalo = halo.getZExtValue();
   return f;
 }
 

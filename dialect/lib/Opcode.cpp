@@ -3,8 +3,9 @@
 // The PTX grammar (PTX ISA 8.6):
 //   cp.async.bulk.tensor.Nd.dst.src{.load_mode}.completion{.multicast::cluster}
 //       {.cta_group::K}{.L2::cache_hint}
-//   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp{.tile}.bulk_group
-//       {.L2::cache_hint}
+//   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.redOp{.load_mode}
+//       .bulk_group{.L2::cache_hint}
+//   cp.async.bulk.prefetch.tensor.Nd.L2.global{.load_mode}{.L2::cache_hint}
 // Qualifiers contain no '.', so the spelling splits cleanly on dots.
 //
 //===----------------------------------------------------------------------===//
@@ -69,8 +70,10 @@ std::optional<OpcodeFields> mlir::tile::parsePtxOpcode(llvm::StringRef opcode,
   if (!expect("cp", "instruction"))
     return std::nullopt;
   bool reduce = lex.consumeIf("reduce");
-  if (!expect("async", "instruction") || !expect("bulk", "instruction") ||
-      !expect("tensor", "instruction"))
+  if (!expect("async", "instruction") || !expect("bulk", "instruction"))
+    return std::nullopt;
+  bool prefetch = !reduce && lex.consumeIf("prefetch");
+  if (!expect("tensor", "instruction"))
     return std::nullopt;
 
   size_t dimPos = lex.position();
@@ -82,7 +85,13 @@ std::optional<OpcodeFields> mlir::tile::parsePtxOpcode(llvm::StringRef opcode,
   size_t dstPos = lex.position();
   llvm::StringRef dst = lex.next();
   llvm::StringRef src = lex.next();
-  if (reduce) {
+  if (prefetch) {
+    if (dst != "L2" || src != "global")
+      return fail(describe(dst, dstPos) +
+                  ": a prefetch goes from global to L2 ('.L2.global'), got '." +
+                  dst + "." + src + "'");
+    f.direction = Direction::prefetch;
+  } else if (reduce) {
     if (dst != "global" || src != "shared::cta")
       return fail(describe(dst, dstPos) +
                   ": a reduction goes from shared::cta to global "
@@ -110,19 +119,44 @@ std::optional<OpcodeFields> mlir::tile::parsePtxOpcode(llvm::StringRef opcode,
 
   size_t modePos = lex.position();
   llvm::StringRef mode = lex.peek();
-  if (mode == "tile") {
+  static constexpr std::pair<llvm::StringLiteral, Mode> kModes[] = {
+      {"tile", Mode::tile},
+      {"tile::gather4", Mode::gather4},
+      {"tile::scatter4", Mode::scatter4},
+      {"im2col", Mode::im2col},
+      {"im2col::w", Mode::im2col_w},
+      {"im2col::w::128", Mode::im2col_w_128},
+      {"im2col_no_offs", Mode::im2col_no_offs},
+  };
+  for (auto &[spelling, value] : kModes) {
+    if (mode != spelling)
+      continue;
     lex.next();
-  } else if (mode == "tile::gather4" || mode == "tile::scatter4") {
-    lex.next();
-    bool gather = mode == "tile::gather4";
-    if (gather != (f.direction == Direction::load))
+    f.mode = value;
+    bool loadMode = value == Mode::gather4 || value == Mode::im2col ||
+                    value == Mode::im2col_w || value == Mode::im2col_w_128;
+    bool readsShared = f.direction == Direction::store ||
+                       f.direction == Direction::reduce;
+    if (loadMode && readsShared)
+      return fail(describe(mode, modePos) + ": ." + mode +
+                  " is a load/prefetch mode");
+    if (value == Mode::scatter4 && f.direction != Direction::store)
+      return fail(describe(mode, modePos) + ": scatter4 is a store mode");
+    if (value == Mode::im2col_no_offs && !readsShared)
       return fail(describe(mode, modePos) +
-                  (gather ? ": gather4 is a load mode"
-                          : ": scatter4 is a store mode"));
-    f.mode = gather ? Mode::gather4 : Mode::scatter4;
-  } else if (mode.starts_with("im2col")) {
-    return fail(describe(mode, modePos) +
-                ": im2col modes are not supported by tile.tma_copy");
+                  ": im2col_no_offs is a store/reduce mode");
+    break;
+  }
+
+  // A prefetch has no completion mechanism and no multicast or cta_group.
+  if (f.direction == Direction::prefetch) {
+    if (lex.consumeIf("L2::cache_hint"))
+      f.cacheHint = true;
+    if (!lex.atEnd())
+      return fail(describe(lex.peek(), lex.position()) +
+                  ": unknown or misplaced qualifier (a prefetch takes only "
+                  "a load mode and .L2::cache_hint)");
+    return f;
   }
 
   size_t complPos = lex.position();
@@ -165,28 +199,50 @@ std::optional<OpcodeFields> mlir::tile::parsePtxOpcode(llvm::StringRef opcode,
   return f;
 }
 
+llvm::StringRef mlir::tile::ptxModeSpelling(Mode mode) {
+  switch (mode) {
+  case Mode::tile:
+    return "tile";
+  case Mode::gather4:
+    return "tile::gather4";
+  case Mode::scatter4:
+    return "tile::scatter4";
+  case Mode::im2col:
+    return "im2col";
+  case Mode::im2col_w:
+    return "im2col::w";
+  case Mode::im2col_w_128:
+    return "im2col::w::128";
+  case Mode::im2col_no_offs:
+    return "im2col_no_offs";
+  }
+  llvm_unreachable("all modes handled");
+}
+
 std::string mlir::tile::printPtxOpcode(const OpcodeFields &f) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << (f.direction == Direction::reduce ? "cp.reduce.async.bulk.tensor."
-                                          : "cp.async.bulk.tensor.")
-     << f.rank << "d.";
   switch (f.direction) {
   case Direction::load:
-    os << (f.dstCluster ? "shared::cluster" : "shared::cta") << ".global";
+    os << "cp.async.bulk.tensor." << f.rank << "d."
+       << (f.dstCluster ? "shared::cluster" : "shared::cta") << ".global";
     break;
   case Direction::store:
-    os << "global.shared::cta";
+    os << "cp.async.bulk.tensor." << f.rank << "d.global.shared::cta";
     break;
   case Direction::reduce:
-    os << "global.shared::cta." << stringifyReduction(*f.reduction);
+    os << "cp.reduce.async.bulk.tensor." << f.rank << "d.global.shared::cta."
+       << stringifyReduction(*f.reduction);
+    break;
+  case Direction::prefetch:
+    os << "cp.async.bulk.prefetch.tensor." << f.rank << "d.L2.global";
     break;
   }
-  os << (f.mode == Mode::gather4    ? ".tile::gather4"
-         : f.mode == Mode::scatter4 ? ".tile::scatter4"
-                                    : ".tile");
-  os << (f.direction == Direction::load ? ".mbarrier::complete_tx::bytes"
-                                        : ".bulk_group");
+  os << "." << ptxModeSpelling(f.mode);
+  if (f.direction == Direction::load)
+    os << ".mbarrier::complete_tx::bytes";
+  else if (f.direction != Direction::prefetch)
+    os << ".bulk_group";
   if (f.multicast)
     os << ".multicast::cluster";
   if (f.ctaGroup)

@@ -37,6 +37,9 @@ static void storeOpcode(MLIRContext *ctx, const OpcodeFields &f,
     ctaGroup = b.getI32IntegerAttr(*f.ctaGroup);
 }
 
+static constexpr llvm::StringLiteral kModeKeywords =
+    "tile, gather4, scatter4, im2col, im2col_w, im2col_w_128, im2col_no_offs";
+
 /// `[opcode-syntax] ` for parser diagnostics.
 static std::string syntaxRule() {
   return "[" + ruleName(Rule::OpcodeSyntax).str() + "] ";
@@ -66,12 +69,12 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
     if (parser.parseOptionalKeyword(&word))
       return parser.emitError(loc)
              << syntaxRule()
-             << "expected load, store, reduce or a PTX opcode string";
+             << "expected load, store, reduce, prefetch or a PTX opcode string";
     std::optional<Direction> dir = symbolizeDirection(word);
     if (!dir)
       return parser.emitError(loc)
-             << syntaxRule() << "expected load, store, reduce or a PTX opcode "
-                "string, got '"
+             << syntaxRule() << "expected load, store, reduce, prefetch or a "
+                "PTX opcode string, got '"
              << word << "'";
     f.direction = *dir;
     if (f.direction == Direction::reduce) {
@@ -88,12 +91,12 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
     llvm::SMLoc modeLoc = parser.getCurrentLocation();
     if (parser.parseOptionalKeyword(&word))
       return parser.emitError(modeLoc)
-             << syntaxRule() << "expected tile, gather4 or scatter4";
+             << syntaxRule() << "expected a mode (" << kModeKeywords << ")";
     std::optional<Mode> m = symbolizeMode(word);
     if (!m)
       return parser.emitError(modeLoc)
-             << syntaxRule() << "expected tile, gather4 or scatter4, got '"
-             << word << "'";
+             << syntaxRule() << "expected a mode (" << kModeKeywords
+             << "), got '" << word << "'";
     f.mode = *m;
     // An integer of any width: a huge one is out of range, not unparsable.
     // (A lone '-' fails inside parseOptionalInteger with its own message.)
@@ -187,6 +190,64 @@ static void printOpcode(OpAsmPrinter &p, TmaCopyOp op, DirectionAttr direction,
     p << " cache_hint";
 }
 
+//===----------------------------------------------------------------------===//
+// custom<Buffers> / custom<BufferTypes>: `%shared, %global` or, for a
+// prefetch (no shared side), `%global` alone; the types follow suit.
+//===----------------------------------------------------------------------===//
+
+static bool isPrefetch(DirectionAttr direction) {
+  return direction && direction.getValue() == Direction::prefetch;
+}
+
+static ParseResult
+parseBuffers(OpAsmParser &parser, DirectionAttr direction,
+             std::optional<OpAsmParser::UnresolvedOperand> &shared,
+             OpAsmParser::UnresolvedOperand &global) {
+  if (isPrefetch(direction))
+    return parser.parseOperand(global);
+  OpAsmParser::UnresolvedOperand first;
+  if (parser.parseOperand(first))
+    return failure();
+  if (parser.parseOptionalComma())
+    return parser.emitError(parser.getCurrentLocation())
+           << "[" << ruleName(Rule::SharedOperand) << "] a "
+           << stringifyDirection(direction.getValue())
+           << " names the shared buffer, then the global operand: expected ','";
+  shared = first;
+  return parser.parseOperand(global);
+}
+
+static void printBuffers(OpAsmPrinter &p, TmaCopyOp, DirectionAttr,
+                         Value shared, Value global) {
+  if (shared)
+    p << shared << ", ";
+  p << global;
+}
+
+static ParseResult parseBufferTypes(OpAsmParser &parser,
+                                    DirectionAttr direction, Type &sharedType,
+                                    Type &globalType) {
+  if (!isPrefetch(direction)) {
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseType(sharedType))
+      return failure();
+    if (!isa<MemRefType>(sharedType))
+      return parser.emitError(loc)
+             << "[" << ruleName(Rule::SharedOperand)
+             << "] the shared buffer is a memref, got " << sharedType;
+    if (parser.parseComma())
+      return failure();
+  }
+  return parser.parseType(globalType);
+}
+
+static void printBufferTypes(OpAsmPrinter &p, TmaCopyOp, DirectionAttr,
+                             Type sharedType, Type globalType) {
+  if (sharedType)
+    p << sharedType << ", ";
+  p << globalType;
+}
+
 #define GET_OP_CLASSES
 #include "Tile/TileOps.cpp.inc"
 
@@ -199,7 +260,6 @@ void TmaCopyOp::getEffects(
         &effects) {
   auto *read = MemoryEffects::Read::get();
   auto *write = MemoryEffects::Write::get();
-  OpOperand &shared = getSharedMutable();
   OpOperand &global = getGlobalMutable();
   bool globalIsMemRef = isa<MemRefType>(global.get().getType());
   // Through an opaque tensor map the touched tensor has no SSA value.
@@ -209,19 +269,28 @@ void TmaCopyOp::getEffects(
     else
       effects.emplace_back(effect);
   };
+  auto onShared = [&](MemoryEffects::Effect *effect) {
+    for (OpOperand &shared : getSharedMutable())
+      effects.emplace_back(effect, &shared);
+  };
   switch (getDirection()) {
   case Direction::load:
-    effects.emplace_back(write, &shared);
+    onShared(write);
     onGlobal(read);
     break;
   case Direction::store:
-    effects.emplace_back(read, &shared);
+    onShared(read);
     onGlobal(write);
     break;
   case Direction::reduce:
-    effects.emplace_back(read, &shared);
+    onShared(read);
     onGlobal(read);
     onGlobal(write);
+    break;
+  case Direction::prefetch:
+    // Warms L2 only: no value anyone reads changes, but it must not be
+    // hoisted or dropped as dead, so it reads the tensor.
+    onGlobal(read);
     break;
   }
   // Completion updates the mbarrier's transaction count.
@@ -232,6 +301,8 @@ void TmaCopyOp::getEffects(
 }
 
 int64_t TmaCopyOp::getSlotCount() {
+  if (!getShared())
+    return 1;
   auto shape = cast<MemRefType>(getShared().getType()).getShape();
   size_t repeats = getCoordSteps() ? getCoordSteps()->size() : 0;
   int64_t slots = 1;
@@ -241,6 +312,8 @@ int64_t TmaCopyOp::getSlotCount() {
 }
 
 int64_t TmaCopyOp::getTransactionBytes() {
+  if (getDirection() == Direction::prefetch)
+    return 0;
   return getSlotCount() * computeBoxImage(getCopyFields(*this)).payloadBytes;
 }
 
@@ -300,20 +373,21 @@ static bool bytesComputable(TmaCopyOp copy) {
       return false;
     operands += n;
   }
-  if (operands != copy->getNumOperands() || p.operandSegmentSizes[0] != 1 ||
-      p.operandSegmentSizes[1] != 1 || !isa<MemRefType>(copy.getShared().getType()))
+  if (operands != copy->getNumOperands() || p.operandSegmentSizes[0] > 1 ||
+      p.operandSegmentSizes[1] != 1 ||
+      (copy.getShared() && !isa<MemRefType>(copy.getShared().getType())))
     return false;
   auto within = [](llvm::ArrayRef<int64_t> values, int64_t lo, int64_t hi) {
     return llvm::all_of(values,
                         [&](int64_t v) { return v >= lo && v <= hi; });
   };
   llvm::ArrayRef<int64_t> box = p.box.asArrayRef();
-  if (!within(box, 1, 256))
+  if (!within(box, 1, 1024) || (isIm2colMode(p.mode.getValue()) && box.size() != 2))
     return false;
-  if (p.element_strides && (p.element_strides.size() != box.size() ||
-                            !within(p.element_strides.asArrayRef(), 1, 8)))
+  if (p.element_strides && !within(p.element_strides.asArrayRef(), 1, 8))
     return false;
-  return copy.getSwizzle() <= 3 && copy.getInterleave() <= 2;
+  return copy.getSwizzle() >= 0 && copy.getSwizzle() <= 6 &&
+         copy.getInterleave() >= 0 && copy.getInterleave() <= 2;
 }
 
 LogicalResult TxBytesOp::verify() {
@@ -346,4 +420,24 @@ OpFoldResult TxBytesOp::fold(FoldAdaptor) {
   if (std::optional<int64_t> bytes = computeBytes())
     return IntegerAttr::get(getType(), *bytes);
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// PrefetchTensorMapOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrefetchTensorMapOp::verify() {
+  Operation *scope =
+      getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  bool found = false;
+  if (scope)
+    scope->walk([&](TmaCopyOp copy) {
+      if (copy.getTag() == getTag())
+        found = true;
+    });
+  if (!found)
+    return emitOpError() << "[" << ruleName(Rule::PrefetchTensorMapTag)
+                         << "] no tile.tma_copy in the enclosing function has "
+                         << "tag \"" << getTag() << "\"";
+  return success();
 }

@@ -93,6 +93,8 @@ struct Verifier {
   LogicalResult verifyBoxAndKnobs();
   LogicalResult verifyFormat();
   LogicalResult verifyModes();
+  LogicalResult verifyIm2col();
+  LogicalResult verifyPacked();
   LogicalResult verifyInnerCoordAlignment();
   LogicalResult verifyStoreCoords();
   LogicalResult verifyCoordRange();
@@ -114,14 +116,28 @@ LogicalResult Verifier::verifyOpcode() {
     return fail(op, Rule::ReductionOperator)
            << (isReduce ? "a reduce needs a reduction operator"
                         : "a reduction operator is only valid on reduce");
-  if (opc.mode == Mode::gather4 && opc.direction != Direction::load)
+  bool readsShared = opc.direction == Direction::store || isReduce;
+  bool loadMode = opc.mode == Mode::gather4 || opc.mode == Mode::im2col ||
+                  isIm2colWideMode(opc.mode);
+  if (loadMode && readsShared)
     return fail(op, Rule::ModeDirection)
-           << "gather4 is a load mode, got direction "
-           << stringifyDirection(opc.direction);
+           << stringifyMode(opc.mode) << " is a load/prefetch mode, got "
+           << "direction " << stringifyDirection(opc.direction);
   if (opc.mode == Mode::scatter4 && opc.direction != Direction::store)
     return fail(op, Rule::ModeDirection)
            << "scatter4 is a store mode, got direction "
            << stringifyDirection(opc.direction);
+  if (opc.mode == Mode::im2col_no_offs && !readsShared)
+    return fail(op, Rule::ModeDirection)
+           << "im2col_no_offs is a store/reduce mode (loads use im2col), got "
+           << "direction " << stringifyDirection(opc.direction);
+  if (opc.direction == Direction::prefetch &&
+      (opc.dstCluster || opc.multicast || opc.ctaGroup))
+    return fail(op, Rule::PrefetchForm)
+           << "a prefetch fills L2 only: it takes no "
+           << (opc.dstCluster ? "shared::cluster destination"
+               : opc.multicast ? "multicast"
+                               : "cta_group");
   if (opc.dstCluster && opc.direction != Direction::load)
     return fail(op, Rule::DstSpace)
            << "only loads have a shared::cluster destination";
@@ -140,6 +156,13 @@ LogicalResult Verifier::verifyOpcode() {
 
 LogicalResult Verifier::verifyRuntimeOperands() {
   bool isLoad = opc.direction == Direction::load;
+  bool isPrefetch = opc.direction == Direction::prefetch;
+  if (isPrefetch == static_cast<bool>(op.getShared()))
+    return fail(op, Rule::SharedOperand)
+           << (isPrefetch ? "a prefetch fills L2 and names no shared buffer"
+                          : "a " + stringifyDirection(opc.direction).str() +
+                                " names its shared buffer before the global "
+                                "operand");
   if (isLoad && !op.getMbar())
     return fail(op, Rule::MbarRequired)
            << "a load completes on an mbarrier: add mbar(%bar)";
@@ -156,22 +179,50 @@ LogicalResult Verifier::verifyRuntimeOperands() {
            << (opc.cacheHint ? "cache_hint needs a cache_policy operand"
                              : "cache_policy is only valid with cache_hint");
   size_t rows = op.getRows().size();
-  bool fourRows = opc.mode != Mode::tile;
+  bool fourRows = opc.mode == Mode::gather4 || opc.mode == Mode::scatter4;
   if (fourRows ? rows != 4 : rows != 0)
     return fail(op, Rule::Gather4Rows)
            << "expected " << (fourRows ? 4 : 0) << " row operands in "
            << stringifyMode(opc.mode) << " mode, got " << rows;
+  size_t offsets = op.getOffsets().size();
+  size_t expectedOffsets = opc.mode == Mode::im2col ? std::max(opc.rank - 2, 0)
+                           : isIm2colWideMode(opc.mode) ? 2
+                                                        : 0;
+  if (offsets != expectedOffsets)
+    return fail(op, Rule::Im2colOffsets)
+           << "expected " << expectedOffsets << " offsets in "
+           << stringifyMode(opc.mode) << " mode"
+           << (opc.mode == Mode::im2col ? " (one per spatial axis)"
+               : isIm2colWideMode(opc.mode) ? " (wHalo, wOffset)"
+                                            : "")
+           << ", got " << offsets;
   return success();
 }
 
 LogicalResult Verifier::verifyBoxAndKnobs() {
-  if (static_cast<int>(f.box.size()) != opc.rank)
-    return fail(op, Rule::BoxArity) << "box has " << f.box.size()
-                                    << " extents, expected rank " << opc.rank;
-  for (auto [i, extent] : llvm::enumerate(f.box))
-    if (extent < 1 || extent > 256)
-      return fail(op, Rule::BoxExtent)
-             << "box[" << i << "] = " << extent << " is outside 1..256";
+  bool im2col = isIm2colMode(opc.mode);
+  if (im2col) {
+    if (f.box.size() != 2)
+      return fail(op, Rule::BoxArity)
+             << "an im2col box is [pixels_per_column, channels_per_pixel], "
+             << "got " << f.box.size() << " extents";
+    if (f.box[0] < 1 || f.box[0] > 1024)
+      return fail(op, Rule::Im2colBox)
+             << "pixels_per_column (box[0]) = " << f.box[0]
+             << " is outside 1..1024";
+    if (f.box[1] < 1 || f.box[1] > 256)
+      return fail(op, Rule::Im2colBox)
+             << "channels_per_pixel (box[1]) = " << f.box[1]
+             << " is outside 1..256";
+  } else {
+    if (static_cast<int>(f.box.size()) != opc.rank)
+      return fail(op, Rule::BoxArity) << "box has " << f.box.size()
+                                      << " extents, expected rank " << opc.rank;
+    for (auto [i, extent] : llvm::enumerate(f.box))
+      if (extent < 1 || extent > 256)
+        return fail(op, Rule::BoxExtent)
+               << "box[" << i << "] = " << extent << " is outside 1..256";
+  }
   if (static_cast<int>(op.getCoords().size()) != opc.rank)
     return fail(op, Rule::CoordsCount)
            << "expected " << opc.rank << " coords, got "
@@ -185,10 +236,11 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
       return fail(op, Rule::ElementStridesRange)
              << "element_strides[" << i << "] = " << stride
              << " is outside 1..8";
-  if (f.swizzle < 0 || f.swizzle > 3)
+  if (f.swizzle < 0 || f.swizzle > 6)
     return fail(op, Rule::SwizzleRange)
            << "swizzle " << f.swizzle
-           << " is outside 0..3 (none, 32B, 64B, 128B)";
+           << " is outside 0..6 (none, 32B, 64B, 128B, 128B_ATOM_32B, "
+              "128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)";
   if (f.interleave < 0 || f.interleave > 2)
     return fail(op, Rule::InterleaveRange)
            << "interleave " << f.interleave
@@ -208,6 +260,10 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
            << ": the innermost stride must be 1 without interleave";
 
   repeats = op.getCoordSteps() ? op.getCoordSteps()->size() : 0;
+  if (opc.direction == Direction::prefetch && repeats)
+    return fail(op, Rule::PrefetchForm)
+           << "a prefetch has no shared slots to repeat over: drop "
+              "coord_steps and issue one prefetch per box";
   if (op.getCoordSteps()) {
     for (auto [i, step] : llvm::enumerate(*op.getCoordSteps())) {
       auto vec = dyn_cast<DenseI64ArrayAttr>(step);
@@ -250,10 +306,18 @@ LogicalResult Verifier::verifyFormat() {
 }
 
 LogicalResult Verifier::verifyModes() {
+  if (isIm2colMode(opc.mode)) {
+    if (failed(verifyIm2col()))
+      return failure();
+  } else if (op.getPixelBoxLowerAttr() || op.getPixelBoxUpperAttr()) {
+    return fail(op, Rule::Im2colCorners)
+           << "pixel_box_lower/pixel_box_upper describe an im2col map, but "
+           << "the mode is " << stringifyMode(opc.mode);
+  }
   if (f.interleave > 0) {
     // gather4/scatter4 never take interleave: say so before asking for a
     // rank they cannot have.
-    if (opc.mode != Mode::tile)
+    if (opc.mode == Mode::gather4 || opc.mode == Mode::scatter4)
       return fail(op, Rule::InterleaveMode)
              << stringifyMode(opc.mode) << " does not use interleave, got "
              << "interleave " << f.interleave;
@@ -270,7 +334,7 @@ LogicalResult Verifier::verifyModes() {
              << ": one issue selects one C slice; iterate channels with a "
                 "repeat axis and a C step";
   }
-  if (opc.mode != Mode::tile) {
+  if (opc.mode == Mode::gather4 || opc.mode == Mode::scatter4) {
     if (opc.rank != 2)
       return fail(op, Rule::Gather4Rank)
              << stringifyMode(opc.mode) << " needs a 2-D descriptor, got rank "
@@ -282,31 +346,146 @@ LogicalResult Verifier::verifyModes() {
              << "element strides, got box " << list<int64_t>(f.box)
              << " and element_strides " << list<int64_t>(f.elementStrides);
   }
-  if (format == Format::float4_e2m1fn) {
-    if (opc.direction != Direction::load)
-      return fail(op, Rule::Fp4LoadOnly)
-             << "packed float4_e2m1fn is load-only, got "
-             << stringifyDirection(opc.direction);
-    if (f.interleave != 0 || llvm::any_of(f.elementStrides,
-                                          [](int64_t s) { return s != 1; }))
-      return fail(op, Rule::Fp4Layout)
-             << "packed fp4 takes no interleave and unit element strides, got "
-             << "interleave " << f.interleave << " and element_strides "
-             << list<int64_t>(f.elementStrides);
-    if (f.box.back() != 128)
-      return fail(op, Rule::Fp4InnerBox)
-             << "packed fp4 needs inner box 128, got " << f.box.back();
-    if (f.swizzle != 0 && f.swizzle != 3)
-      return fail(op, Rule::Fp4Swizzle)
-             << "packed fp4 uses swizzle 0 or 3, got " << f.swizzle;
-    // Inner origins: 32 bytes are 64 packed elements.
-    Value inner = op.getCoords().back();
+  if (isPackedFormat(format) && failed(verifyPacked()))
+    return failure();
+  if (f.swizzle == 5 && (opc.direction == Direction::store ||
+                         opc.direction == Direction::reduce))
+    return fail(op, Rule::SwizzleLoadOnly)
+           << "swizzle 5 (128B_ATOM_32B_FLIP_8B) is for loads only, got "
+           << "direction " << stringifyDirection(opc.direction);
+  return success();
+}
+
+LogicalResult Verifier::verifyPacked() {
+  std::string name = stringifyFormat(format).str();
+  bool isStore = opc.direction == Direction::store;
+  if (opc.direction == Direction::reduce)
+    return fail(op, Rule::PackedReduce)
+           << "packed " << name << " takes no reductions";
+  if (format == Format::float4_e2m1fn && isStore)
+    return fail(op, Rule::Fp4LoadOnly)
+           << "packed float4_e2m1fn (16U4_ALIGN16B) is load-only, got store "
+           << "(float4_e2m1fn_align8b stores the same data)";
+  if (f.interleave != 0 ||
+      llvm::any_of(f.elementStrides, [](int64_t s) { return s != 1; }))
+    return fail(op, Rule::PackedLayout)
+           << "packed " << name << " takes no interleave and unit element "
+           << "strides, got interleave " << f.interleave
+           << " and element_strides " << list<int64_t>(f.elementStrides);
+  bool padded = isPaddedPackedFormat(format);
+  if (padded ? f.box.back() != 128 : f.box.back() % 2 != 0)
+    return fail(op, Rule::PackedInnerBox)
+           << "packed " << name << " needs "
+           << (padded ? "inner box 128" : "an even inner box") << ", got "
+           << f.box.back();
+  if (padded) {
+    bool ok = f.swizzle == 0 || f.swizzle == 3 || f.swizzle == 4 ||
+              (format == Format::float6_align16b && isStore && f.swizzle == 6);
+    if (!ok)
+      return fail(op, Rule::PackedSwizzle)
+             << "packed " << name << " uses swizzle 0, 3 or 4"
+             << (format == Format::float6_align16b ? " (6 for stores)" : "")
+             << ", got " << f.swizzle;
+    // PTX: the inner origin of the padded forms is a multiple of 128.
     APInt origin;
-    if (matchPattern(inner, m_ConstantInt(&origin)) &&
-        origin.getSExtValue() % 64 != 0)
-      return fail(op, Rule::Fp4Alignment)
+    if (matchPattern(op.getCoords().back(), m_ConstantInt(&origin)) &&
+        origin.getSExtValue() % 128 != 0)
+      return fail(op, Rule::PackedAlignment)
              << "inner coordinate " << origin.getSExtValue()
-             << " is not 32-byte aligned (a multiple of 64 fp4 elements)";
+             << " is not a multiple of 128 elements (packed " << name << ")";
+  }
+  return success();
+}
+
+LogicalResult Verifier::verifyIm2col() {
+  if (opc.rank < 3)
+    return fail(op, Rule::Im2colRank)
+           << stringifyMode(opc.mode) << " needs a 3-D to 5-D descriptor "
+           << "(N, [D, H,] W, C), got rank " << opc.rank;
+  if (f.interleave != 0 || isPackedFormat(format))
+    return fail(op, Rule::Im2colLayout)
+           << stringifyMode(opc.mode) << " takes "
+           << (f.interleave ? "no interleave, got interleave " +
+                                  std::to_string(f.interleave)
+                            : "unpacked formats, got " +
+                                  stringifyFormat(format).str());
+  // Signed corner ranges of cuTensorMapEncodeIm2col by rank (the W-only
+  // forms have one 16-bit W corner whatever the rank).
+  bool wide = isIm2colWideMode(opc.mode);
+  int64_t spatial = wide ? 1 : opc.rank - 2;
+  int bits = wide || opc.rank == 3 ? 16 : opc.rank == 4 ? 8 : 5;
+  int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+  for (auto [name, corner] :
+       {std::pair<const char *, DenseI64ArrayAttr>{"pixel_box_lower",
+                                                   op.getPixelBoxLowerAttr()},
+        {"pixel_box_upper", op.getPixelBoxUpperAttr()}}) {
+    if (!corner)
+      return fail(op, Rule::Im2colCorners)
+             << stringifyMode(opc.mode) << " needs " << name << " ("
+             << spatial << (wide ? " W entry" : " spatial entries") << ")";
+    if (static_cast<int64_t>(corner.size()) != spatial)
+      return fail(op, Rule::Im2colCorners)
+             << name << " has " << corner.size() << " entries, expected "
+             << spatial << (wide ? " (the W corner)" : " (one per spatial axis)");
+    for (auto [i, v] : llvm::enumerate(corner.asArrayRef()))
+      if (v < lo || v > hi)
+        return fail(op, Rule::Im2colCorners)
+               << name << "[" << i << "] = " << v << " is outside " << lo
+               << ".." << hi << " (" << bits << "-bit signed for rank "
+               << opc.rank << (wide ? " W-only forms" : "") << ")";
+  }
+  if (opc.mode == Mode::im2col_no_offs) {
+    for (auto [i, v] : llvm::enumerate(op.getPixelBoxLowerAttr().asArrayRef()))
+      if (v < 0)
+        return fail(op, Rule::Im2colStoreBox)
+               << "pixel_box_lower[" << i << "] = " << v << ": a "
+               << stringifyDirection(opc.direction)
+               << " keeps the bounding box inside the tensor (lower >= 0)";
+    for (auto [i, v] : llvm::enumerate(op.getPixelBoxUpperAttr().asArrayRef()))
+      if (v > 0)
+        return fail(op, Rule::Im2colStoreBox)
+               << "pixel_box_upper[" << i << "] = " << v << ": a "
+               << stringifyDirection(opc.direction)
+               << " keeps the bounding box inside the tensor (upper <= 0)";
+  }
+  // Constant offsets: unsigned, as wide as the rank allows.
+  auto constant = [](Value v) -> std::optional<int64_t> {
+    APInt value;
+    if (!matchPattern(v, m_ConstantInt(&value)))
+      return std::nullopt;
+    return value.getZExtValue();
+  };
+  if (opc.mode == Mode::im2col) {
+    int offsetBits = opc.rank == 3 ? 16 : opc.rank == 4 ? 8 : 5;
+    for (auto [i, v] : llvm::enumerate(op.getOffsets()))
+      if (std::optional<int64_t> c = constant(v);
+          c && *c >= (int64_t(1) << offsetBits))
+        return fail(op, Rule::Im2colOffsetRange)
+               << "offsets[" << i << "] = " << *c << " is outside 0.."
+               << (int64_t(1) << offsetBits) - 1 << " (" << offsetBits
+               << "-bit unsigned for rank " << opc.rank << ")";
+  }
+  if (wide) {
+    if (f.swizzle < 2 || f.swizzle > 4)
+      return fail(op, Rule::Im2colWSwizzle)
+             << stringifyMode(opc.mode) << " uses swizzle 2, 3 or 4, got "
+             << f.swizzle;
+    std::optional<int64_t> halo = constant(op.getOffsets()[0]);
+    int64_t haloLimit = opc.mode == Mode::im2col_w ? 512 : 32;
+    if (!halo || *halo >= haloLimit)
+      return fail(op, Rule::Im2colWHalo)
+             << "wHalo (offsets[0]) "
+             << (halo ? "= " + std::to_string(*halo) + " is outside 0.." +
+                            std::to_string(haloLimit - 1)
+                      : std::string("must be a constant (it sizes the image)"));
+    if (opc.mode == Mode::im2col_w_128 && f.box[0] != 128)
+      return fail(op, Rule::Im2colWHalo)
+             << "im2col_w_128 moves 128 pixels: pixels_per_column (box[0]) "
+             << "must be 128, got " << f.box[0];
+    f.wHalo = *halo;
+    if (std::optional<int64_t> w = constant(op.getOffsets()[1]); w && *w >= 32)
+      return fail(op, Rule::Im2colOffsetRange)
+             << "wOffset (offsets[1]) = " << *w << " is outside 0..31";
   }
   return success();
 }
@@ -316,7 +495,8 @@ LogicalResult Verifier::verifyCoordRange() {
   constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   llvm::ArrayRef<int64_t> repeatShape =
-      sharedType.getShape().take_front(repeats);
+      sharedType ? sharedType.getShape().take_front(repeats)
+                 : llvm::ArrayRef<int64_t>();
   for (auto [i, coord] : llvm::enumerate(op.getCoords())) {
     APInt origin;
     bool constant = matchPattern(coord, m_ConstantInt(&origin));
@@ -340,7 +520,7 @@ LogicalResult Verifier::verifyCoordRange() {
 }
 
 LogicalResult Verifier::verifyStoreCoords() {
-  if (opc.direction == Direction::load)
+  if (opc.direction == Direction::load || opc.direction == Direction::prefetch)
     return success();
   llvm::ArrayRef<int64_t> repeatShape =
       sharedType.getShape().take_front(repeats);
@@ -366,9 +546,10 @@ LogicalResult Verifier::verifyStoreCoords() {
 LogicalResult Verifier::verifyInnerCoordAlignment() {
   // With interleave the innermost coordinate counts whole slices; packed fp4
   // has its own, stricter rule.
-  if (f.interleave != 0 || format == Format::float4_e2m1fn)
+  if (f.interleave != 0 || isPaddedPackedFormat(format))
     return success();
-  int axis = opc.mode == Mode::tile ? opc.rank - 1 : 1;
+  bool fourRows = opc.mode == Mode::gather4 || opc.mode == Mode::scatter4;
+  int axis = fourRows ? 1 : opc.rank - 1;
   unsigned bits = formatBits(format);
   if (op.getCoordSteps()) {
     for (auto [a, step] : llvm::enumerate(*op.getCoordSteps())) {
@@ -395,12 +576,12 @@ LogicalResult Verifier::verifyInnerBytes(const BoxImage &image) {
   if (f.interleave != 0)
     return success();
   int64_t inner = image.rowPayloadBytes;
-  if (format != Format::float4_e2m1fn && inner % 16 != 0)
+  if (!isPaddedPackedFormat(format) && inner % 16 != 0)
     return fail(op, Rule::BoxInnerBytes)
            << "the inner box row is " << inner
            << " bytes, expected a multiple of 16";
   int64_t span = swizzleSpanBytes(f.swizzle);
-  int64_t stored = format == Format::float4_e2m1fn ? f.box.back() : inner;
+  int64_t stored = isPaddedPackedFormat(format) ? f.box.back() : inner;
   if (span > 0 && stored > span)
     return fail(op, Rule::SwizzleInnerBytes)
            << "the inner box row is " << stored << " bytes, more than the "
@@ -418,7 +599,7 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
            << "the shared operand " << sharedType
            << " must have a static shape and the identity layout";
   Type sharedElem = sharedType.getElementType();
-  Type expectedElem = format == Format::float4_e2m1fn
+  Type expectedElem = isPackedFormat(format)
                           ? IntegerType::get(op.getContext(), 8)
                           : elemType;
   // Data moves unchanged from source to destination: a load's shared
@@ -449,7 +630,7 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
   llvm::ArrayRef<int64_t> suffix = shape.drop_front(prefix);
   if (suffix != llvm::ArrayRef<int64_t>(image.shape)) {
     bool padded = image.rowStorageBytes != image.rowPayloadBytes &&
-                  format != Format::float4_e2m1fn;
+                  !isPaddedPackedFormat(format);
     if (padded && suffix.drop_back() ==
                       llvm::ArrayRef<int64_t>(image.shape).drop_back())
       return fail(op, Rule::SwizzleRowPadding)
@@ -568,7 +749,7 @@ LogicalResult Verifier::verifyGlobal() {
              << ", expected one slice (" << slice << ")";
   }
   int64_t strideAlign =
-      (f.interleave == 2 || format == Format::float4_e2m1fn) ? 32 : 16;
+      (f.interleave == 2 || isPaddedPackedFormat(format)) ? 32 : 16;
   for (size_t i = 0; i + 1 < strides.size(); ++i) {
     if (ShapedType::isDynamic(strides[i]))
       continue;
@@ -589,8 +770,8 @@ LogicalResult Verifier::verifyGlobal() {
              << "global stride[" << i << "] is " << bytes
              << " bytes, expected less than 2^40";
     if (bits64 % 8 != 0 || bytes % strideAlign != 0)
-      return fail(op, format == Format::float4_e2m1fn
-                          ? Rule::Fp4Alignment
+      return fail(op, isPaddedPackedFormat(format)
+                          ? Rule::PackedAlignment
                           : Rule::GlobalStrideAlignment)
              << "global stride[" << i << "] is " << bytes
              << " bytes, expected a multiple of " << strideAlign;
@@ -599,7 +780,14 @@ LogicalResult Verifier::verifyGlobal() {
     if (!ShapedType::isDynamic(dim) && (dim < 1 || dim > (int64_t(1) << 32)))
       return fail(op, Rule::GlobalDimRange)
              << "global dim[" << i << "] = " << dim << " is outside 1..2^32";
-  for (int i = 0; i < opc.rank; ++i) {
+  if (isIm2colMode(opc.mode)) {
+    int64_t channels = dims[opc.rank - 1];
+    if (!ShapedType::isDynamic(channels) && f.box[1] > channels)
+      return fail(op, Rule::BoxWithinDim)
+             << "channels_per_pixel (box[1]) = " << f.box[1]
+             << " is larger than the channel dim " << channels;
+  }
+  for (int i = 0; i < opc.rank && !isIm2colMode(opc.mode); ++i) {
     if (ShapedType::isDynamic(dims[i]))
       continue;
     if (f.box[i] > dims[i])
@@ -607,11 +795,14 @@ LogicalResult Verifier::verifyGlobal() {
              << "box[" << i << "] = " << f.box[i]
              << " is larger than global dim[" << i << "] = " << dims[i];
   }
-  if (format == Format::float4_e2m1fn && !ShapedType::isDynamic(dims.back()) &&
-      dims.back() % 128 != 0)
-    return fail(op, Rule::Fp4InnerDim)
+  int64_t innerMultiple = isPaddedPackedFormat(format) ? 128
+                          : isPackedFormat(format)       ? 2
+                                                         : 1;
+  if (!ShapedType::isDynamic(dims.back()) && dims.back() % innerMultiple != 0)
+    return fail(op, Rule::PackedInnerDim)
            << "the inner global dim is " << dims.back()
-           << ", expected a multiple of 128 for packed fp4";
+           << ", expected a multiple of " << innerMultiple << " for packed "
+           << stringifyFormat(format);
   return success();
 }
 
@@ -664,8 +855,14 @@ LogicalResult Verifier::verifyReduction() {
 }
 
 LogicalResult Verifier::verifyTargets() {
-  bool blackwellOnly = opc.mode != Mode::tile || opc.ctaGroup ||
-                       format == Format::float4_e2m1fn;
+  const char *blackwellForm =
+      opc.mode == Mode::gather4 || opc.mode == Mode::scatter4 ||
+              isIm2colWideMode(opc.mode)
+          ? "mode"
+      : opc.ctaGroup       ? "cta_group"
+      : f.swizzle >= 4     ? "swizzle"
+      : isPackedFormat(format) ? "format"
+                               : nullptr;
   for (const TargetInfo &t : getTargets(op)) {
     std::string chip = "sm_" + std::to_string(t.sm) + (t.archSpecific ? "a" : "");
     if (t.sm < 90)
@@ -675,12 +872,18 @@ LogicalResult Verifier::verifyTargets() {
     // has these; consumer parts (sm_120) do not.
     bool datacenterBlackwell = t.archSpecific && (t.sm == 100 || t.sm == 101 ||
                                                   t.sm == 103 || t.sm == 110);
-    if (blackwellOnly && !datacenterBlackwell)
+    if (blackwellForm && !datacenterBlackwell) {
+      std::string what = blackwellForm;
+      if (what == "mode")
+        what = "mode " + stringifyMode(opc.mode).str();
+      else if (what == "swizzle")
+        what = "swizzle " + std::to_string(f.swizzle);
+      else if (what == "format")
+        what = "format " + stringifyFormat(format).str();
       return fail(op, Rule::TargetSm100)
-             << (opc.mode != Mode::tile ? stringifyMode(opc.mode).str()
-                 : opc.ctaGroup         ? std::string("cta_group")
-                                        : std::string("packed fp4"))
-             << " needs sm_100a (or sm_101a/103a/110a), target is " << chip;
+             << what << " needs sm_100a (or sm_101a/103a/110a), target is "
+             << chip;
+    }
     if (opc.multicast && !t.archSpecific)
       return fail(op, Rule::TargetMulticast)
              << "multicast needs an arch-specific target, got " << chip
@@ -706,24 +909,29 @@ LogicalResult Verifier::run() {
   if (auto es = op.getElementStrides())
     f.elementStrides.assign(es->begin(), es->end());
   else
-    f.elementStrides.assign(f.box.size(), 1);
+    f.elementStrides.assign(isIm2colMode(f.mode) ? opc.rank : f.box.size(), 1);
   f.swizzle = op.getSwizzle();
   f.interleave = op.getInterleave();
-  sharedType = cast<MemRefType>(op.getShared().getType());
+  sharedType = op.getShared() ? cast<MemRefType>(op.getShared().getType())
+                              : MemRefType();
   globalType = dyn_cast<MemRefType>(op.getGlobal().getType());
-  elemType = globalType ? globalType.getElementType()
-                        : sharedType.getElementType();
+  elemType = globalType   ? globalType.getElementType()
+             : sharedType ? sharedType.getElementType()
+                          : IntegerType::get(op.getContext(), 8);
   // Opaque descriptor of packed fp4: the shared image is bytes.
-  if (!globalType && op.getFormat() == Format::float4_e2m1fn &&
+  if (!globalType && op.getFormat() && isPackedFormat(*op.getFormat()) &&
       elemType.isInteger(8))
-    elemType = Float4E2M1FNType::get(op.getContext());
+    elemType = *op.getFormat() == Format::float6_align16b
+                   ? Type(Float6E2M3FNType::get(op.getContext()))
+                   : Type(Float4E2M1FNType::get(op.getContext()));
 
   if (failed(verifyOpcode()) || failed(verifyRuntimeOperands()) ||
       failed(verifyBoxAndKnobs()) || failed(verifyFormat()) ||
       failed(verifyModes()) || failed(verifyInnerCoordAlignment()))
     return failure();
   BoxImage image = computeBoxImage(f);
-  if (failed(verifyInnerBytes(image)) || failed(verifyShared(image)) ||
+  if (failed(verifyInnerBytes(image)) ||
+      (sharedType && failed(verifyShared(image))) ||
       failed(verifyCoordRange()) || failed(verifyStoreCoords()) ||
       failed(verifyGlobal()) ||
       failed(verifyReduction()) ||

@@ -48,10 +48,22 @@ struct Spec {
           oobFill = 0;
   std::string format;
   SmallVector<int64_t> box, elementStrides; // innermost-first
+  // "tiled", "im2col" or "im2col_wide" (which cuTensorMapEncode* to call).
+  std::string encode = "tiled";
+  SmallVector<int64_t> pixelBoxLower, pixelBoxUpper; // innermost-first
+  int64_t channelsPerPixel = 0, pixelsPerColumn = 0, wideMode = 0;
 
+  bool im2col() const { return encode != "tiled"; }
+  bool paddedPacked() const {
+    return format == "float4_e2m1fn" || format == "float6_align16b";
+  }
   /// Base address and outer stride alignment in bytes.
   int64_t alignment() const {
-    return interleave == 2 || format == "float4_e2m1fn" ? 32 : 16;
+    return interleave == 2 || paddedPacked() ? 32 : 16;
+  }
+  /// The inner dimension is a multiple of this many elements.
+  int64_t innerMultiple() const {
+    return paddedPacked() ? 128 : format == "float4_e2m1fn_align8b" ? 2 : 1;
   }
 };
 
@@ -91,7 +103,30 @@ FailureOr<Spec> parseSpec(TensorMapOp op) {
       !integer("oob_fill", s.oobFill) || !array("box", s.box) ||
       !array("element_strides", s.elementStrides))
     return failure();
-  if (s.rank < 1 || s.rank > 5 || int64_t(s.box.size()) != s.rank ||
+  if (auto encode = dict.getAs<StringAttr>("encode"))
+    s.encode = encode.str();
+  if (s.encode != "tiled" && s.encode != "im2col" && s.encode != "im2col_wide") {
+    op.emitOpError("spec has an unknown encode '") << s.encode << "'";
+    return failure();
+  }
+  if (s.im2col()) {
+    int64_t corners = s.encode == "im2col" ? s.rank - 2 : 1;
+    if (!array("pixel_box_lower", s.pixelBoxLower) ||
+        !array("pixel_box_upper", s.pixelBoxUpper) ||
+        !integer("channels_per_pixel", s.channelsPerPixel) ||
+        !integer("pixels_per_column", s.pixelsPerColumn) ||
+        !integer("wide_mode", s.wideMode, s.encode == "im2col_wide"))
+      return failure();
+    if (s.rank < 3 || int64_t(s.pixelBoxLower.size()) != corners ||
+        int64_t(s.pixelBoxUpper.size()) != corners) {
+      op.emitOpError("inconsistent im2col spec: rank ")
+          << s.rank << ", " << s.pixelBoxLower.size() << "/"
+          << s.pixelBoxUpper.size() << " corner entries";
+      return failure();
+    }
+  }
+  int64_t boxEntries = s.im2col() ? 2 : s.rank;
+  if (s.rank < 1 || s.rank > 5 || int64_t(s.box.size()) != boxEntries ||
       int64_t(s.elementStrides.size()) != s.rank || s.elemBits <= 0 ||
       s.globalRank != s.rank + (s.interleave ? 1 : 0)) {
     op.emitOpError("inconsistent spec: rank ")
@@ -157,29 +192,54 @@ public:
 private:
   MLIRContext *ctx;
   HostDecls &decls;
-  LLVM::LLVMFuncOp printfFn, fflushFn, abortFn, encodeFn;
+  LLVM::LLVMFuncOp printfFn, fflushFn, abortFn;
+  llvm::StringMap<LLVM::LLVMFuncOp> encodeFns;
 
   Type i32() { return IntegerType::get(ctx, 32); }
   Type i64() { return IntegerType::get(ctx, 64); }
   Type ptr() { return LLVM::LLVMPointerType::get(ctx); }
 
   LogicalResult declare(Location loc) {
-    if (encodeFn)
+    if (printfFn)
       return success();
     Type p = ptr(), i = i32();
     auto printfTy = LLVM::LLVMFunctionType::get(i, {p}, /*isVarArg=*/true);
     auto fflushTy = LLVM::LLVMFunctionType::get(i, {p});
     auto abortTy = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {});
-    auto encodeTy =
-        LLVM::LLVMFunctionType::get(i, {p, i, i, p, p, p, p, p, i, i, i, i});
     auto pf = decls.func(loc, "printf", printfTy);
     auto ff = decls.func(loc, "fflush", fflushTy);
     auto ab = decls.func(loc, "abort", abortTy);
-    auto en = decls.func(loc, "cuTensorMapEncodeTiled", encodeTy);
-    if (failed(pf) || failed(ff) || failed(ab) || failed(en))
+    if (failed(pf) || failed(ff) || failed(ab))
       return failure();
-    printfFn = *pf, fflushFn = *ff, abortFn = *ab, encodeFn = *en;
+    printfFn = *pf, fflushFn = *ff, abortFn = *ab;
     return success();
+  }
+
+  /// The driver entry point of `encode` (declared on first use).
+  FailureOr<LLVM::LLVMFuncOp> encodeFn(Location loc, StringRef encode) {
+    LLVM::LLVMFuncOp &fn = encodeFns[encode];
+    if (fn)
+      return fn;
+    Type p = ptr(), i = i32();
+    // The CUDA driver API signatures (all enums and counts are 32-bit).
+    LLVM::LLVMFunctionType type;
+    StringRef name;
+    if (encode == "tiled") {
+      name = "cuTensorMapEncodeTiled";
+      type = LLVM::LLVMFunctionType::get(i, {p, i, i, p, p, p, p, p, i, i, i, i});
+    } else if (encode == "im2col") {
+      name = "cuTensorMapEncodeIm2col";
+      type = LLVM::LLVMFunctionType::get(
+          i, {p, i, i, p, p, p, p, p, i, i, p, i, i, i, i});
+    } else {
+      name = "cuTensorMapEncodeIm2colWide";
+      type = LLVM::LLVMFunctionType::get(
+          i, {p, i, i, p, p, p, i, i, i, i, p, i, i, i, i, i});
+    }
+    FailureOr<LLVM::LLVMFuncOp> declared = decls.func(loc, name, type);
+    if (succeeded(declared))
+      fn = *declared;
+    return declared;
   }
 
   /// One arith.constant per (type, value) for the op being lowered.
@@ -469,6 +529,9 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
       return failure();
   }
   for (auto [i, dim] : llvm::enumerate(dims)) {
+    // An im2col box is (channels, pixels): only channels bound a dimension.
+    if (s.im2col() && i > 0)
+      break;
     if (failed(check(b, op, cmpK(P::slt, dim, s.box[i]),
                      message("box-within-dim",
                              llvm::formatv("box extent {0} is larger than "
@@ -478,10 +541,12 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
                      {dim})))
       return failure();
   }
-  if (s.format == "float4_e2m1fn" &&
-      failed(check(b, op, cmp(P::ne, urem(dims[0], 128), zero),
-                   message("fp4-inner-dim",
-                           "inner dimension %lld is not a multiple of 128"),
+  if (s.innerMultiple() > 1 &&
+      failed(check(b, op, cmp(P::ne, urem(dims[0], s.innerMultiple()), zero),
+                   message("packed-inner-dim",
+                           llvm::formatv("inner dimension %lld is not a "
+                                         "multiple of {0}",
+                                         s.innerMultiple())),
                    {dims[0]})))
     return failure();
 
@@ -499,7 +564,6 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
     byteStrides.push_back(bytes(dims[0]));
   Value dimArray = slot(i64(), dims.size(), 8);
   Value strideArray = slot(i64(), byteStrides.size(), 8);
-  Value boxArray = slot(i32(), descRank, 4);
   Value esArray = slot(i32(), descRank, 4);
   auto fill = [&](Value array, Type elem, ValueRange values) {
     for (auto [i, v] : llvm::enumerate(values)) {
@@ -516,21 +580,44 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   };
   fill(dimArray, i64(), dims);
   fill(strideArray, i64(), byteStrides);
-  fill(boxArray, i32(), i32s(s.box));
   fill(esArray, i32(), i32s(s.elementStrides));
 
   SmallVector<Value> fields = i32s({s.dataType, descRank});
   Value addressPtr = LLVM::IntToPtrOp::create(b, loc, ptr(), address);
   SmallVector<Value> args = {map, fields[0], fields[1], addressPtr,
-                             dimArray, strideArray, boxArray, esArray};
-  llvm::append_range(args, i32s({s.interleave, s.swizzle, s.l2Promotion,
-                                 s.oobFill}));
-  Value status = LLVM::CallOp::create(b, loc, encodeFn, args).getResult();
+                             dimArray, strideArray};
+  if (s.encode == "tiled") {
+    Value boxArray = slot(i32(), descRank, 4);
+    fill(boxArray, i32(), i32s(s.box));
+    args.append({boxArray, esArray});
+    llvm::append_range(args, i32s({s.interleave, s.swizzle, s.l2Promotion,
+                                   s.oobFill}));
+  } else if (s.encode == "im2col") {
+    Value lower = slot(i32(), s.pixelBoxLower.size(), 4);
+    Value upper = slot(i32(), s.pixelBoxUpper.size(), 4);
+    fill(lower, i32(), i32s(s.pixelBoxLower));
+    fill(upper, i32(), i32s(s.pixelBoxUpper));
+    args.append({lower, upper});
+    llvm::append_range(args, i32s({s.channelsPerPixel, s.pixelsPerColumn}));
+    args.push_back(esArray);
+    llvm::append_range(args, i32s({s.interleave, s.swizzle, s.l2Promotion,
+                                   s.oobFill}));
+  } else {
+    llvm::append_range(args, i32s({s.pixelBoxLower[0], s.pixelBoxUpper[0],
+                                   s.channelsPerPixel, s.pixelsPerColumn}));
+    args.push_back(esArray);
+    llvm::append_range(args, i32s({s.interleave, s.wideMode, s.swizzle,
+                                   s.l2Promotion, s.oobFill}));
+  }
+  FailureOr<LLVM::LLVMFuncOp> encode = encodeFn(loc, s.encode);
+  if (failed(encode))
+    return failure();
+  Value status = LLVM::CallOp::create(b, loc, *encode, args).getResult();
   Value failedEncode = b.createOrFold<arith::CmpIOp>(
       loc, P::ne, status, cst(b, loc, i32(), 0));
   if (failed(check(b, op, failedEncode,
                    message("tensor-map-encode",
-                           "cuTensorMapEncodeTiled returned %d"),
+                           (encode->getSymName() + " returned %d").str()),
                    {status})))
     return failure();
 

@@ -9,7 +9,12 @@
 #include "Tile/Passes.h"
 #include "Tile/TileOps.h"
 
+#include "Tile/Opcode.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Dominance.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -55,6 +60,27 @@ DictionaryAttr descriptorSpec(TmaCopyOp op, unsigned source) {
       b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(op.getL2Promotion())),
       b.getNamedAttr("oob_fill", b.getI64IntegerAttr(op.getOobFill())),
   };
+  // im2col maps: `box` is (channels_per_pixel, pixels_per_column) and the
+  // corners are innermost-first, as cuTensorMapEncodeIm2col(Wide) takes them.
+  std::string encode = "tiled";
+  if (isIm2colMode(f.mode)) {
+    encode = isIm2colWideMode(f.mode) ? "im2col_wide" : "im2col";
+    entries.push_back(b.getNamedAttr(
+        "pixel_box_lower",
+        b.getDenseI64ArrayAttr(reversed(*op.getPixelBoxLower()))));
+    entries.push_back(b.getNamedAttr(
+        "pixel_box_upper",
+        b.getDenseI64ArrayAttr(reversed(*op.getPixelBoxUpper()))));
+    entries.push_back(b.getNamedAttr("channels_per_pixel",
+                                     b.getI64IntegerAttr(f.box[1])));
+    entries.push_back(b.getNamedAttr("pixels_per_column",
+                                     b.getI64IntegerAttr(f.box[0])));
+    if (isIm2colWideMode(f.mode))
+      entries.push_back(b.getNamedAttr(
+          "wide_mode",
+          b.getI64IntegerAttr(f.mode == Mode::im2col_w_128 ? 1 : 0)));
+  }
+  entries.push_back(b.getNamedAttr("encode", b.getStringAttr(encode)));
   return b.getDictionaryAttr(entries);
 }
 
@@ -94,6 +120,32 @@ NVVM::TMAReduxKind toNVVM(Reduction red) {
   llvm_unreachable("all reductions handled");
 }
 
+NVVM::TMALoadMode toNVVMLoadMode(Mode mode) {
+  switch (mode) {
+  case Mode::gather4:
+    return NVVM::TMALoadMode::TILE_GATHER4;
+  case Mode::im2col:
+    return NVVM::TMALoadMode::IM2COL;
+  case Mode::im2col_w:
+    return NVVM::TMALoadMode::IM2COL_W;
+  case Mode::im2col_w_128:
+    return NVVM::TMALoadMode::IM2COL_W_128;
+  default:
+    return NVVM::TMALoadMode::TILE;
+  }
+}
+
+NVVM::TMAStoreMode toNVVMStoreMode(Mode mode) {
+  switch (mode) {
+  case Mode::scatter4:
+    return NVVM::TMAStoreMode::TILE_SCATTER4;
+  case Mode::im2col_no_offs:
+    return NVVM::TMAStoreMode::IM2COL; // PTX .im2col_no_offs
+  default:
+    return NVVM::TMAStoreMode::TILE;
+  }
+}
+
 /// `cp.async.bulk.tensor.Nd.shared::cta.global.{tile|tile::gather4}.
 /// mbarrier::complete_tx::bytes.cta_group::K{.L2::cache_hint}` (PTX ISA 8.6,
 /// sm_100a). The NVVM op rejects a cta_group with a shared::cta destination
@@ -102,11 +154,12 @@ NVVM::TMAReduxKind toNVVM(Reduction red) {
 /// silently as the shared::cluster variant.
 void emitCtaGroupSharedCtaLoad(OpBuilder &b, Location loc, TmaCopyOp op,
                                Value sharedPtr, Value descriptor,
-                               ArrayRef<Value> coords) {
+                               ArrayRef<Value> coords,
+                               ArrayRef<Value> im2colInfo) {
   std::string ptx;
   llvm::raw_string_ostream os(ptx);
   os << "cp.async.bulk.tensor." << op.getRank() << "d.shared::cta.global."
-     << (op.getMode() == Mode::gather4 ? "tile::gather4" : "tile")
+     << ptxModeSpelling(op.getMode())
      << ".mbarrier::complete_tx::bytes.cta_group::" << *op.getCtaGroup()
      << (op.getCachePolicy() ? ".L2::cache_hint" : "") << " [$0], [$1, {";
   SmallVector<Value> operands = {sharedPtr, descriptor};
@@ -116,6 +169,14 @@ void emitCtaGroupSharedCtaLoad(OpBuilder &b, Location loc, TmaCopyOp op,
   }
   os << "}], [$" << operands.size() << "]";
   operands.push_back(op.getMbar());
+  if (!im2colInfo.empty()) {
+    os << ", {";
+    for (auto [i, value] : llvm::enumerate(im2colInfo)) {
+      os << (i ? ", " : "") << "$" << operands.size();
+      operands.push_back(value);
+    }
+    os << "}";
+  }
   if (Value policy = op.getCachePolicy()) {
     os << ", $" << operands.size();
     operands.push_back(policy);
@@ -131,16 +192,27 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
   rewriter.setInsertionPoint(op);
   CopyFields fields = getCopyFields(op);
   BoxImage image = computeBoxImage(fields);
-  auto sharedType = cast<MemRefType>(op.getShared().getType());
   ArrayAttr steps = op.getCoordSteps() ? *op.getCoordSteps()
                                        : rewriter.getArrayAttr({});
-  ArrayRef<int64_t> repeatShape = sharedType.getShape().take_front(steps.size());
+  // A prefetch has no shared buffer and (verified) no repeat axes.
+  ArrayRef<int64_t> repeatShape;
+  if (Value shared = op.getShared())
+    repeatShape = cast<MemRefType>(shared.getType()).getShape().take_front(
+        steps.size());
 
   Type i64 = rewriter.getI64Type();
   auto sharedPtrType = LLVM::LLVMPointerType::get(op.getContext(), 3);
-  Value baseIndex =
-      memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, op.getShared());
-  Value base = arith::IndexCastOp::create(rewriter, loc, i64, baseIndex);
+  Value base;
+  if (op.getShared()) {
+    Value baseIndex = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, op.getShared());
+    base = arith::IndexCastOp::create(rewriter, loc, i64, baseIndex);
+  }
+  // im2col offsets are innermost-first (W, H, D) in the instruction; the W
+  // forms' (wHalo, wOffset) pair is passed as written.
+  SmallVector<Value> im2colInfo(op.getOffsets().begin(), op.getOffsets().end());
+  if (fields.mode == Mode::im2col)
+    std::reverse(im2colInfo.begin(), im2colInfo.end());
 
   int64_t slots = op.getSlotCount();
   SmallVector<int64_t> slotIndex(repeatShape.size(), 0);
@@ -151,12 +223,16 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
       slotIndex[a] = rest % repeatShape[a];
       rest /= repeatShape[a];
     }
-    Value addr = base;
-    if (int64_t offset = slot * image.storageBytes)
-      addr = arith::AddIOp::create(
-          rewriter, loc, base,
-          arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(offset)));
-    Value sharedPtr = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtrType, addr);
+    Value sharedPtr;
+    if (base) {
+      Value addr = base;
+      if (int64_t offset = slot * image.storageBytes)
+        addr = arith::AddIOp::create(
+            rewriter, loc, base,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getI64IntegerAttr(offset)));
+      sharedPtr = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtrType, addr);
+    }
 
     SmallVector<Value> coords;
     for (auto [i, coord] : llvm::enumerate(op.getCoords())) {
@@ -166,7 +242,7 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
       coords.push_back(addConst(rewriter, loc, coord, delta));
     }
     SmallVector<Value> nvvmCoords;
-    if (fields.mode == Mode::tile) {
+    if (fields.mode != Mode::gather4 && fields.mode != Mode::scatter4) {
       nvvmCoords.assign(coords.rbegin(), coords.rend());
     } else {
       // Column first, then the four rows, each offset by the row coordinate.
@@ -184,7 +260,7 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
     case Direction::load: {
       if (op.getCtaGroup() && !op.getDstCluster()) {
         emitCtaGroupSharedCtaLoad(rewriter, loc, op, sharedPtr, descriptor,
-                                  nvvmCoords);
+                                  nvvmCoords, im2colInfo);
         break;
       }
       NVVM::CTAGroupKindAttr group;
@@ -206,24 +282,26 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
             sharedPtr);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           rewriter, loc, dst, descriptor, nvvmCoords, op.getMbar(),
-          ValueRange{}, op.getCtaMask(), op.getCachePolicy(),
-          fields.mode == Mode::gather4 ? NVVM::TMALoadMode::TILE_GATHER4
-                                       : NVVM::TMALoadMode::TILE,
+          im2colInfo, op.getCtaMask(), op.getCachePolicy(),
+          toNVVMLoadMode(fields.mode),
           /*isCTAOnly=*/!op.getDstCluster(), group, /*predicate=*/Value());
       break;
     }
     case Direction::store:
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
           rewriter, loc, descriptor, sharedPtr, nvvmCoords,
-          op.getCachePolicy(),
-          fields.mode == Mode::scatter4 ? NVVM::TMAStoreMode::TILE_SCATTER4
-                                        : NVVM::TMAStoreMode::TILE,
+          op.getCachePolicy(), toNVVMStoreMode(fields.mode),
           /*predicate=*/Value());
       break;
     case Direction::reduce:
       NVVM::CpAsyncBulkTensorReduceOp::create(
           rewriter, loc, descriptor, sharedPtr, toNVVM(*op.getReduction()),
-          NVVM::TMAStoreMode::TILE, nvvmCoords, op.getCachePolicy());
+          toNVVMStoreMode(fields.mode), nvvmCoords, op.getCachePolicy());
+      break;
+    case Direction::prefetch:
+      NVVM::CpAsyncBulkTensorPrefetchOp::create(
+          rewriter, loc, descriptor, nvvmCoords, im2colInfo,
+          toNVVMLoadMode(fields.mode), op.getCachePolicy());
       break;
     }
   }
@@ -281,11 +359,47 @@ struct TileLowerTmaPass
     });
   }
 
+  /// `prefetch.tensormap` of each descriptor the tagged copies use. A map
+  /// defined after the prefetch (a caller's pointer computed later) cannot
+  /// be prefetched there: that is an error, not a silent drop.
+  void lowerTensorMapPrefetches(
+      IRRewriter &rewriter, gpu::GPUFuncOp func,
+      const llvm::StringMap<llvm::SetVector<Value>> &tagged) {
+    SmallVector<PrefetchTensorMapOp> prefetches;
+    func.walk([&](PrefetchTensorMapOp op) { prefetches.push_back(op); });
+    DominanceInfo dominance(func);
+    for (PrefetchTensorMapOp op : prefetches) {
+      auto it = tagged.find(op.getTag());
+      if (it != tagged.end()) {
+        rewriter.setInsertionPoint(op);
+        for (Value map : it->second) {
+          if (!dominance.properlyDominates(map, op)) {
+            op.emitOpError("[prefetch-tensormap-tag] the tensor map of a "
+                           "copy tagged \"")
+                << op.getTag() << "\" is computed after this prefetch";
+            signalPassFailure();
+            continue;
+          }
+          NVVM::PrefetchOp::create(rewriter, op.getLoc(),
+                                   /*cacheLevel=*/nullptr,
+                                   /*evictPriority=*/nullptr, map,
+                                   /*predicate=*/Value(),
+                                   /*tensormap=*/rewriter.getUnitAttr(),
+                                   /*uniform=*/nullptr,
+                                   /*in_param_space=*/nullptr);
+        }
+      }
+      rewriter.eraseOp(op);
+    }
+  }
+
   LogicalResult lowerKernel(IRRewriter &rewriter, gpu::GPUFuncOp func) {
     SmallVector<TmaCopyOp> copies;
     func.walk([&](TmaCopyOp op) { copies.push_back(op); });
-    if (copies.empty())
+    if (copies.empty()) {
+      lowerTensorMapPrefetches(rewriter, func, {});
       return success();
+    }
     Block &entry = func.getBody().front();
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
@@ -351,21 +465,27 @@ struct TileLowerTmaPass
       addLaunchOperands(func, specs);
     }
 
+    // The descriptors each tag's copies use, for tile.prefetch_tensormap.
+    llvm::StringMap<llvm::SetVector<Value>> tagged;
     for (auto &[op, spec] : work) {
+      Value map;
       if (spec) {
-        lowerCopy(rewriter, op, params[spec]);
-        continue;
+        map = params[spec];
+      } else {
+        // The NVVM ops take the descriptor as a generic pointer: a global
+        // (1) or constant (4) one is cast.
+        map = op.getGlobal();
+        if (cast<LLVM::LLVMPointerType>(map.getType()).getAddressSpace() != 0) {
+          rewriter.setInsertionPoint(op);
+          map = LLVM::AddrSpaceCastOp::create(
+              rewriter, op.getLoc(), LLVM::LLVMPointerType::get(ctx), map);
+        }
       }
-      // The NVVM ops take the descriptor as a generic pointer: a global (1)
-      // or constant (4) one is cast.
-      Value map = op.getGlobal();
-      if (cast<LLVM::LLVMPointerType>(map.getType()).getAddressSpace() != 0) {
-        rewriter.setInsertionPoint(op);
-        map = LLVM::AddrSpaceCastOp::create(
-            rewriter, op.getLoc(), LLVM::LLVMPointerType::get(ctx), map);
-      }
+      if (auto tag = op.getTag())
+        tagged[*tag].insert(map);
       lowerCopy(rewriter, op, map);
     }
+    lowerTensorMapPrefetches(rewriter, func, tagged);
     return success();
   }
 };

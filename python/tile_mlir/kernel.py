@@ -244,8 +244,14 @@ def cta_sync() -> None:
 
 
 def mbarrier_init(bar: Pointer, count: int) -> None:
+    """`mbarrier.init`, then `fence.proxy.async.shared::cta`: the copy engine
+    (the async proxy) completes transactions on the barrier, so the
+    initialisation is made visible to it before any copy can name it. (It
+    also orders the init before the same thread's arrival for
+    compute-sanitizer's racecheck, which otherwise reports the pair.)"""
     nvvm.MBarrierInitOp(bar.value, Expr.of(count) if not isinstance(count, int)
                         else _i32(count))
+    fence_proxy_async_shared_cta()
 
 
 def mbarrier_arrive_expect_tx(bar: Pointer, tx_bytes) -> ir.Value:

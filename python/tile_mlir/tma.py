@@ -6,8 +6,11 @@
           mbar=mbar.ptr_to([0]))
 
 Operands follow the contract's order: `shared, global_` for loads and
-`global_, shared` for stores and reductions. The op is verified as soon as it
-is built; a rejection raises `TileVerifyError` with the rule's name.
+`global_, shared` for stores and reductions; a prefetch
+(`cp.async.bulk.prefetch.tensor...`) takes the global operand alone. im2col
+forms take `pixel_box_lower=`, `pixel_box_upper=` and `offsets=`, with
+`box=(pixels_per_column, channels_per_pixel)`. The op is verified as soon as
+it is built; a rejection raises `TileVerifyError` with the rule's name.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from . import _native
 from .dialects import tile as _tile
 from .errors import TileError, from_diagnostic
 
-_DIRECTIONS = ("load", "store", "reduce")
-_MODES = ("tile", "gather4", "scatter4")
+_DIRECTIONS = ("load", "store", "reduce", "prefetch")
+_MODES = ("tile", "gather4", "scatter4", "im2col", "im2col_w", "im2col_w_128",
+          "im2col_no_offs")
 _REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
 
 # Keyword spellings accepted for `format=`, to the dialect's format names.
@@ -33,6 +37,8 @@ FORMATS = {
     "float32_ftz": "float32_ftz", "tf32": "tfloat32", "tfloat32": "tfloat32",
     "tf32_ftz": "tfloat32_ftz", "tfloat32_ftz": "tfloat32_ftz",
     "float4_e2m1fn": "float4_e2m1fn",
+    "float4_e2m1fn_align8b": "float4_e2m1fn_align8b",
+    "float6_align16b": "float6_align16b",
 }
 
 
@@ -96,14 +102,21 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
           l2_promotion: int = 0, oob_fill: int = 0, mbar=None, cta_mask=None,
           cache_policy=None, gather4: Sequence | None = None,
           scatter4: Sequence | None = None,
+          pixel_box_lower: Sequence[int] | None = None,
+          pixel_box_upper: Sequence[int] | None = None,
+          offsets: Sequence | None = None,
           tag: str | None = None) -> _tile.TmaCopyOp:
     """Builds and verifies one `tile.tma_copy` at the current insertion point.
-    `tag` names the copy for `tx_bytes`."""
+    `tag` names the copy for `tx_bytes` and `prefetch_tensormap`."""
     fields = parse_opcode(opcode)
-    if len(operands) != 2:
+    if fields["direction"] == "prefetch":
+        if len(operands) != 1:
+            raise TypeError("a prefetch takes exactly one operand (global_)")
+        shared, global_ = None, operands[0]
+    elif len(operands) != 2:
         raise TypeError("apply takes exactly two operands (shared, global_ or "
                         "global_, shared by direction)")
-    if fields["direction"] == "load":
+    elif fields["direction"] == "load":
         shared, global_ = operands
     else:
         global_, shared = operands
@@ -121,10 +134,15 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
     if coord_steps is not None:
         steps = ir.ArrayAttr.get(
             [ir.DenseI64ArrayAttr.get(list(step)) for step in coord_steps])
+    corners = {name: None if value is None else ir.DenseI64ArrayAttr.get(list(value))
+               for name, value in (("pixel_box_lower", pixel_box_lower),
+                                   ("pixel_box_upper", pixel_box_upper))}
     op = _tile.TmaCopyOp(
-        shared=_unwrap(shared), global_=_unwrap(global_),
+        shared=None if shared is None else _unwrap(shared),
+        global_=_unwrap(global_),
         coords=[_as_i32(c) for c in coords],
         rows=[_as_i32(r) for r in (rows or [])],
+        offsets=[_as_int(o, 16) for o in (offsets or [])],
         direction=_enum("direction", fields["direction"]),
         mode=_enum("mode", fields["mode"]),
         rank=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), fields["rank"]),
@@ -142,9 +160,15 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
         element_strides=(None if element_strides is None
                          else ir.DenseI64ArrayAttr.get(list(element_strides))),
         interleave=interleave, l2_promotion=l2_promotion, oob_fill=oob_fill,
-        tag=tag)
+        tag=tag, **corners)
     verify(op)
     return op
+
+
+def prefetch_tensormap(tag: str) -> None:
+    """`prefetch.tensormap` of every distinct tensor map the copies tagged
+    `tag` use (opt-in: call it early, from one thread)."""
+    _tile.PrefetchTensorMapOp(tag)
 
 
 def tx_bytes(tag: str) -> ir.Value:

@@ -266,12 +266,12 @@ class Native:
             def v(name):
                 return None if name is None else values[name]
 
-            first, second = ((b["shared"], b["global"]) if _is_load(b["opcode"])
-                             else (b["global"], b["shared"]))
+            buffers = [v(name) for name in G.builder_operands(b)]
+            offsets = b.get("offsets")
             try:
                 with ir.InsertionPoint.at_block_terminator(block):
                     self.tma.apply(
-                        b["opcode"], v(first), v(second), box=b["box"],
+                        b["opcode"], *buffers, box=b["box"],
                         coords=[v(c) for c in b["coords"]],
                         coord_steps=b["coord_steps"], format=b["format"],
                         swizzle=b["swizzle"], element_strides=b["element_strides"],
@@ -282,6 +282,9 @@ class Native:
                                  else [v(r) for r in b["gather4"]]),
                         scatter4=(None if b["scatter4"] is None
                                   else [v(r) for r in b["scatter4"]]),
+                        pixel_box_lower=b.get("pixel_box_lower"),
+                        pixel_box_upper=b.get("pixel_box_upper"),
+                        offsets=None if offsets is None else [v(o) for o in offsets],
                         tag=b["tag"])
             except self.TileVerifyError as err:
                 return "verify", err.rule
@@ -327,11 +330,6 @@ class Native:
                 raise RuntimeError(f"{arch}: ptxas failed: {err}") from None
             out[arch] = "assembled"
         return out
-
-
-def _is_load(opcode: str) -> bool:
-    head = opcode.split(".global")[0]
-    return ".shared::" in head and not opcode.startswith("cp.reduce")
 
 
 def builder_selected(seed: int, index: int, share: float) -> bool:

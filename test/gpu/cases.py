@@ -121,5 +121,48 @@ def _stores() -> list[dict]:
     return cases
 
 
+def _im2col() -> list[dict]:
+    """Convolution-style im2col: NWC / NHWC / NDHWC inputs with padding
+    (lower corner -pad, upper corner pad - (filter - 1)), filter taps as
+    offsets, columns that run past a row, an image and the tensor's end."""
+    cases = []
+
+    def conv(name, kind, dtype, gshape, pixels, channels, coords, lower, upper,
+             offsets=None, **fields):
+        extra = {"offsets": list(offsets)} if offsets is not None else {}
+        cases.append(case(name, kind, dtype, gshape, (pixels, channels), coords,
+                          mode="im2col" if kind == "load" else "im2col_no_offs",
+                          pixel_box_lower=list(lower), pixel_box_upper=list(upper),
+                          **extra, **fields))
+
+    # 3x3 filter, pad 1 ("same"): 32 pixels from (n 0, h 3, w 2) cross into n 1.
+    conv("im2col_nhwc_pad1", "load", "float16", (2, 6, 6, 32), 32, 32,
+         (0, 3, 2, 0), (-1, -1), (-1, -1), offsets=(1, 2))
+    # 128-byte pixels, 128B swizzle, the first tap (reads the padding).
+    conv("im2col_nhwc_swizzle128", "load", "float16", (2, 5, 7, 64), 64, 64,
+         (0, -1, -1, 0), (-1, -1), (-1, -1), offsets=(0, 0), swizzle=3)
+    # NDHWC, a channel slice that starts mid-pixel, 64 pixels.
+    conv("im2col_ndhwc", "load", "uint8", (2, 3, 4, 5, 32), 64, 16,
+         (0, -1, 0, -1, 16), (-1, -1, -1), (-1, -1, -1), offsets=(2, 1, 0))
+    # NWC, 5-tap filter, pad 2, stride 2 (element stride on W).
+    conv("im2col_nwc_stride2", "load", "float32", (3, 20, 8), 16, 8,
+         (0, -2, 0), (-2,), (-2,), offsets=(3,), element_strides=(1, 2, 1))
+    # NaN fill of the padding, bfloat16; stride 2 on H and W.
+    conv("im2col_nhwc_nan", "load", "bfloat16", (1, 8, 8, 16), 32, 16,
+         (0, -1, -1, 0), (-1, -1), (-1, -1), offsets=(0, 1), oob_fill=1,
+         element_strides=(1, 2, 2, 1))
+    # L2 prefetches (tile and im2col) and a tensor-map prefetch before the load.
+    conv("im2col_prefetch", "load", "float16", (2, 6, 6, 32), 32, 32,
+         (1, 0, 0, 0), (-1, -1), (-1, -1), offsets=(2, 2), prefetch=True)
+    # Stores and reductions back through an im2col map (no offsets).
+    conv("im2col_no_offs_store", "store", "float32", (2, 4, 6, 8), 20, 8,
+         (0, 1, 0, 0), (0, 0), (-1, -2))
+    conv("im2col_no_offs_reduce_add", "reduce", "uint32", (2, 4, 6, 8), 24, 8,
+         (0, 2, 1, 0), (0, 0), (0, -1), reduction="add")
+    cases.append(case("load_prefetch_tile", "load", "float32", (64, 64), (16, 32),
+                      (8, 16), prefetch=True, cache_hint=True))
+    return cases
+
+
 def all_cases() -> list[dict]:
-    return _loads() + _stores()
+    return _loads() + _stores() + _im2col()

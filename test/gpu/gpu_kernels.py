@@ -21,22 +21,26 @@ EVICT_LAST = 0x14F0000000000000  # a createpolicy L2::evict_last value
 def shared_shape(case: dict) -> tuple:
     image = box_image(case["box"], case.get("element_strides"),
                       case.get("format") or NATURAL[case["dtype"]],
-                      case.get("swizzle", 0), case.get("interleave", 0))
+                      case.get("swizzle", 0), case.get("interleave", 0),
+                      mode=case.get("mode", "tile"))
     return tuple(case.get("repeat", [])) + tuple(image["shape"])
 
 
-def opcode(case: dict) -> str:
-    rank = len(case["box"])
+def opcode(case: dict, prefetch: bool = False) -> str:
+    rank = len(case["gshape"]) - (1 if case.get("interleave") else 0)
     hint = ".L2::cache_hint" if case.get("cache_hint") else ""
+    mode = case.get("mode", "tile")
+    if prefetch:
+        return f"cp.async.bulk.prefetch.tensor.{rank}d.L2.global.{mode}{hint}"
     if case["kind"] in ("load", "multicast"):
         dst = "shared::cluster" if case.get("dst_cluster") else "shared::cta"
         mc = ".multicast::cluster" if case["kind"] == "multicast" else ""
-        return (f"cp.async.bulk.tensor.{rank}d.{dst}.global.tile."
+        return (f"cp.async.bulk.tensor.{rank}d.{dst}.global.{mode}."
                 f"mbarrier::complete_tx::bytes{mc}{hint}")
     if case["kind"] == "store":
-        return f"cp.async.bulk.tensor.{rank}d.global.shared::cta.tile.bulk_group{hint}"
+        return f"cp.async.bulk.tensor.{rank}d.global.shared::cta.{mode}.bulk_group{hint}"
     return (f"cp.reduce.async.bulk.tensor.{rank}d.global.shared::cta."
-            f"{case['reduction']}.tile.bulk_group{hint}")
+            f"{case['reduction']}.{mode}.bulk_group{hint}")
 
 
 def _fields(case: dict) -> dict:
@@ -49,7 +53,19 @@ def _fields(case: dict) -> dict:
                   oob_fill=case.get("oob_fill", 0))
     if case.get("cache_hint"):
         fields["cache_policy"] = EVICT_LAST
+    for key in ("pixel_box_lower", "pixel_box_upper", "offsets"):
+        if key in case:
+            fields[key] = case[key]
     return fields
+
+
+def _prefetch(case: dict, G) -> None:
+    """L2 prefetch of the same box, and of the tensor map the load uses."""
+    fields = _fields(case)
+    for key in ("coord_steps", "format", "oob_fill"):
+        fields.pop(key)
+    tma.apply(opcode(case, prefetch=True), G, **fields)
+    tma.prefetch_tensormap("copy")
 
 
 def _copy(src, dst, shape, tid, prefix=()):
@@ -99,7 +115,10 @@ def _load_kernel(case, sshape, gtype, stype):
                     copy = tma.apply(opcode(case), shared, G, mbar=bar,
                                      cta_mask=(1 << n) - 1, **_fields(case))
             else:
-                copy = tma.apply(opcode(case), shared, G, mbar=bar, **_fields(case))
+                if case.get("prefetch"):
+                    _prefetch(case, G)
+                copy = tma.apply(opcode(case), shared, G, mbar=bar, tag="copy",
+                                 **_fields(case))
         # The barrier expects what the contract model says the copy moves.
         K.set_tx_bytes(tx, tma.transaction_bytes(copy))
         K.mbarrier_wait(bar, 0)

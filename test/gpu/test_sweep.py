@@ -37,9 +37,15 @@ def random_bits(rng, shape, dtype: str, finite: bool = False) -> np.ndarray:
 
 
 def _fields(case) -> dict:
-    return dict(box=case["box"], element_strides=case.get("element_strides"),
-                format=case.get("format") or NATURAL[case["dtype"]],
-                swizzle=case.get("swizzle", 0), interleave=case.get("interleave", 0))
+    fields = dict(box=case["box"], element_strides=case.get("element_strides"),
+                  format=case.get("format") or NATURAL[case["dtype"]],
+                  swizzle=case.get("swizzle", 0), interleave=case.get("interleave", 0))
+    if "mode" in case:
+        fields.update(mode=case["mode"], pixel_box_lower=case["pixel_box_lower"],
+                      pixel_box_upper=case["pixel_box_upper"])
+        if "offsets" in case:
+            fields["offsets"] = case["offsets"]
+    return fields
 
 
 def expected_load(case, G, S) -> np.ndarray:
@@ -55,7 +61,9 @@ def expected_load(case, G, S) -> np.ndarray:
 def expected_store(case, G, S) -> np.ndarray:
     shared = S.reshape(-1).view(np.uint8)
     fields = _fields(case)
-    image = emulator.box_image(**fields)
+    image = emulator.box_image(**{k: v for k, v in fields.items()
+                                  if k in ("box", "element_strides", "format",
+                                           "swizzle", "interleave", "mode")})
     repeat = case.get("repeat", [])
     steps = case.get("coord_steps", [])
     out = G.copy()

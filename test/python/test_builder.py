@@ -73,7 +73,7 @@ def test_parse_opcode(opcode, expected):
 @pytest.mark.parametrize("opcode, part", [
     ("cp.async.bulk.tensor.6d.shared::cta.global.tile.mbarrier::complete_tx::bytes", "'6d'"),
     ("cp.async.bulk.tensor.2d.shared::cta.global.tile.bulk_group", "'bulk_group'"),
-    ("cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group", "gather4 is a load mode"),
+    ("cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group", "gather4 is a load/prefetch mode"),
     ("cp.reduce.async.bulk.tensor.2d.global.shared::cta.mul.bulk_group", "'mul'"),
     ("cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
      "shared::cluster"),
@@ -103,7 +103,7 @@ def test_verifier_error_carries_rule_and_removes_op():
 
 @pytest.mark.parametrize("kwargs, rule", [
     (dict(box=(8, 16), coords=(0,)), "coords-count"),
-    (dict(box=(8, 16), coords=(0, 0), swizzle=4), "swizzle-range"),
+    (dict(box=(8, 16), coords=(0, 0), swizzle=7), "swizzle-range"),
     (dict(box=(8, 16), coords=(0, 0), format="int32"), "format-match"),
     (dict(box=(8, 16), coords=(0, 0), format="bogus"), "format-match"),
     (dict(box=(8, 16), coords=(0, 0), element_strides=(1, 2)), "element-strides-inner"),

@@ -31,8 +31,16 @@ constexpr int64_t kTensorMapAlign = 128;
 
 /// Bits of one element of `format` in global memory (4 for packed fp4).
 unsigned formatBits(Format format);
-/// Bytes of one shared-image element (packed fp4 images are addressed as i8).
+/// The packed sm_100 formats (16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B).
+bool isPackedFormat(Format format);
+/// Packed formats whose shared groups of 16 elements take 16 bytes.
+bool isPaddedPackedFormat(Format format);
+/// Bytes of one shared-image element (packed images are addressed as i8).
 unsigned sharedElementBytes(Format format);
+/// im2col, im2col_w, im2col_w_128 and im2col_no_offs use an im2col map.
+bool isIm2colMode(Mode mode);
+/// The sm_100 W-only forms (wHalo/wOffset operands, the Wide encode).
+bool isIm2colWideMode(Mode mode);
 bool isFloatFormat(Format format);
 /// The CUtensorMapDataType value of `format`.
 int cuTensorMapDataType(Format format);
@@ -42,7 +50,7 @@ std::optional<Format> defaultFormat(Type elementType);
 /// Whether an explicit `format` describes `elementType` without reinterpreting it.
 bool formatMatches(Type elementType, Format format);
 
-/// 0, 32, 64 or 128 bytes.
+/// 0, 32, 64 or 128 bytes (128 for the atom variants 4..6).
 int64_t swizzleSpanBytes(int swizzle);
 /// Bytes after which the swizzle pattern repeats: 8 rows of the span.
 int64_t swizzlePeriodBytes(int swizzle);
@@ -58,6 +66,8 @@ struct CopyFields {
   Format format = Format::uint8;
   int swizzle = 0;
   int interleave = 0;
+  /// im2col_w/_w_128: the constant wHalo operand (extra pixels per issue).
+  int64_t wHalo = 0;
 };
 
 /// The shared image of one issue (one repeat slot).

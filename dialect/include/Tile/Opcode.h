@@ -29,6 +29,9 @@ struct OpcodeFields {
 std::optional<OpcodeFields> parsePtxOpcode(llvm::StringRef opcode,
                                            std::string &error);
 
+/// The PTX load-mode qualifier of `mode`, without the dot (`im2col::w`).
+llvm::StringRef ptxModeSpelling(Mode mode);
+
 /// The canonical PTX spelling of `fields`.
 std::string printPtxOpcode(const OpcodeFields &fields);
 

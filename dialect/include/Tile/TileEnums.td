@@ -8,8 +8,10 @@ include "Tile/TileDialect.td"
 def Tile_DirLoad   : I32EnumAttrCase<"load", 0>;
 def Tile_DirStore  : I32EnumAttrCase<"store", 1>;
 def Tile_DirReduce : I32EnumAttrCase<"reduce", 2>;
+// An L2 prefetch of the box (cp.async.bulk.prefetch.tensor): no shared side.
+def Tile_DirPrefetch : I32EnumAttrCase<"prefetch", 3>;
 def Tile_Direction : I32EnumAttr<"Direction", "TMA transfer direction",
-    [Tile_DirLoad, Tile_DirStore, Tile_DirReduce]> {
+    [Tile_DirLoad, Tile_DirStore, Tile_DirReduce, Tile_DirPrefetch]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
@@ -18,8 +20,15 @@ def Tile_DirectionAttr : EnumAttr<Tile_Dialect, Tile_Direction, "direction">;
 def Tile_ModeTile     : I32EnumAttrCase<"tile", 0>;
 def Tile_ModeGather4  : I32EnumAttrCase<"gather4", 1>;
 def Tile_ModeScatter4 : I32EnumAttrCase<"scatter4", 2>;
+// im2col loads (offsets as runtime operands); the ::w forms are sm_100-only.
+def Tile_ModeIm2col     : I32EnumAttrCase<"im2col", 3>;
+def Tile_ModeIm2colW    : I32EnumAttrCase<"im2col_w", 4>;
+def Tile_ModeIm2colW128 : I32EnumAttrCase<"im2col_w_128", 5>;
+// Stores and reductions through an im2col tensor map.
+def Tile_ModeIm2colNoOffs : I32EnumAttrCase<"im2col_no_offs", 6>;
 def Tile_Mode : I32EnumAttr<"Mode", "TMA addressing mode",
-    [Tile_ModeTile, Tile_ModeGather4, Tile_ModeScatter4]> {
+    [Tile_ModeTile, Tile_ModeGather4, Tile_ModeScatter4, Tile_ModeIm2col,
+     Tile_ModeIm2colW, Tile_ModeIm2colW128, Tile_ModeIm2colNoOffs]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
@@ -41,8 +50,9 @@ def Tile_Reduction : I32EnumAttr<"Reduction", "reduction operator of a TMA reduc
 }
 def Tile_ReductionAttr : EnumAttr<Tile_Dialect, Tile_Reduction, "reduction">;
 
-// The tensor-map data types (CUtensorMapDataType); `float4_e2m1fn` is the
-// packed, load-only 16U4_ALIGN16B format.
+// The tensor-map data types (CUtensorMapDataType). The packed sm_100 forms:
+// `float4_e2m1fn` is 16U4_ALIGN16B, `float4_e2m1fn_align8b` 16U4_ALIGN8B and
+// `float6_align16b` 16U6_ALIGN16B.
 def Tile_FmtU8     : I32EnumAttrCase<"uint8", 0>;
 def Tile_FmtU16    : I32EnumAttrCase<"uint16", 1>;
 def Tile_FmtU32    : I32EnumAttrCase<"uint32", 2>;
@@ -57,10 +67,13 @@ def Tile_FmtF32Ftz : I32EnumAttrCase<"float32_ftz", 10>;
 def Tile_FmtTF32   : I32EnumAttrCase<"tfloat32", 11>;
 def Tile_FmtTF32Ftz: I32EnumAttrCase<"tfloat32_ftz", 12>;
 def Tile_FmtF4     : I32EnumAttrCase<"float4_e2m1fn", 13>;
+def Tile_FmtF4A8   : I32EnumAttrCase<"float4_e2m1fn_align8b", 14>;
+def Tile_FmtF6A16  : I32EnumAttrCase<"float6_align16b", 15>;
 def Tile_Format : I32EnumAttr<"Format", "tensor-map element format",
     [Tile_FmtU8, Tile_FmtU16, Tile_FmtU32, Tile_FmtI32, Tile_FmtU64,
      Tile_FmtI64, Tile_FmtF16, Tile_FmtF32, Tile_FmtF64, Tile_FmtBF16,
-     Tile_FmtF32Ftz, Tile_FmtTF32, Tile_FmtTF32Ftz, Tile_FmtF4]> {
+     Tile_FmtF32Ftz, Tile_FmtTF32, Tile_FmtTF32Ftz, Tile_FmtF4, Tile_FmtF4A8,
+     Tile_FmtF6A16]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }

@@ -24,11 +24,20 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
     `"cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"`.
 
     Operands: the shared buffer (a static, identity-layout memref in workgroup
-    memory whose shape is the repeat axes followed by the box image), the
-    global operand (a ranked memref, or an `!llvm.ptr` to a caller-encoded
-    tensor map whose fields are then not inspected), the runtime starting
-    coordinates in outer-to-inner order, the four gather4/scatter4 rows, the
-    mbarrier (loads), the multicast CTA mask, and the L2 cache policy.
+    memory whose shape is the repeat axes followed by the box image; absent
+    for `prefetch`, the L2 prefetch of a box), the global operand (a ranked
+    memref, or an `!llvm.ptr` to a caller-encoded tensor map whose fields are
+    then not inspected), the runtime starting coordinates in outer-to-inner
+    order, the four gather4/scatter4 rows, the im2col `offsets` (16-bit: one
+    per spatial axis, outer-to-inner, for `im2col`; `wHalo, wOffset` for
+    `im2col_w`/`im2col_w_128`), the mbarrier (loads), the multicast CTA mask,
+    and the L2 cache policy.
+
+    im2col modes (`im2col`, `im2col_w`, `im2col_w_128` loads and prefetches,
+    `im2col_no_offs` stores and reductions) use an im2col tensor map: `box`
+    is then the shared image `[pixels_per_column, channels_per_pixel]`, and
+    `pixel_box_lower` / `pixel_box_upper` are the bounding-box corners
+    (outer-to-inner spatial axes; one W entry each for the `_w` modes).
 
     Descriptor fields are attributes: `box`, `coord_steps` (one rank-length
     step per repeat axis), `format`, `swizzle` (0..3), `element_strides`,
@@ -44,10 +53,11 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
   }];
 
   let arguments = (ins
-    AnyMemRef:$shared,
+    Optional<AnyMemRef>:$shared,
     AnyTypeOf<[AnyMemRef, LLVM_AnyPointer]>:$global,
     Variadic<I32>:$coords,
     Variadic<I32>:$rows,
+    Variadic<I16>:$offsets,
     Optional<Tile_SharedPtr>:$mbar,
     Optional<I16>:$cta_mask,
     Optional<I64>:$cache_policy,
@@ -67,18 +77,21 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
     DefaultValuedAttr<I32Attr, "0">:$interleave,
     DefaultValuedAttr<I32Attr, "0">:$l2_promotion,
     DefaultValuedAttr<I32Attr, "0">:$oob_fill,
+    OptionalAttr<DenseI64ArrayAttr>:$pixel_box_lower,
+    OptionalAttr<DenseI64ArrayAttr>:$pixel_box_upper,
     OptionalAttr<StrAttr>:$tag
   );
 
   let assemblyFormat = [{
     custom<Opcode>($direction, $mode, $rank, $reduction, $dst_cluster,
                    $multicast, $cache_hint, $cta_group)
-    $shared `,` $global `[` $coords `]`
+    custom<Buffers>(ref($direction), $shared, $global) `[` $coords `]`
     (`rows` `[` $rows^ `]`)?
+    (`offsets` `[` $offsets^ `]`)?
     (`mbar` `(` $mbar^ `)`)?
     (`cta_mask` `(` $cta_mask^ `)`)?
     (`cache_policy` `(` $cache_policy^ `)`)?
-    attr-dict `:` type($shared) `,` type($global)
+    attr-dict `:` custom<BufferTypes>(ref($direction), type($shared), type($global))
   }];
 
   let hasVerifier = 1;
@@ -136,6 +149,25 @@ def Tile_TxBytesOp : Tile_Op<"tx_bytes", [Pure]> {
     /// The sum over the tagged copies, or nullopt when there is none.
     std::optional<int64_t> computeBytes();
   }];
+}
+
+def Tile_PrefetchTensorMapOp : Tile_Op<"prefetch_tensormap"> {
+  let summary = "prefetch the tensor maps of tagged copies (prefetch.tensormap)";
+  let description = [{
+    Brings the descriptor of every distinct tensor map used by the
+    `tile.tma_copy` ops with tag `tag` in the enclosing kernel into the
+    cache, so the first copy does not wait for the 128-byte map to be
+    fetched. Opt-in: place it where one thread runs it early (for example at
+    kernel entry under a lane-0 guard). Lowered to `prefetch.tensormap` on
+    the generic address of the map parameter (or of the caller's map).
+
+    ```mlir
+    tile.prefetch_tensormap "loads"
+    ```
+  }];
+  let arguments = (ins StrAttr:$tag);
+  let assemblyFormat = "$tag attr-dict";
+  let hasVerifier = 1;
 }
 
 #endif // TILE_OPS_TD

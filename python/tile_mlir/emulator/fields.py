@@ -12,8 +12,8 @@ import numpy as np
 
 from .convert import TF32_ROUNDINGS
 from .formats import Format, resolve_format, storage_view
-from .image import Image, _ints, compute_image
-from .swizzle import swizzle_span
+from .image import IM2COL_MODES, Image, _ints, compute_image
+from .swizzle import LOAD_ONLY_SWIZZLES, swizzle_span
 
 DIRECTIONS = ("load", "store", "reduce")
 
@@ -67,8 +67,12 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
     if garr.ndim == 0 or garr.size == 0:
         raise ValueError(f"global-rank: the global array must be a non-empty "
                          f"array of rank 1..6, got shape {garr.shape}")
+    if mode in IM2COL_MODES:
+        raise ValueError(f"mode-direction: {mode} transfers go through "
+                         "tile_mlir.emulator.im2col (load/store dispatch there)")
     fmt = resolve_format(garr.dtype, format)
-    image = compute_image(box, element_strides, fmt, swizzle, interleave, mode)
+    image = compute_image(box, element_strides, fmt, swizzle, interleave, mode,
+                          direction=direction)
     box = _ints("box", box)
     rank = len(box)
     strides = (1,) * rank if element_strides is None else _ints(
@@ -86,6 +90,7 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
     if tf32_rounding not in TF32_ROUNDINGS:
         raise ValueError(f"tf32_rounding must be one of {TF32_ROUNDINGS}, "
                          f"got {tf32_rounding!r}")
+    check_swizzle_direction(swizzle, direction)
     if interleave == 0 and strides[-1] != 1:
         raise ValueError(f"element-strides-inner: element_strides[{rank - 1}] = "
                          f"{strides[-1]}: the innermost stride must be 1 "
@@ -115,33 +120,9 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
         raise ValueError("gather4-rows: rows= is only valid in gather4/scatter4 mode")
 
     logical = tuple(garr.shape)
-    # Packed fp4.
     if fmt.packed:
-        if direction != "load":
-            raise ValueError(f"fp4-load-only: packed float4_e2m1fn is load-only, "
-                             f"got a {direction}")
-        if interleave or any(s != 1 for s in strides):
-            raise ValueError("fp4-layout: packed fp4 takes no interleave and unit "
-                             f"element strides, got interleave {interleave} and "
-                             f"element_strides {strides}")
-        if box[-1] != 128:
-            raise ValueError(f"fp4-inner-box: packed fp4 needs inner box 128, got "
-                             f"{box[-1]}")
-        if swizzle not in (0, 3):
-            raise ValueError(f"fp4-swizzle: packed fp4 uses swizzle 0 or 3, got "
-                             f"{swizzle}")
-        if oob_fill == 1:
-            raise ValueError("oob-fill-float: the NaN-request fill of packed fp4 "
-                             "is not modelled (e2m1 has no NaN; the CUDA driver "
-                             "documents NaN fill for 16U4 types as unsupported)")
-        inner = 2 * garr.shape[-1]
-        if inner % 128:
-            raise ValueError(f"fp4-inner-dim: the inner global dimension is {inner} "
-                             "fp4 elements, expected a multiple of 128")
-        if coords[-1] % 64:
-            raise ValueError(f"fp4-alignment: inner coordinate {coords[-1]} is not "
-                             "32-byte aligned (a multiple of 64 fp4 elements)")
-        logical = logical[:-1] + (inner,)
+        logical = _check_packed(fmt, garr, direction, box, strides, coords,
+                                swizzle, interleave, oob_fill)
 
     # Interleave.
     if interleave:
@@ -172,7 +153,8 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
                              f"{image.row_payload_bytes} bytes, expected a "
                              "multiple of 16")
         span = swizzle_span(swizzle)
-        stored = image.row_elems if fmt.packed else image.row_payload_bytes
+        stored = (fmt.packed_row_storage(image.row_elems, direction)
+                  if fmt.packed else image.row_payload_bytes)
         if span and stored > span:
             raise ValueError(f"swizzle-inner-bytes: the inner box row is {stored} "
                              f"bytes, more than the {span}-byte span of swizzle "
@@ -180,3 +162,83 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
 
     return Transfer(fmt, image, box, strides, coords, rows, int(interleave), mode,
                     storage_view(garr, fmt), logical)
+
+
+def check_swizzle_direction(swizzle, direction: str) -> None:
+    if swizzle in LOAD_ONLY_SWIZZLES and direction != "load":
+        raise ValueError(f"swizzle-load-only: swizzle {swizzle} "
+                         "(128B_ATOM_32B_FLIP_8B) is valid only for loads, got a "
+                         f"{direction}")
+
+
+# Swizzles each packed format accepts, per direction (CUDA driver API,
+# cuTensorMapEncodeTiled; 16U4_ALIGN8B is not restricted there).
+PACKED_SWIZZLES = {
+    "float4_e2m1fn": {"load": (0, 3, 4)},
+    "float6_align16b": {"load": (0, 3, 4), "store": (0, 3, 4, 6)},
+}
+
+
+def _check_packed(fmt: Format, garr, direction, box, strides, coords, swizzle,
+                  interleave, oob_fill) -> tuple:
+    """The packed-format rules; returns the logical global shape (values)."""
+    if oob_fill == 1:
+        raise ValueError(f"oob-fill-float: the NaN-request fill is not available "
+                         f"for the packed format {fmt.name} (the CUDA driver rejects "
+                         "it for 16U4/16U6 types)")
+    if fmt.name == "float4_e2m1fn":
+        # 16U4_ALIGN16B: the rules the verifier names fp4-*.
+        if direction != "load":
+            raise ValueError(f"fp4-load-only: packed float4_e2m1fn is load-only, "
+                             f"got a {direction}")
+        if interleave or any(s != 1 for s in strides):
+            raise ValueError("packed-layout: packed fp4 takes no interleave and unit "
+                             f"element strides, got interleave {interleave} and "
+                             f"element_strides {strides}")
+        if box[-1] != 128:
+            raise ValueError(f"packed-inner-box: packed fp4 needs inner box 128, got "
+                             f"{box[-1]}")
+        if swizzle not in PACKED_SWIZZLES[fmt.name]["load"]:
+            raise ValueError(f"packed-swizzle: packed fp4 uses swizzle 0, 3 or 4 "
+                             f"(none, 128B, 128B_ATOM_32B), got {swizzle}")
+        inner = 2 * garr.shape[-1]
+        if inner % 128:
+            raise ValueError(f"packed-inner-dim: the inner global dimension is {inner} "
+                             "fp4 elements, expected a multiple of 128")
+        if coords[-1] % 64:
+            raise ValueError(f"packed-alignment: inner coordinate {coords[-1]} is not "
+                             "32-byte aligned (a multiple of 64 fp4 elements)")
+        return tuple(garr.shape[:-1]) + (inner,)
+
+    # float4_e2m1fn_align8b (16U4_ALIGN8B) and float6_align16b (16U6_ALIGN16B).
+    if direction == "reduce":
+        raise ValueError(f"packed-reduce: reductions do not take the packed format "
+                         f"{fmt.name}")
+    if interleave:
+        raise ValueError(f"packed-layout: {fmt.name} takes no interleave, got "
+                         f"interleave {interleave}")
+    if fmt.name == "float6_align16b":
+        allowed = PACKED_SWIZZLES[fmt.name][direction]
+        if swizzle not in allowed:
+            raise ValueError(f"packed-swizzle: float6_align16b {direction}s use "
+                             f"swizzle {allowed}, got {swizzle}")
+        if box[-1] != 128:
+            raise ValueError(f"packed-inner-box: float6_align16b needs inner box "
+                             f"128 (96 bytes), got {box[-1]}")
+        if garr.shape[-1] % 96:
+            raise ValueError(f"packed-inner-dim: the inner global dimension is "
+                             f"{garr.shape[-1]} bytes, expected a multiple of 96 "
+                             "(128 six-bit values)")
+        if coords[-1] % 128:
+            raise ValueError(f"packed-alignment: inner coordinate {coords[-1]} is "
+                             "not a multiple of 128 values")
+        return tuple(garr.shape[:-1]) + (garr.shape[-1] * 8 // 6,)
+    # float4_e2m1fn_align8b: shared rows are the global bytes, 16-byte rows.
+    if box[-1] % 32:
+        raise ValueError(f"packed-inner-box: float4_e2m1fn_align8b rows are "
+                         f"{box[-1]} values = {box[-1] / 2:g} bytes, expected a "
+                         "multiple of 16 bytes (32 values)")
+    if coords[-1] % 2:
+        raise ValueError(f"packed-alignment: inner coordinate {coords[-1]} of "
+                         "float4_e2m1fn_align8b is not byte aligned")
+    return tuple(garr.shape[:-1]) + (2 * garr.shape[-1],)

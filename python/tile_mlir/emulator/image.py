@@ -2,11 +2,16 @@
 lies in shared memory. Mirrors computeBoxImage in dialect/lib/Contract.cpp.
 
 Image dims: ceil(box[i] / element_strides[i]) per axis; gather4/scatter4:
-(4, width); interleave appends Ci = interleave bytes / element bytes. The
-row is the innermost image dim. A row's payload is row elems * element
-bytes; its storage is the payload (packed fp4: one byte per element slot,
-sixteen nibbles in the low 8 bytes of each 16-byte block) raised to the
-swizzle span when shorter. Rows lie consecutively at the storage pitch.
+(4, width); interleave appends Ci = interleave bytes / element bytes.
+im2col modes: box = (pixels_per_column, channels_per_pixel) and the image
+is (pixels, channels), element strides not counting: im2col and
+im2col_no_offs move pixels_per_column pixels, im2col_w pixels_per_column +
+w_halo, im2col_w_128 4 * (32 + w_halo) (pixels_per_column ignored; see
+im2col.py for the uncertain parts). The row is the innermost image dim. A
+row's payload is row elems * element bits / 8; its storage is the payload
+(packed formats: each 16 values take the format's shared block, see
+formats.py) raised to the swizzle span when shorter. Rows lie consecutively
+at the storage pitch.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ import numpy as np
 from .formats import Format, get_format
 from .swizzle import swizzle_address, swizzle_span
 
-MODES = ("tile", "gather4", "scatter4")
+MODES = ("tile", "gather4", "scatter4", "im2col", "im2col_w", "im2col_w_128",
+         "im2col_no_offs")
+IM2COL_MODES = ("im2col", "im2col_w", "im2col_w_128", "im2col_no_offs")
 
 
 def interleave_bytes(interleave: int) -> int:
@@ -37,6 +44,7 @@ class Image:
     swizzle: int
     row_payload_bytes: int
     row_storage_bytes: int
+    direction: str = "load"
 
     @property
     def row_elems(self) -> int:
@@ -64,11 +72,15 @@ class Image:
 
     def byte_addresses(self, offset: int = 0) -> np.ndarray:
         """Shared byte address of each payload byte, shape (rows, row payload
-        bytes), swizzle applied. Packed fp4 payload byte p of a row (elements
-        2p, 2p+1) lies in block p // 8 at byte p % 8."""
+        bytes), swizzle applied. Packed payload byte p of a row lies in
+        16-value block p // group_data_bytes at byte p % group_data_bytes
+        (float4_e2m1fn: elements 2p, 2p+1 in block p // 8 at byte p % 8)."""
         p = np.arange(self.row_payload_bytes, dtype=np.int64)
-        if self.fmt.packed:
-            p = (p // 8) * 16 + p % 8
+        one_per_byte = (self.direction != "load"
+                        and self.fmt.name == "float6_align16b")
+        if self.fmt.packed and not one_per_byte:
+            gd, gs = self.fmt.group_data_bytes, self.fmt.group_slot_bytes
+            p = (p // gd) * gs + p % gd
         r = np.arange(self.rows, dtype=np.int64)[:, None] * self.row_storage_bytes
         return swizzle_address(offset + r + p[None, :], self.swizzle)
 
@@ -84,9 +96,16 @@ def _ints(name: str, values) -> tuple:
 
 
 def compute_image(box, element_strides=None, format="uint32", swizzle=0,
-                  interleave=0, mode="tile") -> Image:
-    """The box image of one issue (arity and ranges checked, nothing else)."""
+                  interleave=0, mode="tile", w_halo=0, direction="load") -> Image:
+    """The box image of one issue (arity and ranges checked, nothing else).
+    `w_halo` counts only in im2col_w/im2col_w_128; `direction` only for
+    float6_align16b, whose stores read one value per shared byte."""
     fmt = format if isinstance(format, Format) else get_format(format)
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if mode in IM2COL_MODES:
+        return _im2col_image(box, fmt, swizzle, interleave, mode, w_halo,
+                             direction)
     box = _ints("box", box)
     if not 1 <= len(box) <= 5:
         raise ValueError(f"rank-range: box has {len(box)} extents, expected 1..5")
@@ -102,31 +121,70 @@ def compute_image(box, element_strides=None, format="uint32", swizzle=0,
         if not 1 <= s <= 8:
             raise ValueError(f"element-strides-range: element_strides[{i}] = "
                              f"{s} is outside 1..8")
-    span = swizzle_span(swizzle)
     ibytes = interleave_bytes(interleave)
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-
     if mode != "tile":
         dims = [4, box[1] if len(box) == 2 else 1]
     else:
         dims = [(b + s - 1) // s for b, s in zip(box, strides)]
     if ibytes:
         dims.append(ibytes * 8 // fmt.bits)
+    return _finish(dims, fmt, swizzle, direction)
+
+
+def _finish(dims, fmt: Format, swizzle: int, direction: str) -> Image:
+    span = swizzle_span(swizzle)
     row_elems = dims[-1]
-    row_payload = row_elems * fmt.bits // 8
-    row_storage = row_elems * fmt.elem_bytes if fmt.packed else row_payload
+    if fmt.packed:
+        row_storage = fmt.packed_row_storage(-(-row_elems // 16) * 16, direction)
+        unpacked_store = direction != "load" and fmt.name == "float6_align16b"
+        row_payload = row_elems if unpacked_store else row_elems * fmt.bits // 8
+    else:
+        row_payload = row_storage = row_elems * fmt.bits // 8
     if span and row_storage < span:
         row_storage = span
     shape = tuple(dims[:-1]) + (row_storage // fmt.elem_bytes,)
-    return Image(tuple(dims), shape, fmt, int(swizzle), row_payload, row_storage)
+    return Image(tuple(dims), shape, fmt, int(swizzle), row_payload, row_storage,
+                 direction)
+
+
+def im2col_rows(box, mode: str, w_halo: int = 0) -> int:
+    """Pixels (shared rows) one im2col-family issue moves."""
+    if mode == "im2col_w_128":
+        return 4 * (32 + int(w_halo))
+    if mode == "im2col_w":
+        return int(box[0]) + int(w_halo)
+    return int(box[0])
+
+
+def _im2col_image(box, fmt, swizzle, interleave, mode, w_halo, direction):
+    box = _ints("box", box)
+    if len(box) != 2:
+        raise ValueError(f"im2col-box: an {mode} box is (pixels_per_column, "
+                         f"channels_per_pixel), got {len(box)} extents {box}")
+    ppc, cpp = box
+    if not 1 <= ppc <= 1024:
+        raise ValueError(f"im2col-box: pixels_per_column = {ppc} is outside 1..1024")
+    if not 1 <= cpp <= 256:
+        raise ValueError(f"im2col-box: channels_per_pixel = {cpp} is outside 1..256")
+    if interleave_bytes(interleave):
+        raise ValueError(f"im2col-layout: {mode} is not modelled with interleave "
+                         f"(got interleave {interleave})")
+    w_halo = int(w_halo)
+    if mode in ("im2col_w", "im2col_w_128"):
+        limit = 32 if mode == "im2col_w_128" else 512
+        if not 0 <= w_halo < limit:
+            raise ValueError(f"im2col-offsets: w_halo = {w_halo} is outside "
+                             f"0..{limit - 1} for {mode}")
+    return _finish([im2col_rows(box, mode, w_halo), cpp], fmt, swizzle, direction)
 
 
 def box_image(box, element_strides=None, format="uint32", swizzle=0,
-              interleave=0, mode="tile") -> dict:
+              interleave=0, mode="tile", w_halo=0, direction="load") -> dict:
     """Shape and byte counts of one issue's shared image (Contract.cpp's
     computeBoxImage): dict(shape, payload_bytes, storage_bytes,
     row_payload_bytes, row_storage_bytes), plus image_dims (the logical,
-    unpadded dims), rows and element_bytes."""
+    unpadded dims), rows and element_bytes. For im2col modes box is
+    (pixels_per_column, channels_per_pixel); the W modes' row count depends
+    on the runtime w_halo (pass it)."""
     return compute_image(box, element_strides, format, swizzle, interleave,
-                         mode).as_dict()
+                         mode, w_halo, direction).as_dict()

@@ -1,8 +1,9 @@
 """Loads: global -> shared image bytes, as the copy engine writes them.
 
 Only the payload bytes are written; padding (the tail of a swizzled row
-shorter than the span, the upper 8 bytes of each packed-fp4 block) and
-everything outside the image keep what the caller put there.
+shorter than the span, the padding of each packed block) and everything
+outside the image keep what the caller put there. The im2col modes are
+dispatched to im2col.py.
 """
 
 from __future__ import annotations
@@ -14,18 +15,20 @@ import numpy as np
 from .convert import to_format
 from .fields import Transfer, check_shared, resolve
 from .formats import fill_value, resolve_format
-from .image import compute_image
+from .image import IM2COL_MODES, compute_image
 from .indexing import axis_coordinates, clipped, in_bounds_mask
+from .packed import pack, unpack
 
 
 def image_values(t: Transfer, oob_fill: int = 0,
                  tf32_rounding: str = "nearest_even") -> np.ndarray:
     """The image as the hardware delivers it, in the storage dtype, shape =
-    image dims (packed fp4: (..., row elems / 2) bytes, two nibbles each)."""
+    image dims (packed formats: (..., row payload bytes), the values packed
+    as in global memory)."""
     axes = axis_coordinates(t)
     mask = in_bounds_mask(axes)
     if t.fmt.packed:
-        return _fp4_image(t, axes, mask)
+        return _packed_image(t, axes, mask)
     idx = clipped(axes, t.logical_shape)
     values = t.global_view[np.ix_(*idx)]      # Ci (interleave) rides along
     values = np.array(to_format(values, t.fmt.name, tf32_rounding),
@@ -34,14 +37,11 @@ def image_values(t: Transfer, oob_fill: int = 0,
     return values
 
 
-def _fp4_image(t: Transfer, axes, mask) -> np.ndarray:
+def _packed_image(t: Transfer, axes, mask) -> np.ndarray:
     idx = clipped(axes, t.logical_shape)
-    elems = idx[-1]
-    idx[-1] = elems // 2                       # byte of each element
-    raw = t.global_view[np.ix_(*idx)]
-    nibbles = (raw >> ((elems % 2) * 4).astype(np.uint8)) & 0xF
-    nibbles = np.where(mask, nibbles, 0).astype(np.uint8)
-    return (nibbles[..., 0::2] | (nibbles[..., 1::2] << 4)).astype(np.uint8)
+    values = unpack(t.global_view, t.fmt)[np.ix_(*idx)]
+    values = np.where(mask, values, 0).astype(np.uint8)   # OOB: zero values
+    return pack(values, t.fmt)
 
 
 def write_image(shared: np.ndarray, offset: int, t: Transfer,
@@ -54,13 +54,27 @@ def write_image(shared: np.ndarray, offset: int, t: Transfer,
 def load(shared: np.ndarray, offset: int, global_array, *, box, coords,
          element_strides=None, format=None, swizzle=0, interleave=0,
          oob_fill=0, mode="tile", rows=None,
-         tf32_rounding="nearest_even") -> None:
+         tf32_rounding="nearest_even", **im2col) -> None:
     """One load (tile or gather4) into `shared` at byte `offset`.
 
     `shared` is a 1-D np.uint8 buffer standing for one whose base is aligned
     to 1024 bytes; coords/box/element_strides are outer-to-inner. In gather4
     mode `rows` are the four row operands (each offset by coords[0]) and
-    coords[1] is the first column."""
+    coords[1] is the first column. Modes im2col/im2col_w/im2col_w_128 take
+    the keywords of im2col.load (pixel_box_lower, pixel_box_upper, offsets)
+    and are handled there."""
+    if mode in IM2COL_MODES:
+        from .im2col import load as im2col_load
+        if rows is not None:
+            raise ValueError("gather4-rows: rows= is only valid in gather4/scatter4 mode")
+        return im2col_load(shared, offset, global_array, box=box, coords=coords,
+                           element_strides=element_strides, format=format,
+                           swizzle=swizzle, interleave=interleave,
+                           oob_fill=oob_fill, mode=mode,
+                           tf32_rounding=tf32_rounding, **im2col)
+    if im2col:
+        raise ValueError(f"im2col-corners: {sorted(im2col)} are only valid in "
+                         "the im2col modes")
     t = resolve(global_array, direction="load", box=box, coords=coords,
                 element_strides=element_strides, format=format, swizzle=swizzle,
                 interleave=interleave, oob_fill=oob_fill, mode=mode, rows=rows,
@@ -103,11 +117,15 @@ def load_slots(shared: np.ndarray, global_array, *, box, coords, coord_steps,
              **kwargs)
 
 
-def _storage_bytes(box, kwargs, global_array) -> int:
+def _storage_bytes(box, kwargs, global_array, direction="load") -> int:
     fmt = resolve_format(np.asarray(global_array).dtype, kwargs.get("format"))
+    mode = kwargs.get("mode", "tile")
+    w_halo = 0
+    if mode in ("im2col_w", "im2col_w_128") and kwargs.get("offsets") is not None:
+        w_halo = kwargs["offsets"][0]
     return compute_image(box, kwargs.get("element_strides"), fmt,
                          kwargs.get("swizzle", 0), kwargs.get("interleave", 0),
-                         kwargs.get("mode", "tile")).storage_bytes
+                         mode, w_halo, direction).storage_bytes
 
 
 def load_multicast(shared_buffers, cta_mask: int, offset: int, global_array, *,
@@ -136,15 +154,18 @@ def load_multicast(shared_buffers, cta_mask: int, offset: int, global_array, *,
 
 def unswizzled_image(shared: np.ndarray, offset: int, *, box, format,
                      element_strides=None, swizzle=0, interleave=0,
-                     mode="tile") -> np.ndarray:
+                     mode="tile", w_halo=0, direction="load") -> np.ndarray:
     """Reads the logical image back from `shared` (undoing the swizzle and
     skipping padding): an array of the format's storage dtype with shape =
-    image dims (packed fp4: (..., row elems / 2) bytes, two nibbles each)."""
-    image = compute_image(box, element_strides, format, swizzle, interleave, mode)
+    image dims (packed formats: (..., row payload bytes), e.g. two fp4
+    nibbles a byte; float6_align16b with direction="store": one value a
+    byte)."""
+    image = compute_image(box, element_strides, format, swizzle, interleave, mode,
+                          w_halo, direction)
     offset = check_shared(shared, offset, image, writable=False)
     data = np.ascontiguousarray(shared[image.byte_addresses(offset)])
     if image.fmt.packed:
-        return data.reshape(image.dims[:-1] + (image.row_elems // 2,))
+        return data.reshape(image.dims[:-1] + (image.row_payload_bytes,))
     return data.view(image.fmt.dtype).reshape(image.dims)
 
 

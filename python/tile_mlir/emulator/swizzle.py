@@ -1,33 +1,72 @@
-"""The shared-memory swizzle: 16-byte chunk index XOR address bits 7..9.
+"""The shared-memory swizzles, as maps of absolute byte addresses.
 
 Addresses are byte offsets in a buffer whose base is aligned to 1024 bytes
 (the longest swizzle period), so offset bits are absolute address bits.
-Measured on the H200: 128B: bits[4:6] ^= bits[7:9]; 64B: bits[4:5] ^=
-bits[7:8]; 32B: bit4 ^= bit7. The map is its own inverse.
+
+  0 none
+  1 32B   bit4 ^= bit7                  (measured on the H200)
+  2 64B   bits[4:5] ^= bits[7:8]        (measured on the H200)
+  3 128B  bits[4:6] ^= bits[7:9]        (measured on the H200)
+  4 128B_ATOM_32B         32-byte units inside each 128-byte line:
+                          bits[5:6] ^= bits[7:8]
+  5 128B_ATOM_32B_FLIP_8B as 4, and the two 8-byte halves of every 16-byte
+                          chunk swap on odd 128-byte lines: bit3 ^= bit7
+  6 128B_ATOM_64B         64-byte halves swap on odd lines: bit6 ^= bit7
+
+Swizzles 4..6 (sm_100 only, never executed here) follow the PTX ISA's
+pattern tables (section "Swizzling Modes": the 32B-atom table lists four
+distinct 128-byte lines, the 64B-atom table two); CUTLASS encodes the
+32B-atom mode as the same XOR (Swizzle<2,5,2>). The 8-byte flip "on every
+alternate line" is read as line parity (bit 7); the documentation shows
+it only in a figure. Every map XORs bits below bit 7 with bits at or above
+it, which it leaves unchanged: each map is its own inverse.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-SWIZZLES = (0, 1, 2, 3)
+SWIZZLES = (0, 1, 2, 3, 4, 5, 6)
+SWIZZLE_NAMES = ("none", "32B", "64B", "128B", "128B_ATOM_32B",
+                 "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B")
+# Swizzles that only loads may use (the PTX ISA allows the 8-byte flip only
+# for the global -> shared directions).
+LOAD_ONLY_SWIZZLES = (5,)
 
 
 def _check(swizzle: int) -> int:
-    if swizzle not in SWIZZLES:
-        raise ValueError(f"swizzle-range: swizzle {swizzle!r} is outside 0..3 "
-                         "(none, 32B, 64B, 128B)")
+    if isinstance(swizzle, bool) or swizzle not in SWIZZLES:
+        raise ValueError(f"swizzle-range: swizzle {swizzle!r} is outside 0..6 "
+                         "(none, 32B, 64B, 128B, 128B_ATOM_32B, "
+                         "128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)")
     return int(swizzle)
 
 
 def swizzle_span(swizzle: int) -> int:
-    """Bytes of one swizzled row: 0, 32, 64 or 128."""
-    return 0 if _check(swizzle) == 0 else 16 << swizzle
+    """Bytes of one swizzled row: 0, 32, 64 or 128 (128 for 4..6)."""
+    s = _check(swizzle)
+    if s == 0:
+        return 0
+    return 16 << min(s, 3)
 
 
 def swizzle_period(swizzle: int) -> int:
-    """Bytes after which the pattern repeats (8 spans), 0 without swizzle."""
+    """Bytes after which the pattern repeats, 0 without swizzle. Swizzles
+    4..6 repeat after 512 or 256 bytes; their documented pattern base is the
+    1024-byte boundary of the 128B family, which is what this returns."""
     return swizzle_span(swizzle) * 8
+
+
+def _apply(addr, s):
+    if s <= 3:
+        mask = (1 << s) - 1
+        return addr ^ (((addr >> 7) & mask) << 4)
+    if s in (4, 5):
+        out = addr ^ (((addr >> 7) & 3) << 5)
+        if s == 5:
+            out = out ^ (((addr >> 7) & 1) << 3)
+        return out
+    return addr ^ (((addr >> 7) & 1) << 6)
 
 
 def swizzle_address(address, swizzle: int):
@@ -35,13 +74,10 @@ def swizzle_address(address, swizzle: int):
     s = _check(swizzle)
     if s == 0:
         return address
-    mask = (1 << s) - 1
     if isinstance(address, (int, np.integer)):
-        address = int(address)
-        return address ^ (((address >> 7) & mask) << 4)
-    addr = np.asarray(address, dtype=np.int64)
-    return addr ^ (((addr >> 7) & mask) << 4)
+        return int(_apply(int(address), s))
+    return _apply(np.asarray(address, dtype=np.int64), s)
 
 
-# The XOR only reads bits 7..9, which it leaves unchanged: an involution.
+# Every map only reads bits 7 and up, which it leaves unchanged: an involution.
 unswizzle_address = swizzle_address

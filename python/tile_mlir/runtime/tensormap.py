@@ -16,8 +16,18 @@ _MAX_DIM = 1 << 32
 _MAX_STRIDE = 1 << 40
 
 
+_PADDED_PACKED = ("float4_e2m1fn", "float6_align16b")
+_PACKED_PER_BYTE = {"float4_e2m1fn": 2, "float4_e2m1fn_align8b": 2}
+
+
 def _base_alignment(spec: dict) -> int:
-    return 32 if spec["interleave"] == 2 or spec["format"] == "float4_e2m1fn" else 16
+    return 32 if spec["interleave"] == 2 or spec["format"] in _PADDED_PACKED else 16
+
+
+def _inner_multiple(spec: dict) -> int:
+    if spec["format"] in _PADDED_PACKED:
+        return 128
+    return 2 if spec["format"] == "float4_e2m1fn_align8b" else 1
 
 
 def descriptor_layout(spec: dict, view: DeviceView) -> tuple[list[int], list[int]]:
@@ -25,8 +35,10 @@ def descriptor_layout(spec: dict, view: DeviceView) -> tuple[list[int], list[int
     rank = spec["rank"]
     shape = list(view.shape)
     strides = [s * view.itemsize for s in view.strides]
-    if spec["format"] == "float4_e2m1fn":
+    if spec["format"] in _PACKED_PER_BYTE:
         shape[-1] *= 2  # two packed elements a byte
+    elif spec["format"] == "float6_align16b":
+        shape[-1] = shape[-1] * 4 // 3  # four packed elements in three bytes
     if spec["interleave"]:
         # Axes (N, C_slices, *spatial, Ci): Ci is the implicit slice and the
         # innermost spatial axis steps by one slice.
@@ -57,7 +69,7 @@ def check_source(spec: dict, view: DeviceView, index: int) -> None:
         if not 1 <= dim <= _MAX_DIM:
             raise TileRuntimeError("global-dim-range", f"{where}: dimension {dim} "
                                    "(innermost-first index {i}) is outside 1..2^32")
-    stride_align = 32 if spec["interleave"] == 2 or spec["format"] == "float4_e2m1fn" else 16
+    stride_align = _base_alignment(spec)
     for i, stride in enumerate(strides):
         if stride % stride_align:
             raise TileRuntimeError("global-stride-alignment", f"{where}: byte stride "
@@ -66,37 +78,56 @@ def check_source(spec: dict, view: DeviceView, index: int) -> None:
         if stride >= _MAX_STRIDE:
             raise TileRuntimeError("global-stride-range", f"{where}: byte stride "
                                    f"{stride} is not below 2^40")
-    for i, (box, dim) in enumerate(zip(spec["box"], dims)):
+    # An im2col box is (channels, pixels): only the channels bound a dim.
+    boxes = spec["box"][:1] if spec.get("encode", "tiled") != "tiled" else spec["box"]
+    for i, (box, dim) in enumerate(zip(boxes, dims)):
         if box > dim:
             raise TileRuntimeError("box-within-dim", f"{where}: box extent {box} "
                                    f"is larger than dimension {dim} (innermost-first "
                                    f"index {i})")
-    if spec["format"] == "float4_e2m1fn" and dims[0] % 128:
-        raise TileRuntimeError("fp4-inner-dim", f"{where}: inner dimension {dims[0]} "
-                               "is not a multiple of 128")
+    multiple = _inner_multiple(spec)
+    if dims[0] % multiple:
+        raise TileRuntimeError("packed-inner-dim", f"{where}: inner dimension {dims[0]} "
+                               f"is not a multiple of {multiple}")
 
 
 def encode(spec: dict, view: DeviceView):
-    """cuTensorMapEncodeTiled for `spec` over `view` (already checked)."""
+    """cuTensorMapEncodeTiled / Im2col / Im2colWide (by the spec's `encode`)
+    for `spec` over `view` (already checked)."""
     drv = cuda()
     dims, strides = descriptor_layout(spec, view)
-    args = (
+    head = (
         drv.CUtensorMapDataType(spec["data_type"]), spec["rank"], view.ptr,
         [drv.cuuint64_t(d) for d in dims],
         # Rank 1 has no strides; the driver still wants a non-null array.
         [drv.cuuint64_t(s) for s in strides or [dims[0] * view.itemsize]],
-        [drv.cuuint32_t(b) for b in spec["box"]],
-        [drv.cuuint32_t(e) for e in spec["element_strides"]],
-        drv.CUtensorMapInterleave(spec["interleave"]),
-        drv.CUtensorMapSwizzle(spec["swizzle"]),
-        drv.CUtensorMapL2promotion(spec["l2_promotion"]),
-        drv.CUtensorMapFloatOOBfill(spec["oob_fill"]),
     )
+    element_strides = [drv.cuuint32_t(e) for e in spec["element_strides"]]
+    tail = (drv.CUtensorMapSwizzle(spec["swizzle"]),
+            drv.CUtensorMapL2promotion(spec["l2_promotion"]),
+            drv.CUtensorMapFloatOOBfill(spec["oob_fill"]))
+    interleave = drv.CUtensorMapInterleave(spec["interleave"])
+    kind = spec.get("encode", "tiled")
+    if kind == "tiled":
+        name = "cuTensorMapEncodeTiled"
+        args = head + ([drv.cuuint32_t(b) for b in spec["box"]], element_strides,
+                       interleave) + tail
+    elif kind == "im2col":
+        name = "cuTensorMapEncodeIm2col"
+        args = head + (list(spec["pixel_box_lower"]), list(spec["pixel_box_upper"]),
+                       spec["channels_per_pixel"], spec["pixels_per_column"],
+                       element_strides, interleave) + tail
+    else:
+        name = "cuTensorMapEncodeIm2colWide"
+        args = head + (spec["pixel_box_lower"][0], spec["pixel_box_upper"][0],
+                       spec["channels_per_pixel"], spec["pixels_per_column"],
+                       element_strides, interleave,
+                       drv.CUtensorMapIm2ColWideMode(spec["wide_mode"])) + tail
     try:
-        return check(drv.cuTensorMapEncodeTiled(*args), "cuTensorMapEncodeTiled")
+        return check(getattr(drv, name)(*args), name)
     except CudaError as err:
-        raise CudaError(f"cuTensorMapEncodeTiled(dims={dims}, strides={strides}, "
-                        f"spec={spec})", err.status) from None
+        raise CudaError(f"{name}(dims={dims}, strides={strides}, spec={spec})",
+                        err.status) from None
 
 
 class TensorMapCache:

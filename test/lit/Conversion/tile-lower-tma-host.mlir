@@ -321,7 +321,7 @@ module attributes {gpu.container_module} {
 // the base check, and the inner dimension must be a multiple of 128.
 
 // CHECK-DAG: "tile-mlir: [global-stride-alignment] argument 0: byte stride %lld (innermost-first index 1) is not a multiple of 32\0A\00"
-// CHECK-DAG: "tile-mlir: [fp4-inner-dim] argument 0: inner dimension %lld is not a multiple of 128\0A\00"
+// CHECK-DAG: "tile-mlir: [packed-inner-dim] argument 0: inner dimension %lld is not a multiple of 128\0A\00"
 // CHECK-LABEL: func.func @fp4(
 // CHECK: %{{.+}}, %[[OFF:.+]], %[[SIZES:.+]]:2, %[[STR:.+]]:2 = memref.extract_strided_metadata
 // CHECK-DAG: %[[OFF64:.+]] = arith.index_cast %[[OFF]] : index to i64

@@ -54,7 +54,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     %r2 = arith.constant 7 : i32
     %r3 = arith.constant 11 : i32
     %s = memref.get_global @smem : memref<4x32xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group': part 'tile::gather4' (position 7): gather4 is a load mode}}
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group': part 'tile::gather4' (position 7): .tile::gather4 is a load/prefetch mode}}
     tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile::gather4.bulk_group" %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -80,7 +80,7 @@ gpu.module @k {
   gpu.func @opcode_syntax_im2col(%A: memref<4x64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<1x8x16xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes': part 'im2col' (position 7): im2col modes are not supported by tile.tma_copy}}
+    // expected-error @+1 {{[im2col-offsets] expected 1 offsets in im2col mode (one per spatial axis), got 0}}
     tile.tma_copy "cp.async.bulk.tensor.3d.shared::cta.global.im2col.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 8, 16>} : memref<1x8x16xf32, 3>, memref<4x64x64xf32>
     gpu.return
   }
@@ -197,7 +197,7 @@ gpu.module @k {
   gpu.func @opcode_syntax_keyword_direction(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] expected load, store, reduce or a PTX opcode string, got 'copy'}}
+    // expected-error @+1 {{[opcode-syntax] expected load, store, reduce, prefetch or a PTX opcode string, got 'copy'}}
     tile.tma_copy copy tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -210,8 +210,8 @@ gpu.module @k {
   gpu.func @opcode_syntax_keyword_mode(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] expected tile, gather4 or scatter4, got 'im2col'}}
-    tile.tma_copy load im2col 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    // expected-error @+1 {{[opcode-syntax] expected a mode (tile, gather4, scatter4, im2col, im2col_w, im2col_w_128, im2col_no_offs), got 'im2cols'}}
+    tile.tma_copy load im2cols 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
 }
@@ -250,7 +250,7 @@ gpu.module @k {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{[reduction-operator] a reduce needs a reduction operator}}
-    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction reduce>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction reduce>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
     gpu.return
   }
 }
@@ -263,7 +263,7 @@ gpu.module @k {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{[reduction-operator] a reduction operator is only valid on reduce}}
-    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction store>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32, reduction = #tile<reduction add>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction store>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0, 0>, rank = 2 : i32, reduction = #tile<reduction add>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
     gpu.return
   }
 }
@@ -279,7 +279,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     %r2 = arith.constant 7 : i32
     %r3 = arith.constant 11 : i32
     %s = memref.get_global @smem : memref<4x32xf32, 3>
-    // expected-error @+1 {{[mode-direction] gather4 is a load mode, got direction store}}
+    // expected-error @+1 {{[mode-direction] gather4 is a load/prefetch mode, got direction store}}
     tile.tma_copy store gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -658,8 +658,8 @@ gpu.module @k {
   gpu.func @swizzle_range(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x32xf32, 3>
-    // expected-error @+1 {{[swizzle-range] swizzle 4 is outside 0..3 (none, 32B, 64B, 128B)}}
-    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 4 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    // expected-error @+1 {{[swizzle-range] swizzle 7 is outside 0..6 (none, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 7 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
     gpu.return
   }
 }
@@ -762,7 +762,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @fp4_load_only(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[fp4-load-only] packed float4_e2m1fn is load-only, got store}}
+    // expected-error @+1 {{[fp4-load-only] packed float4_e2m1fn (16U4_ALIGN16B) is load-only, got store (float4_e2m1fn_align8b stores the same data)}}
     tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
     gpu.return
   }
@@ -775,7 +775,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @fp4_inner_box(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[fp4-inner-box] packed fp4 needs inner box 128, got 64}}
+    // expected-error @+1 {{[packed-inner-box] packed float4_e2m1fn needs inner box 128, got 64}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
     gpu.return
   }
@@ -788,7 +788,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @fp4_swizzle(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[fp4-swizzle] packed fp4 uses swizzle 0 or 3, got 2}}
+    // expected-error @+1 {{[packed-swizzle] packed float4_e2m1fn uses swizzle 0, 3 or 4, got 2}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, swizzle = 2 : i32} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
     gpu.return
   }
@@ -801,7 +801,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @fp4_inner_dim(%A: memref<8x192xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[fp4-inner-dim] the inner global dim is 192, expected a multiple of 128 for packed fp4}}
+    // expected-error @+1 {{[packed-inner-dim] the inner global dim is 192, expected a multiple of 128 for packed float4_e2m1fn}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x192xf4E2M1FN>
     gpu.return
   }
@@ -815,7 +815,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     %c0 = arith.constant 0 : i32
     %c32 = arith.constant 32 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[fp4-alignment] inner coordinate 32 is not 32-byte aligned (a multiple of 64 fp4 elements)}}
+    // expected-error @+1 {{[packed-alignment] inner coordinate 32 is not a multiple of 128 elements (packed float4_e2m1fn)}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c32] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
     gpu.return
   }
@@ -828,7 +828,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @fp4_alignment_stride(%A: memref<8x128xf4E2M1FN, strided<[160, 1]>>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[fp4-alignment] global stride[0] is 80 bytes, expected a multiple of 32}}
+    // expected-error @+1 {{[packed-alignment] global stride[0] is 80 bytes, expected a multiple of 32}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN, strided<[160, 1]>>
     gpu.return
   }
@@ -841,7 +841,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @fp4_layout(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[fp4-layout] packed fp4 takes no interleave and unit element strides, got interleave 0 and element_strides (2, 1)}}
+    // expected-error @+1 {{[packed-layout] packed float4_e2m1fn takes no interleave and unit element strides, got interleave 0 and element_strides (2, 1)}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, element_strides = array<i64: 2, 1>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
     gpu.return
   }
@@ -1429,7 +1429,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
     %r2 = arith.constant 7 : i32
     %r3 = arith.constant 11 : i32
     %s = memref.get_global @smem : memref<4x32xf32, 3>
-    // expected-error @+1 {{[target-sm100] gather4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    // expected-error @+1 {{[target-sm100] mode gather4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
     tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -1455,7 +1455,7 @@ gpu.module @k {
   gpu.func @target_sm100_fp4(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
-    // expected-error @+1 {{[target-sm100] packed fp4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    // expected-error @+1 {{[target-sm100] format float4_e2m1fn needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
     gpu.return
   }
@@ -1472,7 +1472,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">, #nvvm.target<chip = "sm_90a", fea
     %r2 = arith.constant 7 : i32
     %r3 = arith.constant 11 : i32
     %s = memref.get_global @smem : memref<4x32xf32, 3>
-    // expected-error @+1 {{[target-sm100] scatter4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    // expected-error @+1 {{[target-sm100] mode scatter4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
     tile.tma_copy store scatter4 2d %s, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -1538,7 +1538,7 @@ gpu.module @k [#nvvm.target<chip = "sm_120a", features = "+ptx87">] {
   gpu.func @target_sm100_sm120(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<4x32xf32, 3>
-    // expected-error @+1 {{[target-sm100] gather4 needs sm_100a (or sm_101a/103a/110a), target is sm_120a}}
+    // expected-error @+1 {{[target-sm100] mode gather4 needs sm_100a (or sm_101a/103a/110a), target is sm_120a}}
     tile.tma_copy load gather4 2d %s, %A[%c0, %c0] rows[%c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 32>} : memref<4x32xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -1754,6 +1754,713 @@ gpu.module @k {
     %s = memref.get_global @smem : memref<3x8x16xf32, 3>
     // expected-error @+1 {{[coord-range] coordinate 0 spans 2147483000..2147484000 over the slots, outside the 32-bit range}}
     tile.tma_copy load tile 2d %s, %A[%cbig, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 500, 0>]} : memref<3x8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A prefetch warms L2 and names no shared buffer (the generic form can give
+// it one; the custom syntax has no place for it).
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_operand(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[shared-operand] a prefetch fills L2 and names no shared buffer}}
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction prefetch>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_operand_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[shared-operand] a load names its shared buffer before the global operand}}
+    "tile.tma_copy"(%A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 0, 1, 2, 0, 0, 1, 0, 0>, rank = 2 : i32}> : (memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @prefetch_form(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[prefetch-form] a prefetch fills L2 only: it takes no shared::cluster destination}}
+    tile.tma_copy prefetch tile 2d cluster %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @prefetch_form_multicast(%A: memref<64x64xf32>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[prefetch-form] a prefetch fills L2 only: it takes no multicast}}
+    tile.tma_copy prefetch tile 2d multicast %A[%c0, %c0] cta_mask(%mask) {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @prefetch_form_cta_group(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[prefetch-form] a prefetch fills L2 only: it takes no cta_group}}
+    tile.tma_copy prefetch tile 2d cta_group(1) %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @prefetch_form_coord_steps(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[prefetch-form] a prefetch has no shared slots to repeat over: drop coord_steps and issue one prefetch per box}}
+    tile.tma_copy prefetch tile 2d %A[%c0, %c0] {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @prefetch_mbar(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[mbar-forbidden] a prefetch completes through bulk_group and takes no mbarrier}}
+    tile.tma_copy prefetch tile 2d %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @prefetch_opcode_syntax(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.prefetch.tensor.2d.L2.global.tile.mbarrier::complete_tx::bytes': part 'mbarrier::complete_tx::bytes' (position 9): unknown or misplaced qualifier (a prefetch takes only a load mode and .L2::cache_hint)}}
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.2d.L2.global.tile.mbarrier::complete_tx::bytes" %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @prefetch_opcode_syntax_no_offs(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.prefetch.tensor.3d.L2.global.im2col_no_offs': part 'im2col_no_offs' (position 8): im2col_no_offs is a store/reduce mode}}
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col_no_offs" %A[%c0, %c0, %c0] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @prefetch_opcode_syntax_direction(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.prefetch.tensor.2d.shared::cta.global.tile': part 'shared::cta' (position 6): a prefetch goes from global to L2 ('.L2.global'), got '.shared::cta.global'}}
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.2d.shared::cta.global.tile" %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_im2col_store(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[mode-direction] im2col is a load/prefetch mode, got direction store}}
+    tile.tma_copy store im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_im2col_no_offs_load(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[mode-direction] im2col_no_offs is a store/reduce mode (loads use im2col), got direction load}}
+    tile.tma_copy load im2col_no_offs 3d %s, %A[%c0, %c0, %c0] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offsets(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    // expected-error @+1 {{[im2col-offsets] expected 2 offsets in im2col mode (one per spatial axis), got 1}}
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offsets_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    // expected-error @+1 {{[im2col-offsets] expected 2 offsets in im2col_w mode (wHalo, wOffset), got 1}}
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_offsets_tile(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[im2col-offsets] expected 0 offsets in tile mode, got 1}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_offsets_store(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[im2col-offsets] expected 0 offsets in im2col_no_offs mode, got 1}}
+    tile.tma_copy store im2col_no_offs 3d %s, %A[%c0, %c0, %c0] offsets[%o] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_rank(%A: memref<64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[im2col-rank] im2col needs a 3-D to 5-D descriptor (N, [D, H,] W, C), got rank 2}}
+    tile.tma_copy load im2col 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, pixel_box_lower = array<i64>, pixel_box_upper = array<i64>} : memref<8x16xf32, 3>, memref<64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @box_arity_im2col(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[box-arity] an im2col box is [pixels_per_column, channels_per_pixel], got 3 extents}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 1, 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_box(%A: memref<4x4096x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[im2col-box] pixels_per_column (box[0]) = 2048 is outside 1..1024}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 2048, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x4096x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_box_channels(%A: memref<4x64x512xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[im2col-box] channels_per_pixel (box[1]) = 300 is outside 1..256}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 300>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x512xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_corners(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[im2col-corners] im2col needs pixel_box_upper (1 spatial entries)}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_arity(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    // expected-error @+1 {{[im2col-corners] pixel_box_lower has 1 entries, expected 2 (one per spatial axis)}}
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o, %o] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_range_4d(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    // expected-error @+1 {{[im2col-corners] pixel_box_upper[0] = 128 is outside -128..127 (8-bit signed for rank 4)}}
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o, %o] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -128, -1>, pixel_box_upper = array<i64: 128, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xbf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_range_5d(%A: memref<2x8x8x8x16xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<32x16xbf16, 3>
+    // expected-error @+1 {{[im2col-corners] pixel_box_lower[0] = -17 is outside -16..15 (5-bit signed for rank 5)}}
+    tile.tma_copy load im2col 5d %s, %A[%c0, %c0, %c0, %c0, %c0] offsets[%o, %o, %o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -17, -1, -1>, pixel_box_upper = array<i64: 1, 1, 1>} : memref<32x16xbf16, 3>, memref<2x8x8x8x16xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    // expected-error @+1 {{[im2col-corners] pixel_box_lower has 2 entries, expected 1 (the W corner)}}
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_corners_tile(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[im2col-corners] pixel_box_lower/pixel_box_upper describe an im2col map, but the mode is tile}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, pixel_box_lower = array<i64: 0>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x1x4xf32, 3> {alignment = 1024}
+  gpu.func @im2col_layout(%A: memref<4x1x64x4xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x1x4xf32, 3>
+    // expected-error @+1 {{[im2col-layout] im2col takes no interleave, got interleave 1}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 1>, interleave = 1 : i32, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x1x4xf32, 3>, memref<4x1x64x4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<32x64xi8, 3> {alignment = 1024}
+  gpu.func @im2col_layout_packed(%A: memref<4x64x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x64xi8, 3>
+    // expected-error @+1 {{[im2col-layout] im2col takes unpacked formats, got float4_e2m1fn_align8b}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 128>, format = #tile<format float4_e2m1fn_align8b>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x64xi8, 3>, memref<4x64x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offset_range(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %big = arith.constant 256 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    // expected-error @+1 {{[im2col-offset-range] offsets[1] = 256 is outside 0..255 (8-bit unsigned for rank 4)}}
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o, %big] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xbf16, 3> {alignment = 1024}
+  gpu.func @im2col_offset_range_5d(%A: memref<2x8x8x8x16xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %neg = arith.constant -1 : i16
+    %s = memref.get_global @smem : memref<32x16xbf16, 3>
+    // expected-error @+1 {{[im2col-offset-range] offsets[0] = 65535 is outside 0..31 (5-bit unsigned for rank 5)}}
+    tile.tma_copy load im2col 5d %s, %A[%c0, %c0, %c0, %c0, %c0] offsets[%neg, %o, %o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1, -1, -1>, pixel_box_upper = array<i64: 1, 1, 1>} : memref<32x16xbf16, 3>, memref<2x8x8x8x16xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offset_range_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 32 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    // expected-error @+1 {{[im2col-offset-range] wOffset (offsets[1]) = 32 is outside 0..31}}
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_halo(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>, %h: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    // expected-error @+1 {{[im2col-w-halo] wHalo (offsets[0]) must be a constant (it sizes the image)}}
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_halo_range(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 512 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    // expected-error @+1 {{[im2col-w-halo] wHalo (offsets[0]) = 512 is outside 0..511}}
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<128x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_halo_128(%A: memref<2x16x256x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 0 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<128x64xf16, 3>
+    // expected-error @+1 {{[im2col-w-halo] im2col_w_128 moves 128 pixels: pixels_per_column (box[0]) must be 128, got 64}}
+    tile.tma_copy load im2col_w_128 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 64, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<128x64xf16, 3>, memref<2x16x256x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_swizzle(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    // expected-error @+1 {{[im2col-w-swizzle] im2col_w uses swizzle 2, 3 or 4, got 0}}
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_store_box(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[im2col-store-box] pixel_box_lower[0] = -1: a store keeps the bounding box inside the tensor (lower >= 0)}}
+    tile.tma_copy store im2col_no_offs 3d %s, %A[%c0, %c0, %c0] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_store_box_upper(%A: memref<2x16x16x32xf16>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    // expected-error @+1 {{[im2col-store-box] pixel_box_upper[1] = 2: a reduce keeps the bounding box inside the tensor (upper <= 0)}}
+    tile.tma_copy reduce add im2col_no_offs 4d %s, %A[%c0, %c0, %c0, %c0] {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 0>, pixel_box_upper = array<i64: 0, 2>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @box_within_dim_im2col(%A: memref<4x64x8xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    // expected-error @+1 {{[box-within-dim] channels_per_pixel (box[1]) = 16 is larger than the channel dim 8}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x8xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<16x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_suffix_im2col(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<16x16xf32, 3>
+    // expected-error @+1 {{[shared-suffix] the shared suffix (16, 16) is not the box image (32, 16)}}
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, element_strides = array<i64: 1, 2, 1>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<16x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @target_sm100_im2col_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    // expected-error @+1 {{[target-sm100] mode im2col_w needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100_swizzle(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    // expected-error @+1 {{[target-sm100] swizzle 4 needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 4 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @target_sm100_fp6(%A: memref<8x128xf6E2M3FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[target-sm100] format float6_align16b needs sm_100a (or sm_101a/103a/110a), target is sm_90a}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_load_only(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    // expected-error @+1 {{[swizzle-load-only] swizzle 5 (128B_ATOM_32B_FLIP_8B) is for loads only, got direction store}}
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 32>, swizzle = 5 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_load_only_reduce(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    // expected-error @+1 {{[swizzle-load-only] swizzle 5 (128B_ATOM_32B_FLIP_8B) is for loads only, got direction reduce}}
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 32>, swizzle = 5 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x64xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_inner_bytes_atom(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x64xf32, 3>
+    // expected-error @+1 {{[swizzle-inner-bytes] the inner box row is 256 bytes, more than the 128-byte span of swizzle 6}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>, swizzle = 6 : i32} : memref<8x64xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xi8, 3> {alignment = 1024}
+  gpu.func @packed_reduce(%A: memref<8x64xf4E2M1FN>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xi8, 3>
+    // expected-error @+1 {{[packed-reduce] packed float4_e2m1fn_align8b takes no reductions}}
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x32xi8, 3>, memref<8x64xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x64xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_box_fp6(%A: memref<8x128xf6E3M2FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x64xi8, 3>
+    // expected-error @+1 {{[packed-inner-box] packed float6_align16b needs inner box 128, got 64}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>} : memref<8x64xi8, 3>, memref<8x128xf6E3M2FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_box_align8b(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xi8, 3>
+    // expected-error @+1 {{[packed-inner-box] packed float4_e2m1fn_align8b needs an even inner box, got 63}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 63>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x32xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @packed_swizzle_fp6_load(%A: memref<8x128xf6E2M3FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[packed-swizzle] packed float6_align16b uses swizzle 0, 3 or 4 (6 for stores), got 6}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, swizzle = 6 : i32} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_dim_fp6(%A: memref<8x192xf6E2M3FN, strided<[256, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[packed-inner-dim] the inner global dim is 192, expected a multiple of 128 for packed float6_align16b}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x192xf6E2M3FN, strided<[256, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_dim_align8b(%A: memref<8x63xf4E2M1FN, strided<[64, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xi8, 3>
+    // expected-error @+1 {{[packed-inner-dim] the inner global dim is 63, expected a multiple of 2 for packed float4_e2m1fn_align8b}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x16xi8, 3>, memref<8x63xf4E2M1FN, strided<[64, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @format_match_fp6(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[format-match] format float6_align16b does not describe element type 'f32' (expected float32 or a matching format; formats never reinterpret)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, format = #tile<format float6_align16b>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @prefetch_tensormap_tag(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[prefetch-tensormap-tag] no tile.tma_copy in the enclosing function has tag "loads"}}
+    tile.prefetch_tensormap "loads"
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, tag = "stage0"} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
 }

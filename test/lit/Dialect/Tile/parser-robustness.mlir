@@ -85,7 +85,7 @@ gpu.module @k {
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+2 {{expected ::mlir::tile::Direction to be one of: load, store, reduce}}
     // expected-error @+1 {{failed to parse Tile_DirectionAttr parameter 'value' which is to be a `::mlir::tile::Direction`}}
-    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction sideways>, mode = #tile<mode tile>, rank = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction sideways>, mode = #tile<mode tile>, rank = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
     gpu.return
   }
 }
@@ -97,7 +97,7 @@ gpu.module @k {
   gpu.func @wrong_enum_mode_keyword(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %i: i64) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] expected tile, gather4 or scatter4, got 'tiles'}}
+    // expected-error @+1 {{[opcode-syntax] expected a mode (tile, gather4, scatter4, im2col, im2col_w, im2col_w_128, im2col_no_offs), got 'tiles'}}
     tile.tma_copy load tiles 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -123,7 +123,7 @@ gpu.module @k {
   gpu.func @wrong_enum_direction_keyword(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %i: i64) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] expected load, store, reduce or a PTX opcode string, got 'Load'}}
+    // expected-error @+1 {{[opcode-syntax] expected load, store, reduce, prefetch or a PTX opcode string, got 'Load'}}
     tile.tma_copy Load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -204,7 +204,7 @@ gpu.module @k {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{'tile.tma_copy' op [rank-range] rank 2147483647 is outside 1..5}}
-    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2147483647 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2147483647 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
     gpu.return
   }
 }
@@ -229,7 +229,7 @@ gpu.module @k {
   gpu.func @huge_swizzle(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %i: i64) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{'tile.tma_copy' op [swizzle-range] swizzle -1 is outside 0..3 (none, 32B, 64B, 128B)}}
+    // expected-error @+1 {{'tile.tma_copy' op [swizzle-range] swizzle -1 is outside 0..6 (none, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, swizzle = 4294967295 : i32} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -269,7 +269,7 @@ gpu.module @k {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{'tile.tma_copy' op [cta-group] cta_group -2147483648 is invalid: expected 1 or 2}}
-    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2 : i32, cta_group = -2147483648 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2 : i32, cta_group = -2147483648 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
     gpu.return
   }
 }
@@ -402,7 +402,7 @@ gpu.module @k {
   gpu.func @missing_global(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %i: i64) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{expected ','}}
+    // expected-error @+1 {{[shared-operand] a load names the shared buffer, then the global operand: expected ','}}
     tile.tma_copy load tile 2d %s[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -454,7 +454,7 @@ gpu.module @k {
   gpu.func @missing_opcode(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %i: i64) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] expected load, store, reduce or a PTX opcode string}}
+    // expected-error @+1 {{[opcode-syntax] expected load, store, reduce, prefetch or a PTX opcode string}}
     tile.tma_copy %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -507,7 +507,7 @@ gpu.module @k {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{'tile.tma_copy' op operand count (5) does not match with the total size (4) specified in attribute 'operandSegmentSizes'}}
-    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
     gpu.return
   }
 }
@@ -549,7 +549,7 @@ gpu.module @k {
   gpu.func @wrong_type_shared(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %i: i64) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{invalid kind of type specified: expected builtin.memref, but found 'tensor<8x16xf32>'}}
+    // expected-error @+1 {{[shared-operand] the shared buffer is a memref, got 'tensor<8x16xf32>'}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : tensor<8x16xf32>, memref<64x64xf32>
     gpu.return
   }
@@ -642,7 +642,7 @@ gpu.module @k {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{'tile.tma_copy' op attribute 'rank' failed to satisfy constraint: 32-bit signless integer attribute}}
-    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, rank = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 1, 0, 0>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
     gpu.return
   }
 }

@@ -268,7 +268,7 @@ gpu.module @k {
   gpu.func @reduction_operator(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction reduce>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32, reduction = #tile<reduction add>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction reduce>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0, 0>, rank = 2 : i32, reduction = #tile<reduction add>}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
     gpu.return
   }
 }
@@ -282,7 +282,7 @@ gpu.module @k {
   gpu.func @reduction_operator_store(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction store>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
+    "tile.tma_copy"(%s, %A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction store>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32) -> ()
     gpu.return
   }
 }
@@ -875,7 +875,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
   gpu.func @fp4_alignment(%A: memref<8x256xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
-    %c64 = arith.constant 64 : i32
+    %c64 = arith.constant 128 : i32
     %s = memref.get_global @smem : memref<8x128xi8, 3>
     tile.tma_copy load tile 2d %s, %A[%c0, %c64] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
     gpu.return
@@ -2325,7 +2325,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     %r1 = arith.constant 3 : i32
     %r2 = arith.constant 7 : i32
     %r3 = arith.constant 11 : i32
-    %c64 = arith.constant 64 : i32
+    %c64 = arith.constant 128 : i32
     %p = memref.get_global @p : memref<8x128xi8, 3>
     %q = memref.get_global @q : memref<4x128xi8, 3>
     %r = memref.get_global @r : memref<2x8x128xi8, 3>
@@ -2472,6 +2472,1005 @@ gpu.module @k {
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 64>, coord_steps = [array<i64: 64, 0>]} : memref<14x64x64xf32, 3>, memref<4096x64xf32>
     // CHECK: tile.tma_copy load tile 2d
     tile.tma_copy load tile 2d %s, %A[%cbig, %c0] mbar(%bar) {box = array<i64: 64, 64>, coord_steps = [array<i64: 40, 0>]} : memref<14x64x64xf32, 3>, memref<4096x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The valid neighbours of the prefetch, im2col, Blackwell swizzle and packed
+// format cases of invalid.mlir (same names).
+// CHECK-LABEL: gpu.func @shared_operand
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k {
+  gpu.func @shared_operand(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    "tile.tma_copy"(%A, %c0, %c0) <{box = array<i64: 8, 16>, direction = #tile<direction prefetch>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 0, 1, 2, 0, 0, 0, 0, 0>, rank = 2 : i32}> : (memref<64x64xf32>, i32, i32) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @shared_operand_load
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_operand_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    "tile.tma_copy"(%s, %A, %c0, %c0, %bar) <{box = array<i64: 8, 16>, direction = #tile<direction load>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0, 1, 0, 0>, rank = 2 : i32}> : (memref<8x16xf32, 3>, memref<64x64xf32>, i32, i32, !llvm.ptr<3>) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_form
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k {
+  gpu.func @prefetch_form(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy prefetch tile 2d %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_form_multicast
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k {
+  gpu.func @prefetch_form_multicast(%A: memref<64x64xf32>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy prefetch tile 2d %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_form_cta_group
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @prefetch_form_cta_group(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy prefetch tile 2d %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_form_coord_steps
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k {
+  gpu.func @prefetch_form_coord_steps(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c8 = arith.constant 8 : i32
+    tile.tma_copy prefetch tile 2d %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    tile.tma_copy prefetch tile 2d %A[%c8, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_mbar
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k {
+  gpu.func @prefetch_mbar(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy prefetch tile 2d %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_opcode_syntax
+// CHECK: tile.tma_copy prefetch tile 2d cache_hint %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k {
+  gpu.func @prefetch_opcode_syntax(%A: memref<64x64xf32>, %pol: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.2d.L2.global.tile.L2::cache_hint" %A[%c0, %c0] cache_policy(%pol) {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_opcode_syntax_no_offs
+// CHECK: tile.tma_copy prefetch im2col 3d %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<4x64x16xf32>
+gpu.module @k {
+  gpu.func @prefetch_opcode_syntax_no_offs(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col" %A[%c0, %c0, %c0] offsets[%o] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_opcode_syntax_direction
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+gpu.module @k {
+  gpu.func @prefetch_opcode_syntax_direction(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.2d.L2.global.tile" %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mode_direction_im2col_store
+// CHECK: tile.tma_copy store im2col_no_offs 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_im2col_store(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy store im2col_no_offs 3d %s, %A[%c0, %c0, %c0] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @mode_direction_im2col_no_offs_load
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @mode_direction_im2col_no_offs_load(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_offsets
+// CHECK: tile.tma_copy load im2col 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offsets(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o, %o] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_offsets_w
+// CHECK: tile.tma_copy load im2col_w 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offsets_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_offsets_tile
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_offsets_tile(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_offsets_store
+// CHECK: tile.tma_copy store im2col_no_offs 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_offsets_store(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy store im2col_no_offs 3d %s, %A[%c0, %c0, %c0] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_rank
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<8x16xf32, 3>, memref<1x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_rank(%A: memref<1x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 8, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<8x16xf32, 3>, memref<1x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @box_arity_im2col
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @box_arity_im2col(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// pixels_per_column reaches 1024, four times the largest tile box extent.
+// CHECK-LABEL: gpu.func @im2col_box
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 1024, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<1024x16xf32, 3>, memref<4x4096x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<1024x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_box(%A: memref<4x4096x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<1024x16xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 1024, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<1024x16xf32, 3>, memref<4x4096x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_box_channels
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 256>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x256xf32, 3>, memref<4x64x512xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x256xf32, 3> {alignment = 1024}
+  gpu.func @im2col_box_channels(%A: memref<4x64x512xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x256xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 256>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x256xf32, 3>, memref<4x64x512xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_corners
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_corners(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_corners_arity
+// CHECK: tile.tma_copy load im2col 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_arity(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o, %o] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// The 8-bit corner range of a 4-D im2col map, both ends.
+// CHECK-LABEL: gpu.func @im2col_corners_range_4d
+// CHECK: tile.tma_copy load im2col 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -128, -1>, pixel_box_upper = array<i64: 127, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_range_4d(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o, %o] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -128, -1>, pixel_box_upper = array<i64: 127, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// The 5-bit corner range of a 5-D im2col map, both ends.
+// CHECK-LABEL: gpu.func @im2col_corners_range_5d
+// CHECK: tile.tma_copy load im2col 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -16, -1, -1>, pixel_box_upper = array<i64: 15, 1, 1>} : memref<32x16xbf16, 3>, memref<2x8x8x8x16xbf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xbf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_range_5d(%A: memref<2x8x8x8x16xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %s = memref.get_global @smem : memref<32x16xbf16, 3>
+    tile.tma_copy load im2col 5d %s, %A[%c0, %c0, %c0, %c0, %c0] offsets[%o, %o, %o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -16, -1, -1>, pixel_box_upper = array<i64: 15, 1, 1>} : memref<32x16xbf16, 3>, memref<2x8x8x8x16xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_corners_w
+// CHECK: tile.tma_copy load im2col_w 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_corners_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_corners_tile
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_corners_tile(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_layout
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 4>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x4xf32, 3>, memref<4x64x4xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x4xf32, 3> {alignment = 1024}
+  gpu.func @im2col_layout(%A: memref<4x64x4xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x4xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 4>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x4xf32, 3>, memref<4x64x4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_layout_packed
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x64xi8, 3>, memref<4x64x128xi8>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<32x64xi8, 3> {alignment = 1024}
+  gpu.func @im2col_layout_packed(%A: memref<4x64x128xi8>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x64xi8, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x64xi8, 3>, memref<4x64x128xi8>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_offset_range
+// CHECK: tile.tma_copy load im2col 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offset_range(%A: memref<2x16x16x32xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %big = arith.constant 255 : i16
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    tile.tma_copy load im2col 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%o, %big] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_offset_range_5d
+// CHECK: tile.tma_copy load im2col 5d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1, -1, -1>, pixel_box_upper = array<i64: 1, 1, 1>} : memref<32x16xbf16, 3>, memref<2x8x8x8x16xbf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xbf16, 3> {alignment = 1024}
+  gpu.func @im2col_offset_range_5d(%A: memref<2x8x8x8x16xbf16>, %bar: !llvm.ptr<3>, %x: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 1 : i16
+    %top = arith.constant 31 : i16
+    %s = memref.get_global @smem : memref<32x16xbf16, 3>
+    tile.tma_copy load im2col 5d %s, %A[%c0, %c0, %c0, %c0, %c0] offsets[%top, %o, %x] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1, -1, -1>, pixel_box_upper = array<i64: 1, 1, 1>} : memref<32x16xbf16, 3>, memref<2x8x8x8x16xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_offset_range_w
+// CHECK: tile.tma_copy load im2col_w 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_offset_range_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 31 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// wHalo sizes the image (box[0] + wHalo pixels); wOffset may be a runtime value.
+// CHECK-LABEL: gpu.func @im2col_w_halo
+// CHECK: tile.tma_copy load im2col_w 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_halo(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>, %w: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_w_halo_range
+// CHECK: tile.tma_copy load im2col_w 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<543x64xf16, 3>, memref<2x16x64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<543x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_halo_range(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 511 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<543x64xf16, 3>
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<543x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_w_halo_128
+// CHECK: tile.tma_copy load im2col_w_128 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<128x64xf16, 3>, memref<2x16x256x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<128x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_halo_128(%A: memref<2x16x256x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 0 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<128x64xf16, 3>
+    tile.tma_copy load im2col_w_128 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<128x64xf16, 3>, memref<2x16x256x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_w_swizzle
+// CHECK: tile.tma_copy load im2col_w 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 4 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_swizzle(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 4 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_store_box
+// CHECK: tile.tma_copy store im2col_no_offs 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_store_box(%A: memref<4x64x16xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy store im2col_no_offs 3d %s, %A[%c0, %c0, %c0] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @im2col_store_box_upper
+// CHECK: tile.tma_copy reduce add im2col_no_offs 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 0>, pixel_box_upper = array<i64: 0, -2>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf16, 3> {alignment = 1024}
+  gpu.func @im2col_store_box_upper(%A: memref<2x16x16x32xf16>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<64x32xf16, 3>
+    tile.tma_copy reduce add im2col_no_offs 4d %s, %A[%c0, %c0, %c0, %c0] {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 0>, pixel_box_upper = array<i64: 0, -2>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @box_within_dim_im2col
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @box_within_dim_im2col(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// im2col element strides step the traversal: the image stays
+// [pixels_per_column, channels_per_pixel].
+// CHECK-LABEL: gpu.func @shared_suffix_im2col
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 16>, element_strides = array<i64: 1, 2, 1>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x16xf32, 3> {alignment = 1024}
+  gpu.func @shared_suffix_im2col(%A: memref<4x64x16xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<32x16xf32, 3>
+    tile.tma_copy load im2col 3d %s, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 32, 16>, element_strides = array<i64: 1, 2, 1>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<32x16xf32, 3>, memref<4x64x16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm100_im2col_w
+// CHECK: tile.tma_copy load im2col_w 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<34x64xf16, 3> {alignment = 1024}
+  gpu.func @target_sm100_im2col_w(%A: memref<2x16x64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %h = arith.constant 2 : i16
+    %w = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<34x64xf16, 3>
+    tile.tma_copy load im2col_w 4d %s, %A[%c0, %c0, %c0, %c0] offsets[%h, %w] mbar(%bar) {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<34x64xf16, 3>, memref<2x16x64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm100_swizzle
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 32>, swizzle = 4 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @target_sm100_swizzle(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 4 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_sm100_fp6
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @target_sm100_fp6(%A: memref<8x128xf6E2M3FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @swizzle_load_only
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 32>, swizzle = 4 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_load_only(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 32>, swizzle = 4 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @swizzle_load_only_reduce
+// CHECK: tile.tma_copy reduce add tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 32>, swizzle = 6 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_load_only_reduce(%A: memref<64x64xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    tile.tma_copy reduce add tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 32>, swizzle = 6 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @swizzle_inner_bytes_atom
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 32>, swizzle = 6 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_inner_bytes_atom(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xf32, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 6 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @packed_reduce
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x32xi8, 3>, memref<8x64xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xi8, 3> {alignment = 1024}
+  gpu.func @packed_reduce(%A: memref<8x64xf4E2M1FN>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xi8, 3>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x32xi8, 3>, memref<8x64xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @packed_inner_box_fp6
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf6E3M2FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_box_fp6(%A: memref<8x128xf6E3M2FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x128xf6E3M2FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @packed_inner_box_align8b
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x32xi8, 3>, memref<8x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x32xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_box_align8b(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x32xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x32xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// float6_align16b stores may use swizzle 6 (loads may not).
+// CHECK-LABEL: gpu.func @packed_swizzle_fp6_load
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, swizzle = 4 : i32} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 128>, swizzle = 6 : i32} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @packed_swizzle_fp6_load(%A: memref<8x128xf6E2M3FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, swizzle = 4 : i32} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 128>, swizzle = 6 : i32} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @packed_inner_dim_fp6
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf6E2M3FN, strided<[256, 1]>>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_dim_fp6(%A: memref<8x256xf6E2M3FN, strided<[256, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<8x256xf6E2M3FN, strided<[256, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @packed_inner_dim_align8b
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 32>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x16xi8, 3>, memref<8x62xf4E2M1FN, strided<[64, 1]>>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x16xi8, 3> {alignment = 1024}
+  gpu.func @packed_inner_dim_align8b(%A: memref<8x62xf4E2M1FN, strided<[64, 1]>>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, format = #tile<format float4_e2m1fn_align8b>} : memref<8x16xi8, 3>, memref<8x62xf4E2M1FN, strided<[64, 1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @format_match_fp6
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, format = #tile<format float6_align16b>} : memref<8x128xi8, 3>, memref<64x128xf6E2M3FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @format_match_fp6(%A: memref<64x128xf6E2M3FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, format = #tile<format float6_align16b>} : memref<8x128xi8, 3>, memref<64x128xf6E2M3FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @prefetch_tensormap_tag
+// CHECK: tile.prefetch_tensormap "loads"
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, tag = "loads"} : memref<8x16xf32, 3>, memref<64x64xf32>
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @prefetch_tensormap_tag(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.prefetch_tensormap "loads"
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, tag = "loads"} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Prefetch of a box into L2 (no shared side, no completion): tile and im2col,
+// in the keyword, PTX and generic spellings, with the L2 cache hint.
+// CHECK-LABEL: gpu.func @prefetch_forms
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+// CHECK: tile.tma_copy prefetch tile 2d cache_hint %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>, l2_promotion = 2 : i32} : memref<64x64xf32>
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
+// CHECK: tile.tma_copy prefetch tile 2d cache_hint %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<64x64xf32>
+// CHECK: tile.tma_copy prefetch tile 2d cache_hint %{{.*}}[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<64x64xf32>
+// CHECK: tile.tma_copy prefetch im2col 3d %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
+// CHECK: tile.tma_copy prefetch im2col 3d cache_hint %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : !llvm.ptr
+gpu.module @k {
+  gpu.func @prefetch_forms(%A: memref<64x64xf32>, %I: memref<4x64x16xf32>, %map: !llvm.ptr, %pol: i64, %x: i32) kernel {
+    %c0 = arith.constant 0 : i32
+    %o = arith.constant 3 : i16
+    tile.tma_copy prefetch tile 2d %A[%c0, %x] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    tile.tma_copy prefetch tile 2d cache_hint %A[%c0, %c0] cache_policy(%pol) {box = array<i64: 8, 16>, l2_promotion = 2 : i32} : memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.2d.L2.global.tile" %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<64x64xf32>
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.2d.L2.global.L2::cache_hint" %A[%c0, %c0] cache_policy(%pol) {box = array<i64: 8, 16>} : memref<64x64xf32>
+    "tile.tma_copy"(%A, %c0, %c0, %pol) <{box = array<i64: 8, 16>, cache_hint, direction = #tile<direction prefetch>, mode = #tile<mode tile>, operandSegmentSizes = array<i32: 0, 1, 2, 0, 0, 0, 0, 1>, rank = 2 : i32}> : (memref<64x64xf32>, i32, i32, i64) -> ()
+    tile.tma_copy prefetch im2col 3d %I[%c0, %c0, %c0] offsets[%o] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col.L2::cache_hint" %I[%c0, %c0, %c0] offsets[%o] cache_policy(%pol) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
+    tile.tma_copy prefetch tile 2d %map[%c0, %c0] {box = array<i64: 8, 16>} : !llvm.ptr
+    gpu.return
+  }
+}
+
+// -----
+
+// Prefetch in the sm_100 W-only im2col forms and with the gather4 rows.
+// CHECK-LABEL: gpu.func @prefetch_forms_sm100
+// CHECK: tile.tma_copy prefetch im2col_w 4d %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -2>, pixel_box_upper = array<i64: 2>, swizzle = 3 : i32} : memref<2x16x64x64xf16>
+// CHECK: tile.tma_copy prefetch im2col_w_128 4d cache_hint %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>, swizzle = 4 : i32} : memref<2x16x64x64xf16>
+// CHECK: tile.tma_copy prefetch gather4 2d %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 1, 32>} : memref<64x64xf32>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @prefetch_forms_sm100(%A: memref<2x16x64x64xf16>, %G: memref<64x64xf32>, %pol: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %r1 = arith.constant 3 : i32
+    %h = arith.constant 4 : i16
+    %w = arith.constant 1 : i16
+    tile.tma_copy prefetch im2col_w 4d %A[%c0, %c0, %c0, %c0] offsets[%h, %w] {box = array<i64: 32, 64>, pixel_box_lower = array<i64: -2>, pixel_box_upper = array<i64: 2>, swizzle = 3 : i32} : memref<2x16x64x64xf16>
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col::w::128.L2::cache_hint" %A[%c0, %c0, %c0, %c0] offsets[%h, %w] cache_policy(%pol) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>, swizzle = 4 : i32} : memref<2x16x64x64xf16>
+    tile.tma_copy "cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4" %G[%c0, %c0] rows[%c0, %r1, %r1, %c0] {box = array<i64: 1, 32>} : memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// im2col loads of every rank: 3-D (N, W, C) with a 16-bit offset, 4-D
+// (N, H, W, C) and 5-D (N, D, H, W, C) with their offsets; with swizzles,
+// element strides, multicast, the cache hint and the PTX spelling.
+// CHECK-LABEL: gpu.func @im2col_loads
+// CHECK: tile.tma_copy load im2col 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -32768>, pixel_box_upper = array<i64: 32767>, swizzle = 2 : i32} : memref<64x32xf16, 3>, memref<8x1024x32xf16>
+// CHECK: tile.tma_copy load im2col 3d cluster multicast cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 64, 32>, element_strides = array<i64: 1, 2, 1>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: -4>} : memref<64x32xf16, 3>, memref<8x1024x32xf16>
+// CHECK: tile.tma_copy load im2col 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 64>, coord_steps = [array<i64: 0, 0, 0, 64>], element_strides = array<i64: 1, 2, 2, 1>, oob_fill = 1 : i32, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>, swizzle = 3 : i32} : memref<2x32x64xbf16, 3>, memref<2x16x16x64xbf16>
+// CHECK: tile.tma_copy load im2col 5d cluster %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 16, 8>, pixel_box_lower = array<i64: -16, 0, -1>, pixel_box_upper = array<i64: 15, 0, 1>, swizzle = 1 : i32} : memref<16x8xf32, 3>, memref<2x8x8x8x8xf32>
+gpu.module @k {
+  memref.global "private" @s3 : memref<64x32xf16, 3> {alignment = 1024}
+  memref.global "private" @s4 : memref<2x32x64xbf16, 3> {alignment = 1024}
+  memref.global "private" @s5 : memref<16x8xf32, 3> {alignment = 1024}
+  gpu.func @im2col_loads(%A: memref<8x1024x32xf16>, %B: memref<2x16x16x64xbf16>, %C: memref<2x8x8x8x8xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %x: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %c8 = arith.constant 8 : i32
+    %o = arith.constant 1000 : i16
+    %o1 = arith.constant 1 : i16
+    %o7 = arith.constant 7 : i16
+    %s3 = memref.get_global @s3 : memref<64x32xf16, 3>
+    %s4 = memref.get_global @s4 : memref<2x32x64xbf16, 3>
+    %s5 = memref.get_global @s5 : memref<16x8xf32, 3>
+    tile.tma_copy load im2col 3d %s3, %A[%c0, %c0, %c0] offsets[%o] mbar(%bar) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: -32768>, pixel_box_upper = array<i64: 32767>, swizzle = 2 : i32} : memref<64x32xf16, 3>, memref<8x1024x32xf16>
+    tile.tma_copy "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint" %s3, %A[%c0, %c0, %c0] offsets[%x] mbar(%bar) cta_mask(%mask) cache_policy(%pol) {box = array<i64: 64, 32>, element_strides = array<i64: 1, 2, 1>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: -4>} : memref<64x32xf16, 3>, memref<8x1024x32xf16>
+    tile.tma_copy load im2col 4d %s4, %B[%c0, %c0, %c0, %c0] offsets[%o1, %o7] mbar(%bar) {box = array<i64: 32, 64>, coord_steps = [array<i64: 0, 0, 0, 64>], element_strides = array<i64: 1, 2, 2, 1>, oob_fill = 1 : i32, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: 1, 1>, swizzle = 3 : i32} : memref<2x32x64xbf16, 3>, memref<2x16x16x64xbf16>
+    tile.tma_copy load im2col 5d cluster %s5, %C[%c0, %c0, %c0, %c0, %c8] offsets[%o1, %o1, %o7] mbar(%bar) {box = array<i64: 16, 8>, pixel_box_lower = array<i64: -16, 0, -1>, pixel_box_upper = array<i64: 15, 0, 1>, swizzle = 1 : i32} : memref<16x8xf32, 3>, memref<2x8x8x8x8xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The sm_100 W-only im2col loads: im2col_w moves box[0] + wHalo pixels,
+// im2col_w_128 four groups of 32 + wHalo; swizzles 2, 3 and 4.
+// CHECK-LABEL: gpu.func @im2col_w_loads
+// CHECK: tile.tma_copy load im2col_w 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 32>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 2 : i32} : memref<40x32xf16, 3>, memref<4x256x32xf16>
+// CHECK: tile.tma_copy load im2col_w 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 32>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>, swizzle = 2 : i32} : memref<40x32xf16, 3>, memref<4x256x32xf16>
+// CHECK: tile.tma_copy load im2col_w_128 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<136x64xf16, 3>, memref<2x16x256x64xf16>
+// CHECK: tile.tma_copy load im2col_w_128 4d cluster cta_group(2) %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>, swizzle = 4 : i32} : memref<136x64xf16, 3>, memref<2x16x256x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @w : memref<40x32xf16, 3> {alignment = 1024}
+  memref.global "private" @w128 : memref<136x64xf16, 3> {alignment = 1024}
+  gpu.func @im2col_w_loads(%A: memref<2x16x256x64xf16>, %B: memref<4x256x32xf16>, %bar: !llvm.ptr<3>, %wo: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %h8 = arith.constant 8 : i16
+    %h2 = arith.constant 2 : i16
+    %w0 = arith.constant 0 : i16
+    %w = memref.get_global @w : memref<40x32xf16, 3>
+    %w128 = memref.get_global @w128 : memref<136x64xf16, 3>
+    tile.tma_copy load im2col_w 3d %w, %B[%c0, %c0, %c0] offsets[%h8, %wo] mbar(%bar) {box = array<i64: 32, 32>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 2 : i32} : memref<40x32xf16, 3>, memref<4x256x32xf16>
+    tile.tma_copy "cp.async.bulk.tensor.3d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes" %w, %B[%c0, %c0, %c0] offsets[%h8, %w0] mbar(%bar) {box = array<i64: 32, 32>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>, swizzle = 2 : i32} : memref<40x32xf16, 3>, memref<4x256x32xf16>
+    tile.tma_copy load im2col_w_128 4d %w128, %A[%c0, %c0, %c0, %c0] offsets[%h2, %wo] mbar(%bar) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>, swizzle = 3 : i32} : memref<136x64xf16, 3>, memref<2x16x256x64xf16>
+    tile.tma_copy "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes.cta_group::2" %w128, %A[%c0, %c0, %c0, %c0] offsets[%h2, %w0] mbar(%bar) {box = array<i64: 128, 64>, pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>, swizzle = 4 : i32} : memref<136x64xf16, 3>, memref<2x16x256x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Stores and reductions through an im2col map (im2col_no_offs): the bounding
+// box stays inside the tensor.
+// CHECK-LABEL: gpu.func @im2col_no_offs_forms
+// CHECK: tile.tma_copy store im2col_no_offs 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 1>, pixel_box_upper = array<i64: -1, 0>, swizzle = 2 : i32} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+// CHECK: tile.tma_copy store im2col_no_offs 4d cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 0>, pixel_box_upper = array<i64: 0, 0>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+// CHECK: tile.tma_copy reduce add im2col_no_offs 3d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 32, 16>, coord_steps = [array<i64: 0, 32, 0>], pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<2x32x16xf32, 3>, memref<4x64x16xf32>
+// CHECK: tile.tma_copy reduce max im2col_no_offs 4d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 0>, pixel_box_upper = array<i64: 0, 0>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+gpu.module @k {
+  memref.global "private" @s : memref<64x32xf16, 3> {alignment = 1024}
+  memref.global "private" @r : memref<2x32x16xf32, 3> {alignment = 1024}
+  gpu.func @im2col_no_offs_forms(%A: memref<2x16x16x32xf16>, %B: memref<4x64x16xf32>, %pol: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @s : memref<64x32xf16, 3>
+    %r = memref.get_global @r : memref<2x32x16xf32, 3>
+    tile.tma_copy store im2col_no_offs 4d %s, %A[%c0, %c0, %c0, %c0] {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 1>, pixel_box_upper = array<i64: -1, 0>, swizzle = 2 : i32} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    tile.tma_copy "cp.async.bulk.tensor.4d.global.shared::cta.im2col_no_offs.bulk_group.L2::cache_hint" %s, %A[%c0, %c0, %c0, %c0] cache_policy(%pol) {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 0>, pixel_box_upper = array<i64: 0, 0>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    tile.tma_copy reduce add im2col_no_offs 3d %r, %B[%c0, %c0, %c0] {box = array<i64: 32, 16>, coord_steps = [array<i64: 0, 32, 0>], pixel_box_lower = array<i64: 0>, pixel_box_upper = array<i64: 0>} : memref<2x32x16xf32, 3>, memref<4x64x16xf32>
+    tile.tma_copy "cp.reduce.async.bulk.tensor.4d.global.shared::cta.max.im2col_no_offs.bulk_group" %s, %A[%c0, %c0, %c0, %c0] {box = array<i64: 64, 32>, pixel_box_lower = array<i64: 0, 0>, pixel_box_upper = array<i64: 0, 0>} : memref<64x32xf16, 3>, memref<2x16x16x32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// The sm_100 swizzles with 128-byte spans: 4 (32B atoms), 5 (32B atoms
+// flipped per 8B, loads only) and 6 (64B atoms); a shorter row is padded to
+// the span.
+// CHECK-LABEL: gpu.func @swizzle_atoms
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 64>, swizzle = 4 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 64>, swizzle = 5 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+// CHECK: tile.tma_copy load tile 2d cluster %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 64>, swizzle = 6 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, swizzle = 5 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 64>, swizzle = 6 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @full : memref<8x64xf16, 3> {alignment = 1024}
+  memref.global "private" @pad : memref<8x32xf32, 3> {alignment = 1024}
+  gpu.func @swizzle_atoms(%A: memref<64x64xf16>, %B: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %full = memref.get_global @full : memref<8x64xf16, 3>
+    %pad = memref.get_global @pad : memref<8x32xf32, 3>
+    tile.tma_copy load tile 2d %full, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>, swizzle = 4 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+    tile.tma_copy load tile 2d %full, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>, swizzle = 5 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+    tile.tma_copy load tile 2d cluster %full, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 64>, swizzle = 6 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+    tile.tma_copy load tile 2d %pad, %B[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, swizzle = 5 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    tile.tma_copy store tile 2d %full, %A[%c0, %c0] {box = array<i64: 8, 64>, swizzle = 6 : i32} : memref<8x64xf16, 3>, memref<64x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Packed fp4 with 8-byte groups (16U4_ALIGN8B): an even inner box, its image
+// the packed bytes; it loads and stores.
+// CHECK-LABEL: gpu.func @fp4_align8b
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 16, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<16x32xi8, 3>, memref<64x128xf4E2M1FN>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 16, 64>, format = #tile<format float4_e2m1fn_align8b>, swizzle = 1 : i32} : memref<16x32xi8, 3>, memref<64x128xf4E2M1FN>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 16, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<16x32xi8, 3>, memref<64x128xf4E2M1FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @s : memref<16x32xi8, 3> {alignment = 1024}
+  gpu.func @fp4_align8b(%A: memref<64x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %s = memref.get_global @s : memref<16x32xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c32] mbar(%bar) {box = array<i64: 16, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<16x32xi8, 3>, memref<64x128xf4E2M1FN>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 16, 64>, format = #tile<format float4_e2m1fn_align8b>, swizzle = 1 : i32} : memref<16x32xi8, 3>, memref<64x128xf4E2M1FN>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %s, %A[%c0, %c32] {box = array<i64: 16, 64>, format = #tile<format float4_e2m1fn_align8b>} : memref<16x32xi8, 3>, memref<64x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// Packed fp6 (16U6_ALIGN16B) for both fp6 types: inner box 128, each group of
+// 16 elements padded to 16 bytes in shared memory; loads and stores.
+// CHECK-LABEL: gpu.func @fp6_align16b
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<64x256xf6E2M3FN>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, format = #tile<format float6_align16b>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<64x128xf6E3M2FN>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<64x256xf6E2M3FN>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 128>, swizzle = 6 : i32} : memref<8x128xi8, 3>, memref<64x128xf6E3M2FN>
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @s : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp6_align16b(%A: memref<64x256xf6E2M3FN>, %B: memref<64x128xf6E3M2FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c128 = arith.constant 128 : i32
+    %s = memref.get_global @s : memref<8x128xi8, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c128] mbar(%bar) {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<64x256xf6E2M3FN>
+    tile.tma_copy load tile 2d %s, %B[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, format = #tile<format float6_align16b>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<64x128xf6E3M2FN>
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 128>} : memref<8x128xi8, 3>, memref<64x256xf6E2M3FN>
+    tile.tma_copy "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %s, %B[%c0, %c0] {box = array<i64: 8, 128>, swizzle = 6 : i32} : memref<8x128xi8, 3>, memref<64x128xf6E3M2FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// Prefetch the tensor maps of the tagged copies (before or after them).
+// CHECK-LABEL: gpu.func @prefetch_tensormap
+// CHECK: tile.prefetch_tensormap "loads"
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, tag = "loads"} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, tag = "loads"} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.tma_copy store tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>, tag = "out"} : memref<8x16xf32, 3>, memref<64x64xf32>
+// CHECK: tile.prefetch_tensormap "out"
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @prefetch_tensormap(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.prefetch_tensormap "loads"
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, tag = "loads"} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %s, %B[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, tag = "loads"} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.tma_copy store tile 2d %s, %B[%c0, %c0] {box = array<i64: 8, 16>, tag = "out"} : memref<8x16xf32, 3>, memref<64x64xf32>
+    tile.prefetch_tensormap "out"
     gpu.return
   }
 }

@@ -1,0 +1,428 @@
+"""The shared image of one copy, byte by byte, from the emulator.
+
+Each slot's image is laid out by the emulator exactly as a load writes it and
+a store reads it (tile_mlir.emulator: `resolve` checks and resolves the
+transfer, `axis_coordinates` gives the global coordinate of every image
+element, `Image.byte_addresses` the swizzled shared byte of every payload
+byte). Nothing here knows the swizzle formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mlir.ir as ir
+import numpy as np
+
+from .. import tma
+from ..emulator import formats as _formats
+from ..emulator import image as _image
+from ..emulator.fields import resolve
+from ..emulator.indexing import axis_coordinates
+from ..emulator.load import slot_coords
+from ..emulator import swizzle as _swizzle
+from ..emulator.swizzle import swizzle_period, swizzle_span
+from .source import ExplainError, Isolated, Selected, attribute, operand_groups
+
+PAYLOAD, OUT_OF_BOUNDS, PADDING = 0, 1, 2
+KIND_NAMES = {PAYLOAD: "payload", OUT_OF_BOUNDS: "out-of-bounds", PADDING: "padding"}
+
+# Modes explain can describe: each must be one the emulator models, and
+# explain must know the operands that address it (gather4/scatter4: rows).
+EXPLAINED_MODES = ("tile", "gather4", "scatter4")
+EXPLAINED_DIRECTIONS = ("load", "store", "reduce")
+
+# CUtensorMapDataType and the other enums of cuTensorMapEncodeTiled.
+DATA_TYPES = {
+    0: "UINT8", 1: "UINT16", 2: "UINT32", 3: "INT32", 4: "UINT64", 5: "INT64",
+    6: "FLOAT16", 7: "FLOAT32", 8: "FLOAT64", 9: "BFLOAT16", 10: "FLOAT32_FTZ",
+    11: "TFLOAT32", 12: "TFLOAT32_FTZ", 13: "16U4_ALIGN8B", 14: "16U4_ALIGN16B",
+    15: "16U6_ALIGN16B",
+}
+ENUMS = {
+    "interleave": ("CU_TENSOR_MAP_INTERLEAVE_", {0: "NONE", 1: "16B", 2: "32B"}),
+    "swizzle": ("CU_TENSOR_MAP_SWIZZLE_",
+                {0: "NONE", 1: "32B", 2: "64B", 3: "128B", 4: "128B_ATOM_32B",
+                 5: "128B_ATOM_32B_FLIP_8B", 6: "128B_ATOM_64B"}),
+    "l2_promotion": ("CU_TENSOR_MAP_L2_PROMOTION_",
+                     {0: "NONE", 1: "L2_64B", 2: "L2_128B", 3: "L2_256B"}),
+    "oob_fill": ("CU_TENSOR_MAP_FLOAT_OOB_FILL_",
+                 {0: "NONE", 1: "NAN_REQUEST_ZERO_FMA"}),
+}
+
+
+def enum_name(field_name: str, value: int) -> str:
+    if field_name == "data_type":
+        name = DATA_TYPES.get(value)
+        return f"CU_TENSOR_MAP_DATA_TYPE_{name}" if name else "?"
+    prefix, names = ENUMS[field_name]
+    return prefix + names[value] if value in names else "?"
+
+
+class Unknown:
+    """A size or stride only run time knows (prints as '?')."""
+
+    def __mul__(self, other):
+        return self
+
+    __rmul__ = __mul__
+
+    def __repr__(self):
+        return "?"
+
+    __str__ = __repr__
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class TensorMap:
+    """The arguments of cuTensorMapEncodeTiled, in its order; arrays are
+    innermost-first as the driver takes them. `None`: only run time knows."""
+    data_type: int
+    rank: int
+    global_dim: tuple
+    global_strides: tuple      # bytes, for dims 1..rank-1
+    box_dim: tuple
+    element_strides: tuple
+    interleave: int
+    swizzle: int
+    l2_promotion: int
+    oob_fill: int
+    spec: dict                 # the kernel's tile.tensor_maps entry
+
+    @property
+    def data_type_name(self) -> str:
+        return enum_name("data_type", self.data_type)
+
+
+@dataclass
+class Slot:
+    """One repeat slot's image: for each of its `size` shared bytes (from
+    `offset`, the slot's byte offset from the buffer base), what it holds.
+
+    kind[b]    PAYLOAD, OUT_OF_BOUNDS (a load writes the fill there; a store
+               drops the element) or PADDING (never written or read)
+    element[b] the global coordinates, outer-to-inner, of the element the
+               byte belongs to (also for out-of-bounds bytes; packed fp4: the
+               first of the byte's two elements); zeros for padding
+    byte[b]    the byte within that element, -1 for padding
+    """
+    index: int
+    repeat_index: tuple
+    coords: tuple
+    offset: int
+    size: int
+    element: np.ndarray
+    byte: np.ndarray
+    kind: np.ndarray
+
+    def at(self, b: int) -> tuple:
+        """(kind name, global coords or None, byte within the element)."""
+        k = int(self.kind[b])
+        if k == PADDING:
+            return (KIND_NAMES[k], None, None)
+        return (KIND_NAMES[k], tuple(int(v) for v in self.element[b]),
+                int(self.byte[b]))
+
+    def count(self, kind: int) -> int:
+        return int(np.count_nonzero(self.kind == kind))
+
+
+@dataclass
+class Explanation:
+    """Everything `tile-mlir explain` prints or draws for one copy."""
+    origin: str
+    op_text: str
+    direction: str
+    mode: str
+    rank: int
+    format: str
+    element_bits: int
+    element_bytes: int              # bytes of one element slot in shared memory
+    elements_per_byte: int          # 2 for packed fp4, else 1 (or fewer)
+    global_type: str
+    global_shape: tuple             # outer-to-inner; None entries: runtime sizes
+    box: tuple
+    element_strides: tuple
+    coords: tuple                   # of slot 0, outer-to-inner
+    rows: tuple | None              # gather4/scatter4 row operands
+    coord_steps: tuple
+    repeat_shape: tuple
+    swizzle: int
+    swizzle_name: str               # "none", "32B", "64B", "128B", ...
+    swizzle_span: int               # bytes, 0 without swizzle
+    swizzle_period: int             # bytes after which the pattern repeats
+    interleave: int
+    l2_promotion: int
+    oob_fill: int
+    fill_bytes: bytes | None        # the bytes of one filled element (loads)
+    multicast: bool
+    image_dims: tuple               # logical, outer-to-inner (Ci last with interleave)
+    image_shape: tuple              # the shared suffix (row padded to storage)
+    row_payload_bytes: int
+    row_storage_bytes: int
+    payload_bytes: int              # one slot
+    storage_bytes: int              # one slot
+    transaction_bytes: int          # all slots (= tile.tx_bytes)
+    shared_bytes: int               # all slots' storage
+    tensor_map: TensorMap | None
+    slots: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def slot_count(self) -> int:
+        return len(self.slots)
+
+
+def _tensor_map(spec: dict, global_type, fmt) -> TensorMap:
+    """The driver's arguments: fields from the spec; globalDim/globalStrides
+    from the memref type through the runtime's own descriptor_layout."""
+    from types import SimpleNamespace
+
+    from ..runtime.tensormap import descriptor_layout
+
+    mtype = ir.MemRefType(global_type)
+    dyn = ir.ShapedType.get_dynamic_size()
+    shape = [UNKNOWN if d == dyn else d for d in mtype.shape]
+    strides, _ = mtype.get_strides_and_offset()
+    dyn_stride = ir.ShapedType.get_dynamic_stride_or_offset()
+    strides = [UNKNOWN if s == dyn_stride else s for s in strides]
+    itemsize = fmt.dtype.itemsize
+    if fmt.packed:
+        # The runtime sees packed elements as bytes (two a byte).
+        per_byte = 8 // fmt.bits
+        shape[-1] = UNKNOWN if shape[-1] is UNKNOWN else shape[-1] // per_byte
+        strides = [s if s is UNKNOWN else s // per_byte for s in strides]
+        strides[-1] = 1
+    view = SimpleNamespace(shape=tuple(shape), strides=tuple(strides),
+                           itemsize=itemsize)
+    dims, byte_strides = descriptor_layout(spec, view)
+
+    def known(values):
+        return tuple(None if v is UNKNOWN else int(v) for v in values)
+
+    return TensorMap(
+        data_type=spec["data_type"], rank=spec["rank"], global_dim=known(dims),
+        global_strides=known(byte_strides), box_dim=tuple(spec["box"]),
+        element_strides=tuple(spec["element_strides"]),
+        interleave=spec["interleave"], swizzle=spec["swizzle"],
+        l2_promotion=spec["l2_promotion"], oob_fill=spec["oob_fill"],
+        spec=dict(spec))
+
+
+def _dummy_global(fmt, logical: tuple) -> np.ndarray:
+    """A zero-memory stand-in for the global array (only its shape matters)."""
+    storage = list(logical)
+    if fmt.packed:
+        storage[-1] = storage[-1] * fmt.bits // 8
+    try:
+        return np.broadcast_to(np.zeros((), dtype=fmt.dtype), tuple(storage))
+    except ValueError as err:
+        raise ExplainError(f"cannot model a global array of shape {logical}: "
+                           f"{err}; give --global-shape") from None
+
+
+def _logical_shape(fmt, static: tuple, transfer_args: dict, slots: list,
+                   notes: list) -> tuple:
+    """The global sizes, with runtime ones large enough that every element
+    the copy touches at a non-negative coordinate is in bounds."""
+    if all(s is not None for s in static):
+        return tuple(static)
+    # Coordinates do not depend on the sizes: read them at provisional sizes.
+    provisional = [s if s is not None else 1 for s in static]
+    if fmt.packed and static[-1] is None:
+        provisional[-1] = 128
+    needed = list(provisional)
+    for _, coords in slots:
+        t = resolve(_dummy_global(fmt, tuple(provisional)),
+                    **dict(transfer_args, coords=coords))
+        for axis, (idx, _) in enumerate(axis_coordinates(t)):
+            needed[axis] = max(needed[axis], int(idx.max()) + 1)
+    shape = []
+    for axis, (s, n) in enumerate(zip(static, needed)):
+        if s is None:
+            if fmt.packed and axis == len(static) - 1:
+                n = -(-n // 128) * 128
+            shape.append(n)
+        else:
+            shape.append(s)
+    runtime = [str(a) for a, s in enumerate(static) if s is None]
+    notes.append(f"global sizes {', '.join(runtime)} (outer-to-inner) are "
+                 f"runtime values, taken as {tuple(shape)} here: nothing at a "
+                 "non-negative coordinate is out of bounds (set them with "
+                 "--global-shape)")
+    return tuple(shape)
+
+
+def _slot_map(t, offset: int, size: int, global_rank: int) -> tuple:
+    """(element, byte, kind) of each of the slot's `size` shared bytes."""
+    img = t.image
+    fmt = img.fmt
+    rel = np.asarray(img.byte_addresses(offset), dtype=np.int64) - offset
+    rows, payload = rel.shape
+    dims = img.dims
+    row_idx = (np.unravel_index(np.arange(rows), dims[:-1]) if len(dims) > 1
+               else ())
+    p = np.arange(payload)
+    if fmt.packed:
+        per_byte = 8 // fmt.bits
+        inner, within = p * per_byte, np.zeros_like(p)
+    else:
+        inner, within = p // fmt.elem_bytes, p % fmt.elem_bytes
+    image_index = [np.broadcast_to(r[:, None], (rows, payload)) for r in row_idx]
+    image_index.append(np.broadcast_to(inner[None, :], (rows, payload)))
+
+    axes = axis_coordinates(t)
+    coords = np.zeros((rows, payload, global_rank), dtype=np.int64)
+    valid = np.ones((rows, payload), dtype=bool)
+    for a, idx in enumerate(image_index):
+        if a < len(axes):
+            global_idx, ok = axes[a]
+            coords[..., a] = global_idx[idx]
+            valid &= ok[idx]
+        else:
+            # The interleave slice (Ci) is copied whole.
+            coords[..., a] = idx
+
+    element = np.zeros((size, global_rank), dtype=np.int64)
+    byte = np.full(size, -1, dtype=np.int16)
+    kind = np.full(size, PADDING, dtype=np.uint8)
+    flat = rel.reshape(-1)
+    if flat.min() < 0 or flat.max() >= size:
+        raise ExplainError("internal: an image byte falls outside its slot")
+    element[flat] = coords.reshape(-1, global_rank)
+    byte[flat] = np.broadcast_to(within[None, :], (rows, payload)).reshape(-1)
+    kind[flat] = np.where(valid.reshape(-1), PAYLOAD, OUT_OF_BOUNDS)
+    return element, byte, kind
+
+
+def _swizzle_name(swizzle: int) -> str:
+    names = getattr(_swizzle, "SWIZZLE_NAMES", ("none", "32B", "64B", "128B"))
+    return names[swizzle] if 0 <= swizzle < len(names) else str(swizzle)
+
+
+def check_supported(op) -> None:
+    """Refuses, with a clear message, the copies explain cannot describe
+    (before anything is computed for them)."""
+    direction = attribute(op, "direction")
+    mode = attribute(op, "mode")
+    if direction not in EXPLAINED_DIRECTIONS:
+        raise ExplainError(f"explain does not support direction {direction} yet "
+                           f"(supported: {', '.join(EXPLAINED_DIRECTIONS)})")
+    if mode not in EXPLAINED_MODES or mode not in _image.MODES:
+        raise ExplainError(f"explain does not support mode {mode} yet "
+                           f"(supported: {', '.join(EXPLAINED_MODES)})")
+    if not operand_groups(op).get("shared"):
+        raise ExplainError("explain needs a shared buffer: this copy has none")
+    if not isinstance(operand_groups(op)["global"][0].type, ir.MemRefType):
+        raise ExplainError("explain needs a memref global operand: the fields of "
+                           "an opaque tensor map (!llvm.ptr) are not in the IR")
+
+
+def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
+    """The Explanation of the verified, isolated copy (see the docstring)."""
+    op = isolated.op
+    check_supported(op)
+    direction = attribute(op, "direction")
+    mode = attribute(op, "mode")
+    spec = isolated.spec
+    try:
+        fmt = _formats.get_format(spec["format"])
+    except ValueError:
+        raise ExplainError(f"explain does not support format {spec['format']} "
+                           "yet (the emulator does not model it)") from None
+    if fmt.packed and 8 % fmt.bits:
+        raise ExplainError(f"explain does not support format {fmt.name} yet "
+                           f"({fmt.bits}-bit elements straddle bytes)")
+
+    mtype = ir.MemRefType(isolated.global_type)
+    dyn = ir.ShapedType.get_dynamic_size()
+    static = tuple(None if d == dyn else d for d in mtype.shape)
+
+    box = attribute(op, "box")
+    element_strides = attribute(op, "element_strides")
+    coord_steps = attribute(op, "coord_steps", ())
+    swizzle = attribute(op, "swizzle", 0)
+    interleave = attribute(op, "interleave", 0)
+    oob_fill = attribute(op, "oob_fill", 0)
+    groups = operand_groups(op)
+    shared_type = ir.MemRefType(groups["shared"][0].type)
+    repeat_shape = tuple(shared_type.shape[:len(coord_steps)])
+    slots = list(slot_coords(isolated.coords, coord_steps, repeat_shape))
+    count = tma.slot_count(selected.op)
+    if len(slots) != count:
+        raise ExplainError(f"internal: {len(slots)} repeat slots from the shared "
+                           f"shape, the op issues {count}")
+
+    args = dict(direction=direction, box=box, coords=isolated.coords,
+                element_strides=element_strides, format=fmt.name,
+                swizzle=swizzle, interleave=interleave,
+                oob_fill=oob_fill if direction == "load" else 0, mode=mode,
+                rows=isolated.rows)
+    notes = list(isolated.notes)
+    try:
+        logical = _logical_shape(fmt, static, args, slots, notes)
+        dummy = _dummy_global(fmt, logical)
+        transfers = [(k, c, resolve(dummy, **dict(args, coords=c)))
+                     for k, c in slots]
+    except ValueError as err:
+        if isinstance(err, ExplainError):
+            raise
+        raise ExplainError(f"the emulator does not model this copy: {err}") from None
+
+    image = transfers[0][2].image
+    storage = image.storage_bytes
+    repeat_indices = list(np.ndindex(*repeat_shape)) if repeat_shape else [()]
+    out_slots = []
+    for (k, c, t), multi in zip(transfers, repeat_indices):
+        offset = k * storage
+        element, byte, kind = _slot_map(t, offset, storage, len(logical))
+        out_slots.append(Slot(k, tuple(multi), tuple(c), offset, storage,
+                              element, byte, kind))
+
+    tx = tma.transaction_bytes(selected.op)
+    modelled = sum(s.count(PAYLOAD) + s.count(OUT_OF_BOUNDS) for s in out_slots)
+    if modelled != tx or image.payload_bytes * len(out_slots) != tx:
+        raise ExplainError(f"internal: the image holds {modelled} payload bytes, "
+                           f"the op's transaction bytes are {tx}")
+
+    if swizzle and isolated.shared_alignment is not None and \
+            isolated.shared_alignment % swizzle_period(swizzle):
+        notes.append(f"the shared buffer is declared {isolated.shared_alignment}-"
+                     f"byte aligned; this picture assumes a base aligned to the "
+                     f"{swizzle_period(swizzle)}-byte swizzle period (at another "
+                     "base the hardware starts the XOR pattern at another line)")
+    fill = None
+    if direction == "load":
+        fill = np.asarray(_formats.fill_value(fmt, oob_fill),
+                          dtype=fmt.dtype).tobytes()
+
+    return Explanation(
+        origin=origin, op_text=selected.line or str(selected.op), direction=direction, mode=mode,
+        rank=attribute(op, "rank"), format=fmt.name, element_bits=fmt.bits,
+        element_bytes=fmt.elem_bytes,
+        elements_per_byte=max(1, 8 // fmt.bits),
+        global_type=str(operand_groups(selected.op)["global"][0].type),
+        global_shape=tuple(logical) if all(s is not None for s in static) else static,
+        box=tuple(box),
+        element_strides=tuple(element_strides or (1,) * len(box)),
+        coords=tuple(isolated.coords), rows=isolated.rows,
+        coord_steps=tuple(coord_steps), repeat_shape=repeat_shape,
+        swizzle=swizzle, swizzle_name=_swizzle_name(swizzle),
+        swizzle_span=swizzle_span(swizzle),
+        swizzle_period=swizzle_period(swizzle), interleave=interleave,
+        l2_promotion=attribute(op, "l2_promotion", 0), oob_fill=oob_fill,
+        fill_bytes=fill, multicast="multicast" in op.attributes,
+        image_dims=tuple(image.dims), image_shape=tuple(image.shape),
+        row_payload_bytes=image.row_payload_bytes,
+        row_storage_bytes=image.row_storage_bytes,
+        payload_bytes=image.payload_bytes, storage_bytes=storage,
+        transaction_bytes=tx, shared_bytes=storage * len(out_slots),
+        tensor_map=_tensor_map(spec, isolated.global_type, fmt),
+        slots=out_slots, notes=notes)
+
+
+__all__ = ["Explanation", "Slot", "TensorMap", "PAYLOAD", "OUT_OF_BOUNDS",
+           "PADDING", "build"]

@@ -1,0 +1,150 @@
+"""PNG drawing of an Explanation (Pillow, the optional `png` extra).
+
+One cell per 16-byte chunk, one row of cells per 128 bytes of shared memory
+(as in the text grid), coloured by the global row of the chunk's elements
+(or by their global 16-byte chunk column) and labelled with the first
+element's coordinates where the label fits. Out-of-bounds chunks are grey,
+padding is white.
+"""
+
+from __future__ import annotations
+
+import colorsys
+
+from .model import OUT_OF_BOUNDS, PADDING, Explanation
+from .text import CHUNK_BYTES, LINE_BYTES, chunk_label, xor_phase
+
+INSTALL_HINT = ("drawing a PNG needs Pillow, which is not installed: "
+                "pip install 'tile-mlir[png]' (or: pip install pillow)")
+
+CELL_W, CELL_H = 76, 18
+LEFT, PAD = 112, 10
+MAX_LINES = 2048
+
+
+class MissingPillow(ImportError):
+    """Pillow is not installed; the message says how to install it."""
+
+
+def _pillow():
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:
+        raise MissingPillow(INSTALL_HINT) from None
+    return Image, ImageDraw, ImageFont
+
+
+def _color(index: int) -> tuple:
+    """Well separated light colours: golden-ratio steps around the hue circle."""
+    hue = (index * 0.6180339887) % 1.0
+    r, g, b = colorsys.hsv_to_rgb(hue, 0.42, 0.97)
+    return (int(r * 255), int(g * 255), int(b * 255))
+
+
+def _key(ex: Explanation, slot, b: int, color_by: str):
+    element = slot.element[b]
+    if color_by == "chunk":
+        inner = int(element[-1]) * ex.element_bytes // ex.elements_per_byte
+        return inner // CHUNK_BYTES
+    return tuple(int(v) for v in element[:-1])
+
+
+def render_png(ex: Explanation, path, *, slot: int | None = None,
+               color_by: str = "auto", max_lines: int = MAX_LINES) -> str:
+    """Draws the image of `slot` (default: every slot, one under the other)
+    to `path`; returns the path. `color_by`: "row" (the chunk's global row),
+    "chunk" (its global 16-byte chunk column: shows the swizzle's
+    permutation) or "auto" (chunk when swizzled, else row)."""
+    Image, ImageDraw, ImageFont = _pillow()
+    if color_by == "auto":
+        color_by = "chunk" if ex.swizzle else "row"
+    if color_by not in ("row", "chunk"):
+        raise ValueError(f"color_by must be 'auto', 'row' or 'chunk', got {color_by!r}")
+    slots = ex.slots if slot is None else [ex.slots[slot]]
+    font = ImageFont.load_default()
+
+    title = [f"{ex.direction} {ex.mode} {ex.rank}d, {ex.format}, box "
+             f"{tuple(ex.box)} at {tuple(ex.coords)}, swizzle {ex.swizzle_name}",
+             f"transaction {ex.transaction_bytes} bytes, shared image "
+             f"{ex.shared_bytes} bytes ({ex.slot_count} slot"
+             f"{'s' if ex.slot_count != 1 else ''}); colour: global "
+             f"{'row' if color_by == 'row' else '16-byte chunk column'}"]
+    cols = max(1, min(LINE_BYTES, ex.storage_bytes) // CHUNK_BYTES)
+    lines_per_slot = []
+    budget = max_lines
+    for s in slots:
+        n = min(-(-s.size // LINE_BYTES), max(budget, 0))
+        lines_per_slot.append(n)
+        budget -= n
+    header_h = PAD + 14 * len(title) + PAD
+    slot_h = [20 + 14 + n * CELL_H + PAD for n in lines_per_slot]
+    legend_h = 14 * 3 + PAD
+    width = LEFT + cols * CELL_W + PAD
+    height = header_h + sum(slot_h) + legend_h
+    img = Image.new("RGB", (max(width, 560), height), "white")
+    draw = ImageDraw.Draw(img)
+
+    y = PAD
+    for line in title:
+        draw.text((PAD, y), line, fill="black", font=font)
+        y += 14
+    y = header_h
+    colors: dict = {}
+    for s, nlines in zip(slots, lines_per_slot):
+        draw.text((PAD, y), f"slot {s.index}: coords {tuple(s.coords)}, bytes "
+                  f"0x{s.offset:04x}..0x{s.offset + s.size - 1:04x}",
+                  fill="black", font=font)
+        y += 20
+        for c in range(cols):
+            draw.text((LEFT + c * CELL_W + 4, y), f"chunk {c}", fill="gray",
+                      font=font)
+        y += 14
+        for line in range(nlines):
+            addr = s.offset + line * LINE_BYTES
+            tag = f"{line:>3} 0x{addr:04x}"
+            phase = xor_phase(ex, addr)
+            if phase is not None:
+                tag += f" ^{phase}"
+            draw.text((PAD, y + 3), tag, fill="black", font=font)
+            for c in range(cols):
+                b = line * LINE_BYTES + c * CHUNK_BYTES
+                if b >= s.size:
+                    continue
+                x0, y0 = LEFT + c * CELL_W, y
+                box = (x0, y0, x0 + CELL_W - 1, y0 + CELL_H - 1)
+                kinds = s.kind[b:b + CHUNK_BYTES]
+                live = [i for i, k in enumerate(kinds) if k != PADDING]
+                if not live:
+                    draw.rectangle(box, fill="white", outline="#bbbbbb")
+                    draw.text((x0 + 4, y0 + 3), "--", fill="#999999", font=font)
+                    continue
+                first = b + live[0]
+                if all(k == OUT_OF_BOUNDS for k in kinds if k != PADDING):
+                    fill = (208, 208, 208)
+                else:
+                    key = _key(ex, s, first, color_by)
+                    if key not in colors:
+                        colors[key] = _color(len(colors))
+                    fill = colors[key]
+                draw.rectangle(box, fill=fill, outline="#777777")
+                label = chunk_label(s, b, b + CHUNK_BYTES)
+                if draw.textlength(label, font=font) <= CELL_W - 6:
+                    draw.text((x0 + 3, y0 + 3), label, fill="black", font=font)
+            y += CELL_H
+        if nlines < -(-s.size // LINE_BYTES):
+            draw.text((PAD, y), f"... {-(-s.size // LINE_BYTES) - nlines} more "
+                      "lines not drawn", fill="gray", font=font)
+        y += PAD
+    legend = ["cell = 16 bytes of shared memory, labelled with the global "
+              "coords of its first element",
+              "grey: out of bounds (" +
+              ("filled" if ex.direction == "load" else "dropped") +
+              "); '*': some elements out of bounds; white '--': padding; "
+              "'~': partly padding",
+              "row label: line, byte offset" +
+              (", XOR phase" if xor_phase(ex, 0) is not None else "")]
+    for line in legend:
+        draw.text((PAD, y), line, fill="black", font=font)
+        y += 14
+    img.save(str(path), format="PNG")
+    return str(path)
