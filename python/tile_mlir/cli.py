@@ -2,6 +2,7 @@
 
     tile-mlir explain FILE.mlir [--op-index N] [--slot S] [--rows A:B]
                                 [--elements] [--png PATH] [--coords ...]
+                                [--offsets ...]
 
 Exit status: 0 explained; 1 the op was rejected (the verifier's rule-named
 diagnostic is printed) or cannot be explained; 2 bad command-line usage.
@@ -62,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
                     "swizzled, else row)")
     ex.add_argument("--coords", type=_ints, metavar="C0,C1,...",
                     help="values of runtime coordinates (outer-to-inner)")
+    ex.add_argument("--offsets", type=_ints, metavar="O0,O1,...",
+                    help="values of runtime im2col offsets (im2col: one per "
+                    "spatial axis, outer-to-inner; im2col_w/im2col_w_128: "
+                    "w_halo,w_offset); default 0")
     ex.add_argument("--gather-rows", type=_ints, metavar="R0,R1,R2,R3",
                     help="values of runtime gather4/scatter4 rows")
     ex.add_argument("--global-shape", type=_ints, metavar="D0,D1,...",
@@ -91,7 +96,8 @@ def _explain(args) -> int:
         return 1
     try:
         ex = explain(text, args.op_index, name=name, coords=args.coords,
-                     rows=args.gather_rows, global_shape=args.global_shape)
+                     rows=args.gather_rows, global_shape=args.global_shape,
+                     offsets=args.offsets)
         report = render_text(ex, slot=args.slot, rows=args.rows,
                              elements=args.elements, max_lines=args.max_lines)
     except TileError as err:
@@ -108,7 +114,7 @@ def _explain(args) -> int:
         from .explain.png import MissingPillow, render_png
         try:
             render_png(ex, args.png, slot=args.slot, color_by=args.color_by)
-        except MissingPillow as err:
+        except (MissingPillow, ValueError) as err:
             print(f"tile-mlir explain: error: {err}", file=sys.stderr)
             return 1
         print(f"wrote {args.png}")

@@ -35,7 +35,8 @@ _DTYPES = {
     "uint32": "ui32", "int32": "si32", "uint64": "ui64", "int64": "si64",
     "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
     "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
-    "float4_e2m1fn": "f4E2M1FN",
+    "float4_e2m1fn": "f4E2M1FN", "float6_e2m3fn": "f6E2M3FN",
+    "float6_e3m2fn": "f6E3M2FN",
 }
 _SHARED = 3
 

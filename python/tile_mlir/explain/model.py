@@ -17,11 +17,13 @@ import numpy as np
 from .. import tma
 from ..emulator import formats as _formats
 from ..emulator import image as _image
+from ..emulator import im2col as _im2col
 from ..emulator.fields import resolve
 from ..emulator.indexing import axis_coordinates
 from ..emulator.load import slot_coords
 from ..emulator import swizzle as _swizzle
 from ..emulator.swizzle import swizzle_period, swizzle_span
+from . import im2col as _ex_im2col
 from .source import ExplainError, Isolated, Selected, attribute, operand_groups
 
 PAYLOAD, OUT_OF_BOUNDS, PADDING = 0, 1, 2
@@ -29,8 +31,11 @@ KIND_NAMES = {PAYLOAD: "payload", OUT_OF_BOUNDS: "out-of-bounds", PADDING: "padd
 
 # Modes explain can describe: each must be one the emulator models, and
 # explain must know the operands that address it (gather4/scatter4: rows).
-EXPLAINED_MODES = ("tile", "gather4", "scatter4")
-EXPLAINED_DIRECTIONS = ("load", "store", "reduce")
+EXPLAINED_MODES = ("tile", "gather4", "scatter4", "im2col", "im2col_w",
+                   "im2col_w_128", "im2col_no_offs")
+EXPLAINED_DIRECTIONS = ("load", "store", "reduce", "prefetch")
+# Modes the emulator models from the documentation alone (never run here).
+UNMEASURED_MODES = ("im2col_w", "im2col_w_128")
 
 # CUtensorMapDataType and the other enums of cuTensorMapEncodeTiled.
 DATA_TYPES = {
@@ -48,7 +53,12 @@ ENUMS = {
                      {0: "NONE", 1: "L2_64B", 2: "L2_128B", 3: "L2_256B"}),
     "oob_fill": ("CU_TENSOR_MAP_FLOAT_OOB_FILL_",
                  {0: "NONE", 1: "NAN_REQUEST_ZERO_FMA"}),
+    "wide_mode": ("CU_TENSOR_MAP_IM2COL_WIDE_MODE_", {0: "W", 1: "W128"}),
 }
+# The driver entry point of each spec `encode`.
+ENCODE_FUNCTIONS = {"tiled": "cuTensorMapEncodeTiled",
+                    "im2col": "cuTensorMapEncodeIm2col",
+                    "im2col_wide": "cuTensorMapEncodeIm2colWide"}
 
 
 def enum_name(field_name: str, value: int) -> str:
@@ -78,8 +88,10 @@ UNKNOWN = Unknown()
 
 @dataclass(frozen=True)
 class TensorMap:
-    """The arguments of cuTensorMapEncodeTiled, in its order; arrays are
-    innermost-first as the driver takes them. `None`: only run time knows."""
+    """The arguments of cuTensorMapEncodeTiled (or, by `encode`,
+    cuTensorMapEncodeIm2col / Im2colWide, which take the corners, channels
+    and pixels instead of boxDim); arrays are innermost-first as the driver
+    takes them. `None`: only run time knows."""
     data_type: int
     rank: int
     global_dim: tuple
@@ -91,10 +103,20 @@ class TensorMap:
     l2_promotion: int
     oob_fill: int
     spec: dict                 # the kernel's tile.tensor_maps entry
+    encode: str = "tiled"      # tiled | im2col | im2col_wide
+    pixel_box_lower: tuple = ()   # innermost-first (wide: the W corner)
+    pixel_box_upper: tuple = ()
+    channels_per_pixel: int = 0
+    pixels_per_column: int = 0
+    wide_mode: int | None = None
 
     @property
     def data_type_name(self) -> str:
         return enum_name("data_type", self.data_type)
+
+    @property
+    def function(self) -> str:
+        return ENCODE_FUNCTIONS[self.encode]
 
 
 @dataclass
@@ -105,9 +127,11 @@ class Slot:
     kind[b]    PAYLOAD, OUT_OF_BOUNDS (a load writes the fill there; a store
                drops the element) or PADDING (never written or read)
     element[b] the global coordinates, outer-to-inner, of the element the
-               byte belongs to (also for out-of-bounds bytes; packed fp4: the
-               first of the byte's two elements); zeros for padding
-    byte[b]    the byte within that element, -1 for padding
+               byte belongs to (also for out-of-bounds bytes; packed formats:
+               the first element with bits in the byte); zeros for padding.
+               im2col: (n, [d, h,] w, c) of the pixel read or written
+    byte[b]    the byte within that element (packed: 0), -1 for padding
+    pixels     im2col: one explain.im2col.Pixel per shared row, else None
     """
     index: int
     repeat_index: tuple
@@ -117,6 +141,7 @@ class Slot:
     element: np.ndarray
     byte: np.ndarray
     kind: np.ndarray
+    pixels: list | None = None
 
     def at(self, b: int) -> tuple:
         """(kind name, global coords or None, byte within the element)."""
@@ -168,8 +193,25 @@ class Explanation:
     transaction_bytes: int          # all slots (= tile.tx_bytes)
     shared_bytes: int               # all slots' storage
     tensor_map: TensorMap | None
-    slots: list = field(default_factory=list)
+    slots: list = field(default_factory=list)     # none for a prefetch
     notes: list = field(default_factory=list)
+    # im2col: the op's corners (outer-to-inner spatial; W modes: w only) and
+    # offsets (im2col: per spatial axis; W modes: (w_halo, w_offset)).
+    pixel_box_lower: tuple | None = None
+    pixel_box_upper: tuple | None = None
+    offsets: tuple | None = None
+    # prefetch: what it warms. Tile/gather4: per box axis the global
+    # coordinates and whether each is inside the tensor; im2col: the pixels.
+    warm_axes: list | None = None
+    warm_pixels: list | None = None
+
+    @property
+    def im2col(self) -> bool:
+        return self.mode in _image.IM2COL_MODES
+
+    @property
+    def prefetch(self) -> bool:
+        return self.direction == "prefetch"
 
     @property
     def slot_count(self) -> int:
@@ -191,10 +233,10 @@ def _tensor_map(spec: dict, global_type, fmt) -> TensorMap:
     strides = [UNKNOWN if s == dyn_stride else s for s in strides]
     itemsize = fmt.dtype.itemsize
     if fmt.packed:
-        # The runtime sees packed elements as bytes (two a byte).
-        per_byte = 8 // fmt.bits
-        shape[-1] = UNKNOWN if shape[-1] is UNKNOWN else shape[-1] // per_byte
-        strides = [s if s is UNKNOWN else s // per_byte for s in strides]
+        # The runtime sees packed elements as bytes (fp4: two a byte, fp6:
+        # four in three bytes).
+        shape[-1] = UNKNOWN if shape[-1] is UNKNOWN else shape[-1] * fmt.bits // 8
+        strides = [s if s is UNKNOWN else s * fmt.bits // 8 for s in strides]
         strides[-1] = 1
     view = SimpleNamespace(shape=tuple(shape), strides=tuple(strides),
                            itemsize=itemsize)
@@ -209,7 +251,12 @@ def _tensor_map(spec: dict, global_type, fmt) -> TensorMap:
         element_strides=tuple(spec["element_strides"]),
         interleave=spec["interleave"], swizzle=spec["swizzle"],
         l2_promotion=spec["l2_promotion"], oob_fill=spec["oob_fill"],
-        spec=dict(spec))
+        spec=dict(spec), encode=spec.get("encode", "tiled"),
+        pixel_box_lower=tuple(spec.get("pixel_box_lower", ())),
+        pixel_box_upper=tuple(spec.get("pixel_box_upper", ())),
+        channels_per_pixel=spec.get("channels_per_pixel", 0),
+        pixels_per_column=spec.get("pixels_per_column", 0),
+        wide_mode=spec.get("wide_mode"))
 
 
 def _dummy_global(fmt, logical: tuple) -> np.ndarray:
@@ -266,9 +313,12 @@ def _slot_map(t, offset: int, size: int, global_rank: int) -> tuple:
     row_idx = (np.unravel_index(np.arange(rows), dims[:-1]) if len(dims) > 1
                else ())
     p = np.arange(payload)
-    if fmt.packed:
-        per_byte = 8 // fmt.bits
-        inner, within = p * per_byte, np.zeros_like(p)
+    if fmt.packed and img.row_payload_bytes == img.row_elems:
+        # float6_align16b stores: one value per shared byte.
+        inner, within = p, np.zeros_like(p)
+    elif fmt.packed:
+        # The first value with bits in payload byte p of the row's bit stream.
+        inner, within = p * 8 // fmt.bits, np.zeros_like(p)
     else:
         inner, within = p // fmt.elem_bytes, p % fmt.elem_bytes
     image_index = [np.broadcast_to(r[:, None], (rows, payload)) for r in row_idx]
@@ -314,7 +364,7 @@ def check_supported(op) -> None:
     if mode not in EXPLAINED_MODES or mode not in _image.MODES:
         raise ExplainError(f"explain does not support mode {mode} yet "
                            f"(supported: {', '.join(EXPLAINED_MODES)})")
-    if not operand_groups(op).get("shared"):
+    if direction != "prefetch" and not operand_groups(op).get("shared"):
         raise ExplainError("explain needs a shared buffer: this copy has none")
     if not isinstance(operand_groups(op)["global"][0].type, ir.MemRefType):
         raise ExplainError("explain needs a memref global operand: the fields of "
@@ -327,15 +377,14 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     check_supported(op)
     direction = attribute(op, "direction")
     mode = attribute(op, "mode")
+    prefetch = direction == "prefetch"
+    im2col = mode in _image.IM2COL_MODES
     spec = isolated.spec
     try:
         fmt = _formats.get_format(spec["format"])
     except ValueError:
         raise ExplainError(f"explain does not support format {spec['format']} "
                            "yet (the emulator does not model it)") from None
-    if fmt.packed and 8 % fmt.bits:
-        raise ExplainError(f"explain does not support format {fmt.name} yet "
-                           f"({fmt.bits}-bit elements straddle bytes)")
 
     mtype = ir.MemRefType(isolated.global_type)
     dyn = ir.ShapedType.get_dynamic_size()
@@ -348,24 +397,47 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     interleave = attribute(op, "interleave", 0)
     oob_fill = attribute(op, "oob_fill", 0)
     groups = operand_groups(op)
-    shared_type = ir.MemRefType(groups["shared"][0].type)
-    repeat_shape = tuple(shared_type.shape[:len(coord_steps)])
+    if prefetch:
+        repeat_shape = ()
+    else:
+        shared_type = ir.MemRefType(groups["shared"][0].type)
+        repeat_shape = tuple(shared_type.shape[:len(coord_steps)])
     slots = list(slot_coords(isolated.coords, coord_steps, repeat_shape))
     count = tma.slot_count(selected.op)
     if len(slots) != count:
         raise ExplainError(f"internal: {len(slots)} repeat slots from the shared "
                            f"shape, the op issues {count}")
 
-    args = dict(direction=direction, box=box, coords=isolated.coords,
+    # A prefetch reads as a load of the same box would.
+    emulated = "load" if prefetch else direction
+    args = dict(direction=emulated, box=box, coords=isolated.coords,
                 element_strides=element_strides, format=fmt.name,
                 swizzle=swizzle, interleave=interleave,
-                oob_fill=oob_fill if direction == "load" else 0, mode=mode,
-                rows=isolated.rows)
+                oob_fill=oob_fill if direction == "load" else 0, mode=mode)
+    lower = upper = None
     notes = list(isolated.notes)
+    if im2col:
+        lower = attribute(op, "pixel_box_lower")
+        upper = attribute(op, "pixel_box_upper")
+        args.update(pixel_box_lower=lower, pixel_box_upper=upper,
+                    offsets=isolated.offsets)
+        resolver = _im2col.resolve
+        if any(s is None for s in static):
+            raise ExplainError("an im2col traversal depends on every global size "
+                               "(the bounding box ends at dim - 1 + upper): give "
+                               "--global-shape")
+        if mode in UNMEASURED_MODES:
+            notes.append(f"{mode} is modelled from the documentation, not "
+                         "measured (sm_100 only; see tile_mlir.emulator.im2col "
+                         "for the assumptions)")
+    else:
+        args.update(rows=isolated.rows)
+        resolver = resolve
     try:
-        logical = _logical_shape(fmt, static, args, slots, notes)
+        logical = (tuple(static) if im2col else
+                   _logical_shape(fmt, static, args, slots, notes))
         dummy = _dummy_global(fmt, logical)
-        transfers = [(k, c, resolve(dummy, **dict(args, coords=c)))
+        transfers = [(k, c, resolver(dummy, **dict(args, coords=c)))
                      for k, c in slots]
     except ValueError as err:
         if isinstance(err, ExplainError):
@@ -376,19 +448,36 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     storage = image.storage_bytes
     repeat_indices = list(np.ndindex(*repeat_shape)) if repeat_shape else [()]
     out_slots = []
-    for (k, c, t), multi in zip(transfers, repeat_indices):
-        offset = k * storage
-        element, byte, kind = _slot_map(t, offset, storage, len(logical))
-        out_slots.append(Slot(k, tuple(multi), tuple(c), offset, storage,
-                              element, byte, kind))
+    warm_axes = warm_pixels = None
+    if prefetch:
+        t = transfers[0][2]
+        if im2col:
+            warm_pixels = _ex_im2col.pixels(t, None)
+        else:
+            warm_axes = [(tuple(int(v) for v in idx), tuple(bool(v) for v in ok))
+                         for idx, ok in axis_coordinates(t)]
+    else:
+        for (k, c, t), multi in zip(transfers, repeat_indices):
+            offset = k * storage
+            pixels = None
+            if im2col:
+                element, byte, kind = _ex_im2col.slot_map(
+                    t, offset, storage, (PAYLOAD, OUT_OF_BOUNDS, PADDING))
+                pixels = _ex_im2col.pixels(t, offset)
+            else:
+                element, byte, kind = _slot_map(t, offset, storage, len(logical))
+            out_slots.append(Slot(k, tuple(multi), tuple(c), offset, storage,
+                                  element, byte, kind, pixels))
 
-    tx = tma.transaction_bytes(selected.op)
+    # The W modes' byte count depends on w_halo: count the isolated copy,
+    # whose offsets are the constants explained here.
+    tx = tma.transaction_bytes(op if mode in UNMEASURED_MODES else selected.op)
     modelled = sum(s.count(PAYLOAD) + s.count(OUT_OF_BOUNDS) for s in out_slots)
     if modelled != tx or image.payload_bytes * len(out_slots) != tx:
         raise ExplainError(f"internal: the image holds {modelled} payload bytes, "
                            f"the op's transaction bytes are {tx}")
 
-    if swizzle and isolated.shared_alignment is not None and \
+    if swizzle and not prefetch and isolated.shared_alignment is not None and \
             isolated.shared_alignment % swizzle_period(swizzle):
         notes.append(f"the shared buffer is declared {isolated.shared_alignment}-"
                      f"byte aligned; this picture assumes a base aligned to the "
@@ -407,7 +496,8 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
         global_type=str(operand_groups(selected.op)["global"][0].type),
         global_shape=tuple(logical) if all(s is not None for s in static) else static,
         box=tuple(box),
-        element_strides=tuple(element_strides or (1,) * len(box)),
+        element_strides=tuple(element_strides or
+                              (1,) * (len(logical) if im2col else len(box))),
         coords=tuple(isolated.coords), rows=isolated.rows,
         coord_steps=tuple(coord_steps), repeat_shape=repeat_shape,
         swizzle=swizzle, swizzle_name=_swizzle_name(swizzle),
@@ -418,10 +508,13 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
         image_dims=tuple(image.dims), image_shape=tuple(image.shape),
         row_payload_bytes=image.row_payload_bytes,
         row_storage_bytes=image.row_storage_bytes,
-        payload_bytes=image.payload_bytes, storage_bytes=storage,
+        payload_bytes=0 if prefetch else image.payload_bytes,
+        storage_bytes=0 if prefetch else storage,
         transaction_bytes=tx, shared_bytes=storage * len(out_slots),
         tensor_map=_tensor_map(spec, isolated.global_type, fmt),
-        slots=out_slots, notes=notes)
+        slots=out_slots, notes=notes, pixel_box_lower=lower,
+        pixel_box_upper=upper, offsets=isolated.offsets,
+        warm_axes=warm_axes, warm_pixels=warm_pixels)
 
 
 __all__ = ["Explanation", "Slot", "TensorMap", "PAYLOAD", "OUT_OF_BOUNDS",

@@ -55,6 +55,9 @@ def render_png(ex: Explanation, path, *, slot: int | None = None,
     to `path`; returns the path. `color_by`: "row" (the chunk's global row),
     "chunk" (its global 16-byte chunk column: shows the swizzle's
     permutation) or "auto" (chunk when swizzled, else row)."""
+    if not ex.slots:
+        raise ValueError("a prefetch moves nothing into shared memory: there "
+                         "is no image to draw")
     Image, ImageDraw, ImageFont = _pillow()
     if color_by == "auto":
         color_by = "chunk" if ex.swizzle else "row"

@@ -60,6 +60,7 @@ class Isolated:
     global_type: ir.Type
     notes: list = field(default_factory=list)
     shared_alignment: int | None = None   # of the original shared buffer, when known
+    offsets: tuple | None = None  # im2col offsets operands (None: the op has none)
 
 
 # ---------------------------------------------------------------------------
@@ -381,7 +382,7 @@ def _is_identity(layout: str) -> bool:
 
 
 def isolate(selected: Selected, *, coords=None, rows=None,
-            global_shape=None) -> Isolated:
+            global_shape=None, offsets=None) -> Isolated:
     """The op alone in a fresh, verified kernel (see the module docstring)."""
     op = selected.op
     groups = operand_groups(op)
@@ -418,6 +419,12 @@ def isolate(selected: Selected, *, coords=None, rows=None,
                             "--gather-rows") if row_operands else None)
     if rows is not None and not row_operands:
         raise ExplainError("--gather-rows is for gather4/scatter4 copies only")
+    offset_operands = groups.get("offsets", [])
+    offset_values = (constants("im2col offsets", offset_operands, offsets,
+                               "--offsets") if offset_operands else None)
+    if offsets is not None and not offset_operands:
+        raise ExplainError("--offsets is for im2col copies with offsets operands "
+                           "only")
 
     shared = groups.get("shared", [])
     global_ = groups["global"][0]
@@ -439,6 +446,8 @@ def isolate(selected: Selected, *, coords=None, rows=None,
         fixed = {"coords": coord_values}
         if row_values is not None:
             fixed["rows"] = row_values
+        if offset_values is not None:
+            fixed["offsets"] = offset_values
         arg_values: list[ir.Value] = [global_]
         arg_types: list[ir.Type] = [global_type]
         for group, values in groups.items():
@@ -466,7 +475,8 @@ def isolate(selected: Selected, *, coords=None, rows=None,
                     if group == "shared":
                         new_operands.append(shared_value)
                     elif group in fixed:
-                        new_operands.append(arith.constant(i32, fixed[group][i]))
+                        new_operands.append(arith.constant(
+                            i32 if group == "coords" else v.type, fixed[group][i]))
                     elif _constant(v) is not None:
                         new_operands.append(arith.constant(v.type, _constant(v)))
                     else:
@@ -484,6 +494,8 @@ def isolate(selected: Selected, *, coords=None, rows=None,
                 given.append(f"--coords {','.join(map(str, coord_values))}")
             if rows is not None:
                 given.append(f"--gather-rows {','.join(map(str, row_values))}")
+            if offsets is not None:
+                given.append(f"--offsets {','.join(map(str, offset_values))}")
             if global_shape is not None:
                 given.append(f"--global-shape {','.join(map(str, global_shape))}")
             suffix = f" (with {' '.join(given)})" if given else ""
@@ -491,7 +503,7 @@ def isolate(selected: Selected, *, coords=None, rows=None,
                                 suffix) from None
         spec = _lower_spec(module) if isinstance(global_type, ir.MemRefType) else None
     return Isolated(module, clone, spec, coord_values, row_values, global_type,
-                    notes, alignment)
+                    notes, alignment, offset_values)
 
 
 def _lower_spec(module: ir.Module) -> dict:
