@@ -33,7 +33,7 @@ def main() -> int:
     seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
     seed_artifact = compiler.compile(seed["tma_load"], args.arch)
     seed_artifact.save(out / "seed")
-    record_host_encode(seed_artifact, out / "seed")
+    record_host_encode(seed_artifact, out / "seed", "tma_load", (16, 16), "uint32")
     names = ["seed"]
     failed = []
     for case in all_cases():
@@ -45,6 +45,9 @@ def main() -> int:
             continue
         folder = artifact.save(out / case["name"])
         (folder / "case.json").write_text(json.dumps(case, indent=1) + "\n")
+        if case["name"] in HOST_ENCODE_CASES:
+            record_host_encode(artifact, folder, case["name"],
+                               tuple(case["gshape"]), case["dtype"])
         names.append(case["name"])
     if args.random:
         failed += build_random(args, out, compiler, build_case)
@@ -55,20 +58,32 @@ def main() -> int:
     return 1 if failed else 0
 
 
-def record_host_encode(artifact, folder: Path) -> None:
+# Sweep cases whose tensor map is also encoded by the MLIR host lowering
+# (test/gpu/test_host_path.py replays the recorded arguments).
+HOST_ENCODE_CASES = ("im2col_nhwc_pad1",)
+
+
+def record_host_encode(artifact, folder: Path, kernel: str, shape: tuple,
+                       dtype: str) -> None:
     """Runs the MLIR host lowering (tile-lower-tma-host, JIT-compiled) for the
-    seed kernel's tensor map over a 16x16 uint32 array and records the
-    arguments it passes cuTensorMapEncodeTiled; test/gpu/test_host_path.py
-    encodes with exactly these on the GPU."""
+    kernel's tensor map over an array of `shape` and `dtype` and records the
+    arguments it passes cuTensorMapEncodeTiled (or cuTensorMapEncodeIm2col:
+    `function` says which) into host_encode.json;
+    test/gpu/test_host_path.py encodes with exactly these on the GPU."""
     import numpy as np
 
     sys.path.insert(0, str(ROOT / "test" / "python"))
     from test_host_lowering import HostEncoder, aligned_empty  # noqa: E402
+    import mlir.ir as ir  # noqa: E402
+    from tile_mlir import kernel as K  # noqa: E402
 
-    (spec,) = artifact.kernel("tma_load")["tensor_maps"]
-    encoder = HostEncoder(spec, "memref<16x16xui32>")
-    call = encoder(aligned_empty((16, 16), np.uint32))
+    (spec,) = artifact.kernel(kernel)["tensor_maps"]
+    with ir.Context(), ir.Location.unknown():
+        memref_type = str(K.Tensor(shape, dtype).memref_type())
+    encoder = HostEncoder(spec, memref_type)
+    call = encoder(aligned_empty(shape, np.dtype(dtype)))
     recorded = {k: v for k, v in call.items() if k not in ("map", "address")}
+    recorded["function"] = encoder.function
     (folder / "host_encode.json").write_text(json.dumps(recorded) + "\n")
 
 

@@ -564,6 +564,8 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
     byteStrides.push_back(bytes(dims[0]));
   Value dimArray = slot(i64(), dims.size(), 8);
   Value strideArray = slot(i64(), byteStrides.size(), 8);
+  // Tiled maps take boxDim; im2col maps take corners, channels and pixels.
+  Value boxArray = s.encode == "tiled" ? slot(i32(), descRank, 4) : Value();
   Value esArray = slot(i32(), descRank, 4);
   auto fill = [&](Value array, Type elem, ValueRange values) {
     for (auto [i, v] : llvm::enumerate(values)) {
@@ -580,6 +582,8 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   };
   fill(dimArray, i64(), dims);
   fill(strideArray, i64(), byteStrides);
+  if (boxArray)
+    fill(boxArray, i32(), i32s(s.box));
   fill(esArray, i32(), i32s(s.elementStrides));
 
   SmallVector<Value> fields = i32s({s.dataType, descRank});
@@ -587,8 +591,6 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   SmallVector<Value> args = {map, fields[0], fields[1], addressPtr,
                              dimArray, strideArray};
   if (s.encode == "tiled") {
-    Value boxArray = slot(i32(), descRank, 4);
-    fill(boxArray, i32(), i32s(s.box));
     args.append({boxArray, esArray});
     llvm::append_range(args, i32s({s.interleave, s.swizzle, s.l2Promotion,
                                    s.oobFill}));

@@ -15,7 +15,8 @@ tag). Three kinds:
   (im2col, im2col_w, im2col_w_128 loads and prefetches, im2col_no_offs
   stores and reductions: offsets, wHalo/wOffset, bounding-box corners),
   L2 prefetches (no shared operand), shared image and alignment, global
-  strides and dims, opaque tensor maps, targets and PTX versions). The verifier should accept these; a rejection is reported as
+  strides and dims, opaque tensor maps, targets and PTX versions). The
+  verifier should accept these; a rejection is reported as
   a finding (`valid_rejected`), not as a failure, because it is either a
   generator slip or an over-strict rule worth a look.
 * ``mutated``: a valid form with one to three semantic mutations (a field set
@@ -28,15 +29,22 @@ tag). Three kinds:
   may also fail with MLIR's own parser messages.
 
 The copy is written in the keyword form, as a PTX opcode string (also
-mutated PTX strings) or in the generic form (which reaches the opcode checks
-the custom syntax cannot express). Each case is rendered as textual IR and,
-when the form is expressible through `tile_mlir.tma.apply`, as builder call
-arguments (values named by their SSA names in the IR, which the driver
-resolves after parsing the IR without the copy).
+mutated PTX strings; `cp.async.bulk.prefetch.tensor...` for prefetches) or in
+the generic form (which reaches the opcode checks the custom syntax cannot
+express, and a shared operand on a prefetch or none on a load; its
+operandSegmentSizes are shared, global, coords, rows, offsets, mbar,
+cta_mask, cache_policy). Each case is rendered as textual IR and, when the
+form is expressible through `tile_mlir.tma.apply`, as builder call arguments
+(values named by their SSA names in the IR, which the driver resolves after
+parsing the IR without the copy).
+
+TILE_FUZZ_EXPOSE (see EXPOSE below) turns on forms that reach known open
+issues.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import re
@@ -179,15 +187,9 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
-
-
 def stride_unit(bits: int, align_bytes: int) -> int:
     """The fewest elements of `bits` bits that fill a multiple of align_bytes."""
-    return 8 * align_bytes // gcd(bits, 8 * align_bytes)
+    return 8 * align_bytes // math.gcd(bits, 8 * align_bytes)
 
 
 def corner_bits(mode: str, rank: int) -> int:

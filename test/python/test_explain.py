@@ -584,3 +584,263 @@ def test_readme_example_output_is_real(capsys):
     real = capsys.readouterr().out.splitlines()
     for line in shown:
         assert line in real, line
+
+
+# ---------------------------------------------------------------------------
+# im2col, prefetch, float6_align16b
+#
+# Expected pixels come from the definition alone: along each spatial axis the
+# base positions run over [lower, dim - 1 + upper]; the traversal starts at
+# the coords' spatial position, W fastest, then H (then D), then the next
+# image n; a pixel reads base + offsets; anything outside the tensor
+# (padding, n >= N) is the fill on loads and dropped on stores.
+
+
+def im2col_text(shared, global_, box, coords, lower, upper, *, offsets=None,
+                mode="im2col", direction="load", attrs="", target="",
+                runtime_offsets=False):
+    consts = [f"    %k{i} = arith.constant {v} : i32" for i, v in enumerate(coords)]
+    names = ", ".join(f"%k{i}" for i in range(len(coords)))
+    params = f"%A: {global_}, %bar: !llvm.ptr<3>"
+    extra = ""
+    if offsets is not None:
+        if runtime_offsets:
+            params += "".join(f", %o{i}: i16" for i in range(len(offsets)))
+        else:
+            consts += [f"    %o{i} = arith.constant {v} : i16"
+                       for i, v in enumerate(offsets)]
+        extra = " offsets[" + ", ".join(f"%o{i}" for i in range(len(offsets))) + "]"
+    if direction in ("load",):
+        extra += " mbar(%bar)"
+    arr = lambda v: "array<i64: " + ", ".join(map(str, v)) + ">"  # noqa: E731
+    fields = (f"{{box = {arr(box)}, pixel_box_lower = {arr(lower)}, "
+              f"pixel_box_upper = {arr(upper)}{attrs}}}")
+    rank = len(coords)
+    if direction == "prefetch":
+        line = (f"tile.tma_copy prefetch {mode} {rank}d %A[{names}]{extra} "
+                f"{fields} : {global_}")
+    else:
+        line = (f"tile.tma_copy {direction} {mode} {rank}d %s, %A[{names}]{extra} "
+                f"{fields} : {shared}, {global_}")
+    smem = (f'  memref.global "private" @smem : {shared} {{alignment = 1024}}\n'
+            if shared else "")
+    get = f"    %s = memref.get_global @smem : {shared}\n" if shared else ""
+    return f"""
+gpu.module @k {target} {{
+{smem}  gpu.func @f({params}) kernel {{
+{chr(10).join(consts)}
+{get}    {line}
+    gpu.return
+  }}
+}}
+"""
+
+
+def traversal(shape, start, lower, upper, count):
+    """The first `count` (n, h, w) base positions, by the definition
+    (rank 4 only; nested loops, W innermost)."""
+    N, H, W = shape[0], shape[1], shape[2]
+    out = []
+    started = False
+    for n in range(start[0], start[0] + count + 1):
+        for h in range(lower[0], H - 1 + upper[0] + 1):
+            for w in range(lower[1], W - 1 + upper[1] + 1):
+                if (n, h, w) == tuple(start):
+                    started = True
+                if started and len(out) < count:
+                    out.append((n, h, w))
+    return out
+
+
+def test_im2col_nhwc_3x3_pad1_pixels():
+    """NHWC 1x3x3x8 float16, pad 1 for a 3x3 filter (corners -1, -1): 12
+    pixels from (n 0, h -1, w -1), filter tap (h +1, w +2): the last three
+    run into image 1, which does not exist."""
+    shape, lower, upper, offs = (1, 3, 3, 8), (-1, -1), (-1, -1), (1, 2)
+    text = im2col_text("memref<12x8xf16, 3>", "memref<1x3x3x8xf16>", (12, 8),
+                       (0, -1, -1, 0), lower, upper, offsets=offs)
+    ex = explain(text)
+    (slot,) = ex.slots
+    bases = traversal(shape, (0, -1, -1), lower, upper, 12)
+    # h, w run over -1..1: 9 positions in image 0, then image 1.
+    assert bases[:4] == [(0, -1, -1), (0, -1, 0), (0, -1, 1), (0, 0, -1)]
+    assert bases[9:] == [(1, -1, -1), (1, -1, 0), (1, -1, 1)]
+    assert slot.size == 12 * 16 and ex.transaction_bytes == 12 * 16
+    for b in range(slot.size):
+        k, c, within = b // 16, (b % 16) // 2, b % 2
+        n, h, w = bases[k]
+        read = (n, h + offs[0], w + offs[1], c)
+        inside = n < 1 and 0 <= read[1] < 3 and 0 <= read[2] < 3
+        assert slot.at(b) == ("payload" if inside else "out-of-bounds", read,
+                              within), b
+    for k, p in enumerate(slot.pixels):
+        n, h, w = bases[k]
+        assert (p.row, p.n, p.base) == (k, n, (h, w))
+        assert p.position == (h + 1, w + 2)
+        assert p.inside == (n < 1 and 0 <= h + 1 < 3 and 0 <= w + 2 < 3)
+        assert p.channels == (0, 7) and p.address == 16 * k
+    assert "past the last image" in slot.pixels[9].reason
+    assert slot.pixels[2].reason == "w=3 is outside 0..2 (padding)"
+    tm = ex.tensor_map
+    assert tm.encode == "im2col" and tm.function == "cuTensorMapEncodeIm2col"
+    assert tm.global_dim == (8, 3, 3, 1) and tm.global_strides == (16, 48, 144)
+    assert tm.pixel_box_lower == (-1, -1) and tm.pixel_box_upper == (-1, -1)
+    assert (tm.channels_per_pixel, tm.pixels_per_column) == (8, 12)
+    assert tm.element_strides == (1, 1, 1, 1)
+
+    report = render_text(ex)
+    assert "cuTensorMapEncodeIm2col arguments" in report
+    assert "pixelBoxLowerCorner [-1, -1]" in report
+    assert "h -1..1, w -1..1" in report
+    assert "   1  0x0010  (0,-1,0)        (0,0,2)         c 0..7" in report
+    assert "fill: n=1 is past the last image (N=1)" in report
+
+
+def test_im2col_runtime_offsets_default_to_zero_or_given(tmp_path, capsys):
+    lower, upper = (-1, -1), (-1, -1)
+    text = im2col_text("memref<9x8xf16, 3>", "memref<1x3x3x8xf16>", (9, 8),
+                       (0, -1, -1, 0), lower, upper, offsets=(0, 0),
+                       runtime_offsets=True)
+    ex = explain(text)
+    assert ex.offsets == (0, 0)
+    assert any("offsets 0, 1" in n and "--offsets" in n for n in ex.notes)
+    assert [p.position for p in ex.slots[0].pixels] == \
+        [(h, w) for h in (-1, 0, 1) for w in (-1, 0, 1)]
+    given = explain(text, offsets=(2, 1))
+    assert [p.position for p in given.slots[0].pixels] == \
+        [(h + 2, w + 1) for h in (-1, 0, 1) for w in (-1, 0, 1)]
+    path = tmp_path / "k.mlir"
+    path.write_text(text)
+    assert cli.main(["explain", str(path), "--offsets", "2,1"]) == 0
+    out = capsys.readouterr().out
+    assert "offsets     h +2, w +1" in out
+    assert "   4  0x0040  (0,0,0)         (0,2,1)         c 0..7" in out
+
+
+def test_im2col_swizzle_128b_chunks():
+    """128-byte pixels (64 float16 channels), 128B swizzle: chunk c of pixel
+    row r lands at chunk c ^ (r % 8)."""
+    shape, lower, upper = (1, 3, 3, 64), (-1, -1), (-1, -1)
+    text = im2col_text("memref<8x64xf16, 3>", "memref<1x3x3x64xf16>", (8, 64),
+                       (0, -1, -1, 0), lower, upper, offsets=(1, 1),
+                       attrs=", swizzle = 3 : i32")
+    ex = explain(text)
+    (slot,) = ex.slots
+    bases = traversal(shape, (0, -1, -1), lower, upper, 8)
+    for b in range(slot.size):
+        r, shared_chunk, within = b // 128, (b % 128) // 16, b % 16
+        chunk = shared_chunk ^ (r % 8)
+        n, h, w = bases[r]
+        read = (n, h + 1, w + 1, chunk * 8 + within // 2)
+        inside = 0 <= h + 1 < 3 and 0 <= w + 1 < 3
+        assert slot.at(b) == ("payload" if inside else "out-of-bounds", read,
+                              within % 2), b
+    for r, p in enumerate(slot.pixels):
+        assert p.chunks == tuple(r * 8 + (c ^ (r % 8)) for c in range(8))
+    report = render_text(ex)
+    assert "L3: c3 c2 c1 c0 c7 c6 c5 c4" in report
+
+
+def test_im2col_no_offs_store_drops_past_the_tensor():
+    """Store 10 pixels from (n 0, h 1, w 1) over h 0..2, w 0..2 (lower 0,
+    upper (0, -1)): 5 in image 0, then image 1 of a 1-image tensor."""
+    shape, lower, upper = (1, 3, 4, 4), (0, 0), (0, -1)
+    text = im2col_text("memref<10x4xf32, 3>", "memref<1x3x4x4xf32>", (10, 4),
+                       (0, 1, 1, 0), lower, upper, mode="im2col_no_offs",
+                       direction="store")
+    ex = explain(text)
+    (slot,) = ex.slots
+    bases = traversal(shape, (0, 1, 1), lower, upper, 10)
+    assert bases[:5] == [(0, 1, 1), (0, 1, 2), (0, 2, 0), (0, 2, 1), (0, 2, 2)]
+    for b in range(slot.size):
+        k, c = b // 16, (b % 16) // 4
+        n, h, w = bases[k]
+        assert slot.at(b) == ("payload" if n == 0 else "out-of-bounds",
+                              (n, h, w, c), b % 4), b
+    report = render_text(ex)
+    assert "offsets     none (im2col_no_offs)" in report
+    assert "dropped: n=1 is past the last image (N=1)" in report
+    assert ex.tensor_map.pixel_box_upper == (-1, 0)   # innermost-first
+
+
+def test_im2col_w_modelled_not_measured():
+    """im2col_w (sm_100): H fixed by the coords, W from the w coordinate;
+    pixels_per_column + w_halo rows, read at w + w_offset."""
+    text = im2col_text("memref<10x32xf16, 3>", "memref<1x4x16x32xf16>", (8, 32),
+                       (0, 2, 0, 0), (0,), (0,), offsets=(2, 1), mode="im2col_w",
+                       attrs=", swizzle = 2 : i32", target=SM100)
+    ex = explain(text)
+    (slot,) = ex.slots
+    assert [(p.n, p.base, p.position) for p in slot.pixels] == \
+        [(0, (2, w), (2, w + 1)) for w in range(10)]
+    assert ex.transaction_bytes == 10 * 64
+    assert any("not measured" in n for n in ex.notes)
+    tm = ex.tensor_map
+    assert tm.function == "cuTensorMapEncodeIm2colWide" and tm.wide_mode == 0
+    report = render_text(ex)
+    assert "pixelBoxLowerCornerWidth 0" in report
+    assert "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W" in report
+
+
+def test_prefetch_tile_moves_no_shared_bytes():
+    text = """
+    tile.tma_copy prefetch tile 2d %A[%c4, %c8] {box = array<i64: 8, 16>} : memref<10x64xf32>
+    """
+    text = ("%c4 = arith.constant 4 : i32\n%c8 = arith.constant 8 : i32\n"
+            + text)
+    ex = explain(text)
+    assert ex.transaction_bytes == 0 and ex.slots == [] and ex.shared_bytes == 0
+    assert ex.warm_axes[0] == (tuple(range(4, 12)), (True,) * 6 + (False,) * 2)
+    assert ex.warm_axes[1] == (tuple(range(8, 24)), (True,) * 16)
+    assert ex.tensor_map.box_dim == (16, 8) and ex.tensor_map.global_dim == (64, 10)
+    report = render_text(ex)
+    assert "transaction 0: a prefetch moves nothing into shared memory" in report
+    assert "axis 0: 4..11 (2 outside the tensor); axis 1: 8..23" in report
+    assert "cuTensorMapEncodeTiled arguments" in report
+
+
+def test_prefetch_im2col_warms_the_loads_pixels():
+    lower, upper = (-1, -1), (-1, -1)
+    text = im2col_text(None, "memref<1x3x3x8xf16>", (9, 8), (0, -1, -1, 0),
+                       lower, upper, offsets=(0, 1), direction="prefetch")
+    ex = explain(text)
+    assert ex.transaction_bytes == 0 and not ex.slots
+    assert [(p.position, p.inside) for p in ex.warm_pixels] == \
+        [((h, w + 1), 0 <= h < 3 and 0 <= w + 1 < 3)
+         for h in (-1, 0, 1) for w in (-1, 0, 1)]
+    assert ex.tensor_map.function == "cuTensorMapEncodeIm2col"
+    assert "not fetched: h=-1 is outside 0..2 (padding)" in render_text(ex)
+
+
+def test_float6_load_blocks():
+    """float6_align16b loads: each 16 values are 12 payload bytes (value j
+    in bits 6j..6j+5) then 4 padding bytes of a 16-byte block."""
+    text = copy_text("memref<8x128xi8, 3>", "memref<64x128xf6E2M3FN>", (8, 128),
+                     coords=(8, 0), attrs=", format = #tile<format float6_align16b>",
+                     target=SM100)
+    ex = explain(text)
+    (slot,) = ex.slots
+    assert slot.size == 8 * 128 and ex.transaction_bytes == 8 * 96
+    for b in range(slot.size):
+        r, block, j = b // 128, (b % 128) // 16, b % 16
+        if j < 12:
+            p = 12 * block + j           # payload byte of the row
+            assert slot.at(b) == payload((8 + r, 8 * p // 6), 0), b
+        else:
+            assert slot.at(b) == ("padding", None, None), b
+    assert ex.tensor_map.global_dim == (128, 64)
+    assert ex.tensor_map.global_strides == (96,)
+    report = render_text(ex)
+    assert "12 payload bytes" in report
+    assert "one 16-byte chunk (16 float6_align16b elements and padding)" in report
+
+
+def test_float6_store_one_value_per_byte():
+    text = copy_text("memref<8x128xi8, 3>", "memref<64x128xf6E2M3FN>", (8, 128),
+                     coords=(0, 0), attrs=", format = #tile<format float6_align16b>",
+                     direction="store", target=SM100)
+    ex = explain(text)
+    (slot,) = ex.slots
+    for b in range(slot.size):
+        assert slot.at(b) == payload((b // 128, b % 128), 0), b
+    assert "one value per shared byte" in render_text(ex)

@@ -35,6 +35,8 @@ HOST_PIPELINE = ("builtin.module(tile-lower-tma-host,convert-scf-to-cf,"
                  "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
                  "convert-func-to-llvm,reconcile-unrealized-casts)")
 LOAD = "cp.async.bulk.tensor.{rank}d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
+IM2COL_LOAD = ("cp.async.bulk.tensor.{rank}d.shared::cta.global.im2col."
+               "mbarrier::complete_tx::bytes")
 
 
 # --- real specs: compile one TMA load per case -------------------------------------
@@ -50,6 +52,13 @@ KERNELS = {
     "interleave": (K.Tensor((2, 4, 8, 16), "uint16"), (1, 1, 8), (1, 1, 8, 16),
                    {"interleave": 2, "swizzle": 1}, 1024),
     "rank1": (K.Tensor((None,), "uint32"), (64,), (64,), {}, 128),
+    # im2col, NHWC (2, 6, 6, 32) float16: box (32 pixels, 32 channels),
+    # corners lower (h -1, w -2) / upper (h 0, w -1), a W stride of 2.
+    "im2col_f16": (K.Tensor((2, 6, 6, 32), "float16"), (32, 32), (32, 32),
+                   {"opcode": IM2COL_LOAD, "coords": (0, 0, 0, 0),
+                    "pixel_box_lower": (-1, -2), "pixel_box_upper": (0, -1),
+                    "offsets": (1, 2), "element_strides": (1, 1, 2, 1),
+                    "swizzle": 2, "l2_promotion": 2, "oob_fill": 1}, 1024),
 }
 
 
@@ -58,12 +67,15 @@ def kernel_spec(name: str) -> tuple[dict, str]:
     """The kernel's one tensor-map spec (from the manifest) and the memref
     type of its global parameter."""
     tensor, box, shared_shape, kwargs, align = KERNELS[name]
+    kwargs = dict(kwargs)
+    opcode = kwargs.pop("opcode", LOAD)
+    coords = kwargs.pop("coords", (0,) * len(box))
 
     def k(A: tensor):
         shared = K.alloc_shared(shared_shape, tensor.dtype, align=align)
         bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
-        tma.apply(LOAD.format(rank=len(box)), shared, A, box=box,
-                  coords=(0,) * len(box), mbar=bar, **kwargs)
+        tma.apply(opcode.format(rank=len(coords)), shared, A, box=box,
+                  coords=coords, mbar=bar, **kwargs)
 
     k.__name__ = name
     artifact = compiler.compile(K.kernel(grid=1, block=32)(k), cubin=False)
@@ -93,11 +105,23 @@ ENCODE = ctypes.CFUNCTYPE(
     ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
     ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint32),
     ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
+# cuTensorMapEncodeIm2col(map, dataType, rank, address, globalDim,
+#   globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
+#   pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill)
+ENCODE_IM2COL = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
+    ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32),
+    ctypes.c_uint32, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32),
+    ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
+STAND_INS = {"tiled": ("cuTensorMapEncodeTiled", ENCODE, "_record"),
+             "im2col": ("cuTensorMapEncodeIm2col", ENCODE_IM2COL, "_record_im2col")}
 
 
 class HostEncoder:
     """`@encode(%A)` holding one tile.tensor_map over %A, lowered and JITed;
-    each call records the cuTensorMapEncodeTiled arguments it made."""
+    each call records the arguments it passed cuTensorMapEncodeTiled (or,
+    for an im2col spec, cuTensorMapEncodeIm2col)."""
 
     def __init__(self, spec: dict, memref_type: str, status: int = 0):
         self.calls = []
@@ -114,9 +138,10 @@ class HostEncoder:
             self.lowered = str(module)
             self.engine = ExecutionEngine(module, opt_level=2)
         # Bound before the first lookup, which materializes the code.
-        self._callback = ENCODE(self._record)
+        self.function, prototype, method = STAND_INS[spec.get("encode", "tiled")]
+        self._callback = prototype(getattr(self, method))
         self.engine.raw_register_runtime(
-            "cuTensorMapEncodeTiled", ctypes.cast(self._callback, ctypes.c_void_p))
+            self.function, ctypes.cast(self._callback, ctypes.c_void_p))
 
     def _record(self, tmap, data_type, rank, address, dims, strides, box, es,
                 interleave, swizzle, l2_promotion, oob_fill):
@@ -126,6 +151,19 @@ class HostEncoder:
             "box": box[:rank], "element_strides": es[:rank],
             "interleave": interleave, "swizzle": swizzle,
             "l2_promotion": l2_promotion, "oob_fill": oob_fill,
+        })
+        return self.status
+
+    def _record_im2col(self, tmap, data_type, rank, address, dims, strides, lower,
+                       upper, channels, pixels, es, interleave, swizzle,
+                       l2_promotion, oob_fill):
+        self.calls.append({
+            "map": tmap, "data_type": data_type, "rank": rank, "address": address,
+            "dims": dims[:rank], "strides": strides[:rank - 1],
+            "lower": lower[:rank - 2], "upper": upper[:rank - 2],
+            "channels": channels, "pixels": pixels,
+            "element_strides": es[:rank], "interleave": interleave,
+            "swizzle": swizzle, "l2_promotion": l2_promotion, "oob_fill": oob_fill,
         })
         return self.status
 
@@ -245,6 +283,38 @@ def test_interleave():
     # Ci (32 bytes) is implicit: globalDim = (W, C, N), strides in slices.
     assert call["dims"] == [8, 4, 2] and call["strides"] == [256, 1024]
     assert_encoded_like_runtime(call, spec, array)
+
+
+def test_im2col_calls_encode_im2col():
+    """Hand-written expectations: NHWC (2, 6, 6, 32) float16 gives globalDim
+    (C, W, H, N) = (32, 6, 6, 2) and byte strides (W, H, N) = (64, 384,
+    2304); the corners go innermost-first (w, h), the box becomes
+    channelsPerPixel 32 and pixelsPerColumn 32, elementStrides (c, w, h, n)."""
+    spec, memref_type = kernel_spec("im2col_f16")
+    assert memref_type == "memref<2x6x6x32xf16>" and spec["encode"] == "im2col"
+    encoder = HostEncoder(spec, memref_type)
+    assert encoder.function == "cuTensorMapEncodeIm2col"
+    externals = {line.split("@")[1].split("(")[0]
+                 for line in encoder.lowered.splitlines()
+                 if line.strip().startswith("llvm.func @") and "{" not in line}
+    assert externals == {"cuTensorMapEncodeIm2col", "printf", "fflush", "abort"}
+    array = aligned_empty((2, 6, 6, 32), np.float16)
+    call = encoder(array)
+    assert call.pop("map") % 128 == 0
+    assert call == {
+        "data_type": 6, "rank": 4, "address": array.ctypes.data,
+        "dims": [32, 6, 6, 2], "strides": [64, 384, 2304],
+        "lower": [-2, -1], "upper": [-1, 0], "channels": 32, "pixels": 32,
+        "element_strides": [1, 2, 1, 1], "interleave": 0, "swizzle": 2,
+        "l2_promotion": 2, "oob_fill": 1,
+    }
+    # What the Python runtime would pass for the same array.
+    view = view_of(array)
+    check_source(spec, view, spec["source"])
+    dims, strides = descriptor_layout(spec, view)
+    assert (call["dims"], call["strides"]) == (dims, strides)
+    assert (call["lower"], call["upper"]) == (spec["pixel_box_lower"],
+                                              spec["pixel_box_upper"])
 
 
 def test_rank1_has_a_stride_array():

@@ -473,7 +473,12 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     # whose offsets are the constants explained here.
     tx = tma.transaction_bytes(op if mode in UNMEASURED_MODES else selected.op)
     modelled = sum(s.count(PAYLOAD) + s.count(OUT_OF_BOUNDS) for s in out_slots)
-    if modelled != tx or image.payload_bytes * len(out_slots) != tx:
+    image_bytes = image.payload_bytes * len(out_slots)
+    if fmt.packed and image.row_payload_bytes == image.row_elems:
+        # float6_align16b stores: a value a shared byte, packed in transit.
+        modelled = modelled * fmt.bits // 8
+        image_bytes = image_bytes * fmt.bits // 8
+    if modelled != tx or image_bytes != tx:
         raise ExplainError(f"internal: the image holds {modelled} payload bytes, "
                            f"the op's transaction bytes are {tx}")
 

@@ -29,7 +29,7 @@
 // CHECK-LABEL: gpu.func @seed(
 // CHECK-SAME: %[[A:[^:]+]]: memref<16x16xui32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.kernel_signature = (memref<16x16xui32>, !llvm.ptr<3>, !llvm.ptr) -> ()
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 2 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "uint32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
+// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 2 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "uint32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
 // CHECK: %[[C0:[^ ]+]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[S:[^ ]+]] = memref.get_global @smem : memref<2x8x16xui32, 3>
 // CHECK-NEXT: %[[I:[^ ]+]] = memref.extract_aligned_pointer_as_index %[[S]] : memref<2x8x16xui32, 3> -> index
@@ -59,7 +59,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @store_tile(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[ROW:[^:]+]]: i32, %[[COL:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 3 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
+// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 3 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
 // CHECK: %[[BASE:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[BASE]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %[[P0]], box[%[[COL]], %[[ROW]]] : !llvm.ptr, <3>
@@ -158,7 +158,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @gather4(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[BASE_ROW:[^:]+]]: i32, %[[COL:[^:]+]]: i32, %[[R0:[^:]+]]: i32, %[[R1:[^:]+]]: i32, %[[R2:[^:]+]]: i32, %[[R3:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 32, 1>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "gather4", oob_fill = 0 : i64, param = 8 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
+// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 32, 1>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "gather4", oob_fill = 0 : i64, param = 8 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
 // CHECK: %[[B_P0:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B_P0]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %[[MAP]], %[[BAR]], box[%[[COL]], %[[R0]], %[[R1]], %[[R2]], %[[R3]]] {isCTAOnly = true, mode = #nvvm.tma_load_mode<tile_gather4>} : !llvm.ptr<3>, !llvm.ptr
@@ -367,7 +367,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
 // CHECK-LABEL: gpu.func @ranks(
 // CHECK-SAME: %[[A1:[^:]+]]: memref<256xf32>, %[[A2:[^:]+]]: memref<64x64xf32>, %[[A3:[^:]+]]: memref<4x64x64xf32>, %[[A4:[^:]+]]: memref<2x4x64x64xf32>, %[[A5:[^:]+]]: memref<2x2x4x64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[CA:[^:]+]]: i32, %[[CB:[^:]+]]: i32, %[[CC:[^:]+]]: i32, %[[CD:[^:]+]]: i32, %[[CE:[^:]+]]: i32, %[[M1:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M2:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M3:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M4:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M5:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.tensor_maps = [
-// CHECK-SAME: {box = array<i64: 16>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1>, format = "float32", global_rank = 1 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 11 : i64, rank = 1 : i64, source = 0 : i64, swizzle = 0 : i64},
+// CHECK-SAME: {box = array<i64: 16>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1>, encode = "tiled", format = "float32", global_rank = 1 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 11 : i64, rank = 1 : i64, source = 0 : i64, swizzle = 0 : i64},
 // CHECK-SAME: {box = array<i64: 16, 8>, {{[^}]*}}, global_rank = 2 : i64, {{[^}]*}}, param = 12 : i64, rank = 2 : i64, source = 1 : i64, {{[^}]*}}},
 // CHECK-SAME: {box = array<i64: 16, 8, 2>, {{[^}]*}}, element_strides = array<i64: 1, 1, 1>, {{[^}]*}}, global_rank = 3 : i64, {{[^}]*}}, param = 13 : i64, rank = 3 : i64, source = 2 : i64, {{[^}]*}}},
 // CHECK-SAME: {box = array<i64: 16, 8, 2, 1>, {{[^}]*}}, global_rank = 4 : i64, {{[^}]*}}, param = 14 : i64, rank = 4 : i64, source = 3 : i64, {{[^}]*}}},
@@ -504,7 +504,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // CHECK-LABEL: gpu.func @swizzle(
 // CHECK-SAME: %[[H:[^:]+]]: memref<32x64xf16>, %[[F:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[M3:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M1:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M2:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.tensor_maps = [
-// CHECK-SAME: {box = array<i64: 8, 4>, bytes = 128 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1>, format = "float16", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 3 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 3 : i64},
+// CHECK-SAME: {box = array<i64: 8, 4>, bytes = 128 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float16", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 3 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 3 : i64},
 // CHECK-SAME: {box = array<i64: 4, 8>, {{[^}]*}}, format = "float32", {{[^}]*}}, param = 4 : i64, {{[^}]*}}, source = 1 : i64, swizzle = 1 : i64},
 // CHECK-SAME: {box = array<i64: 16, 8>, {{[^}]*}}, format = "float32", {{[^}]*}}, param = 5 : i64, {{[^}]*}}, source = 1 : i64, swizzle = 2 : i64}]
 // CHECK: %[[B3:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
@@ -583,7 +583,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @interleave(
 // CHECK-SAME: %[[A:[^:]+]]: memref<2x4x8x16xui16>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[N:[^:]+]]: i32, %[[C:[^:]+]]: i32, %[[W:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 8, 1, 1>, bytes = 128 : i64, data_type = 1 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1, 1>, format = "uint16", global_rank = 4 : i64, interleave = 2 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 5 : i64, rank = 3 : i64, source = 0 : i64, swizzle = 1 : i64}]
+// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 8, 1, 1>, bytes = 128 : i64, data_type = 1 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1, 1>, encode = "tiled", format = "uint16", global_rank = 4 : i64, interleave = 2 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 5 : i64, rank = 3 : i64, source = 0 : i64, swizzle = 1 : i64}]
 // CHECK: %[[B:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %[[MAP]], %[[BAR]], box[%[[W]], %[[C]], %[[N]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -616,7 +616,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // so slot 1 is at 1024.
 
 // CHECK-LABEL: gpu.func @packed_fp4(
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 128, 8>, bytes = 128 : i64, data_type = 14 : i64, elem_bits = 4 : i64, element_strides = array<i64: 1, 1>, format = "float4_e2m1fn", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 3 : i64}]
+// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 128, 8>, bytes = 128 : i64, data_type = 14 : i64, elem_bits = 4 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float4_e2m1fn", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 3 : i64}]
 // CHECK: %[[B:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %{{[^ ]+}}, %{{[^ ]+}}, box[%[[C0:[^ ]+]], %[[C0]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -649,7 +649,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
 // CHECK-SAME: {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, {{[^}]*}}, param = 3 : i64, {{[^}]*}}, source = 0 : i64, {{[^}]*}}},
 // CHECK-SAME: {box = array<i64: 16, 4>, bytes = 128 : i64, data_type = 7 : i64, {{[^}]*}}, param = 4 : i64, {{[^}]*}}, source = 0 : i64, {{[^}]*}}},
 // CHECK-SAME: {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, {{[^}]*}}, param = 5 : i64, {{[^}]*}}, source = 1 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 11 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "tfloat32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 2 : i64, mode = "tile", oob_fill = 1 : i64, param = 6 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]
+// CHECK-SAME: {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 11 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "tfloat32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 2 : i64, mode = "tile", oob_fill = 1 : i64, param = 6 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{[^ ]+}}, %[[M0]], %[[BAR]]
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[M0]], %{{[^ ]+}}
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{[^ ]+}}, %[[M1]], %[[BAR]]
