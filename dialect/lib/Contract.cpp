@@ -229,7 +229,10 @@ CopyFields mlir::tile::getCopyFields(TmaCopyOp op) {
   if (auto es = op.getElementStrides())
     f.elementStrides.assign(es->begin(), es->end());
   else
-    f.elementStrides.assign(isIm2colMode(f.mode) ? f.rank : f.box.size(), 1);
+    f.elementStrides.assign(
+        isIm2colMode(f.mode) && f.rank >= 1 && f.rank <= 5 ? f.rank
+                                                           : f.box.size(),
+        1);
   if (auto fmt = op.getFormat()) {
     f.format = *fmt;
   } else {

@@ -203,8 +203,16 @@ static ParseResult
 parseBuffers(OpAsmParser &parser, DirectionAttr direction,
              std::optional<OpAsmParser::UnresolvedOperand> &shared,
              OpAsmParser::UnresolvedOperand &global) {
-  if (isPrefetch(direction))
-    return parser.parseOperand(global);
+  if (isPrefetch(direction)) {
+    if (parser.parseOperand(global))
+      return failure();
+    if (succeeded(parser.parseOptionalComma()))
+      return parser.emitError(parser.getCurrentLocation())
+             << "[" << ruleName(Rule::SharedOperand)
+             << "] a prefetch fills L2 and names no shared buffer: give the "
+                "global operand alone";
+    return success();
+  }
   OpAsmParser::UnresolvedOperand first;
   if (parser.parseOperand(first))
     return failure();
@@ -365,7 +373,8 @@ static bool bytesComputable(TmaCopyOp copy) {
     return !attr || attr.getType().isSignlessInteger(32);
   };
   if (!p.box || !p.mode || !p.direction || !p.rank || !isI32(p.rank) ||
-      !isI32(p.swizzle) || !isI32(p.interleave))
+      !isI32(p.swizzle) || !isI32(p.interleave) || copy.getRank() < 1 ||
+      copy.getRank() > 5)
     return false;
   int64_t operands = 0;
   for (int32_t n : p.operandSegmentSizes) {

@@ -909,7 +909,11 @@ LogicalResult Verifier::run() {
   if (auto es = op.getElementStrides())
     f.elementStrides.assign(es->begin(), es->end());
   else
-    f.elementStrides.assign(isIm2colMode(f.mode) ? opc.rank : f.box.size(), 1);
+    f.elementStrides.assign(isIm2colMode(f.mode) && opc.rank >= 1 &&
+                                    opc.rank <= 5
+                                ? opc.rank
+                                : f.box.size(),
+                            1);
   f.swizzle = op.getSwizzle();
   f.interleave = op.getInterleave();
   sharedType = op.getShared() ? cast<MemRefType>(op.getShared().getType())

@@ -373,6 +373,13 @@ struct TileLowerTmaPass
       if (it != tagged.end()) {
         rewriter.setInsertionPoint(op);
         for (Value map : it->second) {
+          // An opaque map cast to generic next to its copy: cast it again
+          // here when its source is available.
+          if (auto cast = map.getDefiningOp<LLVM::AddrSpaceCastOp>();
+              cast && !dominance.properlyDominates(map, op) &&
+              dominance.properlyDominates(cast.getArg(), op))
+            map = LLVM::AddrSpaceCastOp::create(rewriter, op.getLoc(),
+                                                cast.getType(), cast.getArg());
           if (!dominance.properlyDominates(map, op)) {
             op.emitOpError("[prefetch-tensormap-tag] the tensor map of a "
                            "copy tagged \"")

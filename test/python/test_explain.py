@@ -736,6 +736,7 @@ def test_im2col_swizzle_128b_chunks():
         assert slot.at(b) == ("payload" if inside else "out-of-bounds", read,
                               within % 2), b
     for r, p in enumerate(slot.pixels):
+        assert p.address == 128 * r
         assert p.chunks == tuple(r * 8 + (c ^ (r % 8)) for c in range(8))
     report = render_text(ex)
     assert "L3: c3 c2 c1 c0 c7 c6 c5 c4" in report

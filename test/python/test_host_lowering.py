@@ -4,7 +4,8 @@ The specs come from compiling real kernels (the device lowering's
 `tile.tensor_maps`); a host-only function holding `tile.tensor_map` ops is
 lowered with `tile-lower-tma-host` plus the standard host passes, JIT-compiled
 with MLIR's ExecutionEngine, and run on numpy arrays with
-`cuTensorMapEncodeTiled` bound to a recording stand-in. What the stand-in
+`cuTensorMapEncodeTiled` (or `cuTensorMapEncodeIm2col`) bound to a recording
+stand-in. What the stand-in
 receives must be exactly what the Python runtime (tensormap.descriptor_layout
 over the same spec and array) would pass the driver; a runtime-rule violation
 must abort with the rule's name, as tensormap.check_source names it.

@@ -41,7 +41,7 @@ class Pixel:
                   fill on loads, dropped on stores)
     channels_inside  how many of the row's channels are < C
     reason        why the pixel (or part of the row) is outside, else None
-    address       shared byte of the row's first payload byte (None: no
+    address       shared byte where the row's storage starts (None: no
                   shared image, a prefetch)
     chunks        shared 16-byte chunk (address // 16, from the buffer base)
                   of each of the row's image chunks, swizzle applied
@@ -95,7 +95,7 @@ def pixels(t: _im2col.Im2colTransfer, offset: int | None) -> list:
         if addrs is None:
             address, chunks = None, ()
         else:
-            address = int(addrs[k, 0])
+            address = offset + k * t.image.row_storage_bytes
             chunks = tuple(int(a) // CHUNK_BYTES
                            for a in addrs[k, ::CHUNK_BYTES])
         out.append(Pixel(k, int(n[k]), tuple(int(v) for v in bases[k]), position,
