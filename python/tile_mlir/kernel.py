@@ -37,6 +37,8 @@ _DTYPES = {
     "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
     "float4_e2m1fn": "f4E2M1FN", "float6_e2m3fn": "f6E2M3FN",
     "float6_e3m2fn": "f6E3M2FN",
+    # Signless bytes: the shared image of the packed formats.
+    "i8": "i8",
 }
 _SHARED = 3
 

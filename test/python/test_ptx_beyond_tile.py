@@ -15,8 +15,6 @@ import pytest
 
 ir = pytest.importorskip("mlir.ir")
 
-from mlir.dialects import memref  # noqa: E402
-
 from tile_mlir import compiler, kernel as K, tma  # noqa: E402
 
 POLICY = 0x12F0000000000000
@@ -24,21 +22,6 @@ NHWC = (2, 6, 6, 32)
 INSTRUCTION = re.compile(
     r"^\s*((?:cp(?:\.reduce)?\.async\.bulk(?:\.prefetch)?\.tensor|prefetch(?:\.param)?"
     r"\.tensormap)\S*)\s+(.*);\s*$", re.M)
-
-
-def _i8_shared(shape):
-    """A signless-i8 shared buffer (packed images); the builder's dtypes are
-    signed/unsigned, so it is declared directly."""
-    trace = K._Trace.current
-    name = f"__tile_smem{trace.shared_count}"
-    trace.shared_count += 1
-    mtype = ir.MemRefType.get(list(shape), ir.IntegerType.get_signless(8),
-                              memory_space=ir.IntegerAttr.get(
-                                  ir.IntegerType.get_signless(64), 3))
-    with ir.InsertionPoint.at_block_begin(trace.module_body):
-        memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility="private",
-                        alignment=1024)
-    return K.Buffer(memref.get_global(mtype, name))
 
 
 def hopper_forms(A, B, C, D):
@@ -99,8 +82,8 @@ def blackwell_forms(A, F4, F6, G):
     w = K.alloc_shared((64 + 2, 64), "float16", align=1024)
     w128 = K.alloc_shared((4 * (32 + 4), 64), "float16", align=1024)
     tile = K.alloc_shared((8, 64), "float16", align=1024)
-    f4 = _i8_shared((8, 64))
-    f6 = _i8_shared((8, 128))
+    f4 = K.alloc_shared((8, 64), "i8", align=1024)
+    f6 = K.alloc_shared((8, 128), "i8", align=1024)
     wide = dict(pixel_box_lower=(-1,), pixel_box_upper=(-1,))
     tma.apply("cp.async.bulk.tensor.4d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes",
               w, G, box=(64, 64), coords=(0, 1, 0, 0), offsets=(2, 1), mbar=bar, swizzle=3,

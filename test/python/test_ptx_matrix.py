@@ -32,7 +32,6 @@ import pytest
 
 ir = pytest.importorskip("mlir.ir")
 
-from mlir.dialects import memref  # noqa: E402
 
 from tile_mlir import compiler, kernel as K, tma  # noqa: E402
 from tile_mlir.errors import TileVerifyError  # noqa: E402
@@ -376,21 +375,6 @@ def groups_for(arch: str) -> dict[str, list[Form]]:
 # Building and compiling kernels
 
 
-def _alloc_i8(shape, align):
-    """A signless-i8 shared buffer (the packed-fp4 image). alloc_shared has no
-    dtype for it (uint8/int8 are ui8/si8), so it is made the same way here."""
-    trace = K._Trace.current
-    name = f"__tile_smem{trace.shared_count}"
-    trace.shared_count += 1
-    mtype = ir.MemRefType.get(list(shape), ir.IntegerType.get_signless(8),
-                              memory_space=ir.IntegerAttr.get(
-                                  ir.IntegerType.get_signless(64), 3))
-    with ir.InsertionPoint.at_block_begin(trace.module_body):
-        memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility="private",
-                        alignment=align)
-    return K.Buffer(memref.get_global(mtype, name))
-
-
 def issue(form: Form, shared, global_, mbar, runtime):
     """apply() for `form`; raises TileVerifyError when rejected."""
     f = form.fields
@@ -444,8 +428,8 @@ def make_kernel(name: str, forms: list[Form], arch: str) -> Built:
             shape = form.repeat + form.image()
             key = (shape, form.dtype)
             if key not in buffers:
-                buffers[key] = (_alloc_i8(shape, 1024) if form.fp4 else
-                                K.alloc_shared(shape, form.dtype, align=1024))
+                buffers[key] = K.alloc_shared(shape, "i8" if form.fp4 else form.dtype,
+                                               align=1024)
             try:
                 op = issue(form, buffers[key], by_spec[(form.global_shape(), form.dtype)],
                            mbar, runtime)
