@@ -345,20 +345,25 @@ void TensorMapOp::getEffects(
 // TxBytesOp
 //===----------------------------------------------------------------------===//
 
+/// The copies of `op`'s enclosing function (isolated region) tagged `tag`.
+static SmallVector<TmaCopyOp> taggedCopies(Operation *op, StringRef tag) {
+  SmallVector<TmaCopyOp> copies;
+  if (Operation *scope =
+          op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>())
+    scope->walk([&](TmaCopyOp copy) {
+      if (copy.getTag() == tag)
+        copies.push_back(copy);
+    });
+  return copies;
+}
+
 std::optional<int64_t> TxBytesOp::computeBytes() {
-  Operation *scope = getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  if (!scope)
+  SmallVector<TmaCopyOp> copies = taggedCopies(*this, getTag());
+  if (copies.empty())
     return std::nullopt;
   int64_t total = 0;
-  bool found = false;
-  scope->walk([&](TmaCopyOp copy) {
-    if (copy.getTag() == getTag()) {
-      total += copy.getTransactionBytes();
-      found = true;
-    }
-  });
-  if (!found)
-    return std::nullopt;
+  for (TmaCopyOp copy : copies)
+    total += copy.getTransactionBytes();
   return total;
 }
 
@@ -402,15 +407,8 @@ static bool bytesComputable(TmaCopyOp copy) {
 LogicalResult TxBytesOp::verify() {
   // A tagged copy that is malformed reports itself (now or when it is
   // verified after this op) and has no byte count: nothing to check here.
-  Operation *scope =
-      getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  bool malformed = false;
-  if (scope)
-    scope->walk([&](TmaCopyOp copy) {
-      if (copy.getTag() == getTag() && !bytesComputable(copy))
-        malformed = true;
-    });
-  if (malformed)
+  if (llvm::any_of(taggedCopies(*this, getTag()),
+                   [](TmaCopyOp copy) { return !bytesComputable(copy); }))
     return success();
   std::optional<int64_t> bytes = computeBytes();
   if (!bytes)
@@ -436,15 +434,7 @@ OpFoldResult TxBytesOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult PrefetchTensorMapOp::verify() {
-  Operation *scope =
-      getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  bool found = false;
-  if (scope)
-    scope->walk([&](TmaCopyOp copy) {
-      if (copy.getTag() == getTag())
-        found = true;
-    });
-  if (!found)
+  if (taggedCopies(*this, getTag()).empty())
     return emitOpError() << "[" << ruleName(Rule::PrefetchTensorMapTag)
                          << "] no tile.tma_copy in the enclosing function has "
                          << "tag \"" << getTag() << "\"";
