@@ -81,16 +81,7 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
     if len(coords) != rank:
         raise ValueError(f"coords-count: expected {rank} coords, got {len(coords)}")
 
-    if oob_fill not in (0, 1):
-        raise ValueError(f"oob-fill-range: oob_fill {oob_fill!r} is outside 0..1 "
-                         "(zero, NaN)")
-    if oob_fill == 1 and not fmt.is_float:
-        raise ValueError(f"oob-fill-float: oob_fill 1 (NaN) needs a "
-                         f"floating-point format, got {fmt.name}")
-    if tf32_rounding not in TF32_ROUNDINGS:
-        raise ValueError(f"tf32_rounding must be one of {TF32_ROUNDINGS}, "
-                         f"got {tf32_rounding!r}")
-    check_swizzle_direction(swizzle, direction)
+    check_fill_rounding_swizzle(fmt, oob_fill, tf32_rounding, swizzle, direction)
     if interleave == 0 and strides[-1] != 1:
         raise ValueError(f"element-strides-inner: element_strides[{rank - 1}] = "
                          f"{strides[-1]}: the innermost stride must be 1 "
@@ -162,6 +153,21 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
 
     return Transfer(fmt, image, box, strides, coords, rows, int(interleave), mode,
                     storage_view(garr, fmt), logical)
+
+
+def check_fill_rounding_swizzle(fmt: Format, oob_fill, tf32_rounding, swizzle,
+                                direction: str) -> None:
+    """The knobs every transfer checks the same way, tile or im2col."""
+    if oob_fill not in (0, 1):
+        raise ValueError(f"oob-fill-range: oob_fill {oob_fill!r} is outside 0..1 "
+                         "(zero, NaN)")
+    if oob_fill == 1 and not fmt.is_float:
+        raise ValueError(f"oob-fill-float: oob_fill 1 (NaN) needs a "
+                         f"floating-point format, got {fmt.name}")
+    if tf32_rounding not in TF32_ROUNDINGS:
+        raise ValueError(f"tf32_rounding must be one of {TF32_ROUNDINGS}, "
+                         f"got {tf32_rounding!r}")
+    check_swizzle_direction(swizzle, direction)
 
 
 def check_swizzle_direction(swizzle, direction: str) -> None:

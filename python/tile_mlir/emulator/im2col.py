@@ -58,8 +58,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .convert import TF32_ROUNDINGS, to_format
-from .fields import check_shared, check_swizzle_direction
+from .convert import to_format
+from .fields import check_fill_rounding_swizzle, check_shared
 from .formats import Format, fill_value, resolve_format, storage_view
 from .image import Image, _ints, compute_image, im2col_rows
 from .reduce import apply_reduction, check_reduction
@@ -158,15 +158,7 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
     if strides[0] != 1:
         raise ValueError(f"im2col-n-stride: element_strides[0] (N) = {strides[0]}: "
                          "a stride along N is not modelled (undocumented)")
-    if oob_fill not in (0, 1):
-        raise ValueError(f"oob-fill-range: oob_fill {oob_fill!r} is outside 0..1")
-    if oob_fill == 1 and not fmt.is_float:
-        raise ValueError(f"oob-fill-float: oob_fill 1 (NaN) needs a "
-                         f"floating-point format, got {fmt.name}")
-    if tf32_rounding not in TF32_ROUNDINGS:
-        raise ValueError(f"tf32_rounding must be one of {TF32_ROUNDINGS}, "
-                         f"got {tf32_rounding!r}")
-    check_swizzle_direction(swizzle, direction)
+    check_fill_rounding_swizzle(fmt, oob_fill, tf32_rounding, swizzle, direction)
     if mode in W_MODES and swizzle not in W_MODE_SWIZZLES:
         raise ValueError(f"im2col-w-swizzle: {mode} needs swizzle 2, 3 or 4 (64B, "
                          f"128B, 128B_ATOM_32B), got {swizzle}")
