@@ -61,7 +61,7 @@ import numpy as np
 from .convert import to_format
 from .fields import check_fill_rounding_swizzle, check_shared
 from .formats import Format, fill_value, resolve_format, storage_view
-from .image import Image, _ints, compute_image, im2col_rows
+from .image import Image, _ints, checked_element_strides, compute_image, im2col_rows
 from .reduce import apply_reduction, check_reduction
 from .swizzle import swizzle_span
 
@@ -143,15 +143,7 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
     if len(coords) != rank:
         raise ValueError(f"coords-count: expected {rank} coords (n, [d, h,] w, c), "
                          f"got {len(coords)}")
-    strides = (1,) * rank if element_strides is None else _ints(
-        "element_strides", element_strides)
-    if len(strides) != rank:
-        raise ValueError(f"element-strides-arity: element_strides has "
-                         f"{len(strides)} entries, expected {rank}")
-    for i, s in enumerate(strides):
-        if not 1 <= s <= 8:
-            raise ValueError(f"element-strides-range: element_strides[{i}] = "
-                             f"{s} is outside 1..8")
+    strides = checked_element_strides(element_strides, rank)
     if strides[-1] != 1:
         raise ValueError(f"element-strides-inner: element_strides[{rank - 1}] "
                          f"(C) = {strides[-1]}: the innermost stride must be 1")

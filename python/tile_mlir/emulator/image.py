@@ -29,6 +29,20 @@ MODES = ("tile", "gather4", "scatter4", "im2col", "im2col_w", "im2col_w_128",
 IM2COL_MODES = ("im2col", "im2col_w", "im2col_w_128", "im2col_no_offs")
 
 
+
+def checked_element_strides(element_strides, rank: int) -> tuple:
+    """`element_strides` (all ones when None), one per dimension, each 1..8."""
+    strides = (1,) * rank if element_strides is None else _ints(
+        "element_strides", element_strides)
+    if len(strides) != rank:
+        raise ValueError(f"element-strides-arity: element_strides has "
+                         f"{len(strides)} entries, expected {rank}")
+    for i, s in enumerate(strides):
+        if not 1 <= s <= 8:
+            raise ValueError(f"element-strides-range: element_strides[{i}] = "
+                             f"{s} is outside 1..8")
+    return strides
+
 def interleave_bytes(interleave: int) -> int:
     if interleave not in (0, 1, 2):
         raise ValueError(f"interleave-range: interleave {interleave!r} is "
@@ -112,15 +126,7 @@ def compute_image(box, element_strides=None, format="uint32", swizzle=0,
     for i, extent in enumerate(box):
         if not 1 <= extent <= 256:
             raise ValueError(f"box-extent: box[{i}] = {extent} is outside 1..256")
-    strides = (1,) * len(box) if element_strides is None else _ints(
-        "element_strides", element_strides)
-    if len(strides) != len(box):
-        raise ValueError(f"element-strides-arity: element_strides has "
-                         f"{len(strides)} entries, expected {len(box)}")
-    for i, s in enumerate(strides):
-        if not 1 <= s <= 8:
-            raise ValueError(f"element-strides-range: element_strides[{i}] = "
-                             f"{s} is outside 1..8")
+    strides = checked_element_strides(element_strides, len(box))
     ibytes = interleave_bytes(interleave)
     if mode != "tile":
         dims = [4, box[1] if len(box) == 2 else 1]
