@@ -17,7 +17,9 @@ _MAX_STRIDE = 1 << 40
 
 
 _PADDED_PACKED = ("float4_e2m1fn", "float6_align16b")
-_PACKED_PER_BYTE = {"float4_e2m1fn": 2, "float4_e2m1fn_align8b": 2}
+# Packed formats: (values, bytes) of the host array's innermost axis.
+_PACKING = {"float4_e2m1fn": (2, 1), "float4_e2m1fn_align8b": (2, 1),
+            "float6_align16b": (4, 3)}
 
 
 def _base_alignment(spec: dict) -> int:
@@ -35,10 +37,9 @@ def descriptor_layout(spec: dict, view: DeviceView) -> tuple[list[int], list[int
     rank = spec["rank"]
     shape = list(view.shape)
     strides = [s * view.itemsize for s in view.strides]
-    if spec["format"] in _PACKED_PER_BYTE:
-        shape[-1] *= 2  # two packed elements a byte
-    elif spec["format"] == "float6_align16b":
-        shape[-1] = shape[-1] * 4 // 3  # four packed elements in three bytes
+    if spec["format"] in _PACKING:
+        values, nbytes = _PACKING[spec["format"]]
+        shape[-1] = shape[-1] * values // nbytes
     if spec["interleave"]:
         # Axes (N, C_slices, *spatial, Ci): Ci is the implicit slice and the
         # innermost spatial axis steps by one slice.
