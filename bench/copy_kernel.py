@@ -178,6 +178,38 @@ def ws_shared_bytes(box, stages: int, dtype: str = "bfloat16") -> int:
     return stages * br * bc * elem + 2 * stages * 8
 
 
+def _ring_and_producer(A, box, dtype: str, stages: int, stage_bytes: int, count,
+                       coords, consumers: int = 1):
+    """The warp-specialized ring: `stages` buffers with a "full" and an
+    "empty" mbarrier each (thread 0 initialises them; "empty" counts
+    `consumers` arrivals; then a CTA barrier), and warp 0's producer: for its
+    j-th tile (of `count`, at `coords(j)`) it waits until stage j % stages is
+    empty, arms the stage's "full" barrier with the box's bytes and issues
+    the TMA load. Returns (bufs, full, empty)."""
+    tid = K.thread_id()
+    bufs = [K.dynamic_shared(tuple(box), dtype, s * stage_bytes) for s in range(stages)]
+    full = K.dynamic_shared((stages,), "uint64", stages * stage_bytes)
+    empty = K.dynamic_shared((stages,), "uint64", stages * stage_bytes + stages * 8)
+    with K.if_(tid == 0):
+        for s in range(stages):
+            K.mbarrier_init(full.ptr_to([s]), 1)
+            K.mbarrier_init(empty.ptr_to([s]), consumers)
+    K.cta_sync()
+
+    with K.if_(tid == 0):  # producer
+        for j in K.range_(0, count):
+            stage = j % stages
+            K.mbarrier_wait(empty.ptr_to([stage]), empty_parity(j, stages))
+
+            def load(s):
+                bar = full.ptr_to([s])
+                K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"ld{s}"))
+                tma.apply(LOAD, bufs[s], A, box=box, coords=coords(j), mbar=bar,
+                          tag=f"ld{s}")
+            _on_stage(stage, stages, load)
+    return bufs, full, empty
+
+
 def build_copy_ws(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int = 132,
                   dtype: str = "bfloat16", name: str = "tma_copy_ws", store_lag: int = 1,
                   order: str = "round_robin"):
@@ -199,9 +231,6 @@ def build_copy_ws(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: in
 
     def body(A, B):
         tid = K.thread_id()
-        bufs = [K.dynamic_shared((br, bc), dtype, s * stage_bytes) for s in range(stages)]
-        full = K.dynamic_shared((stages,), "uint64", stages * stage_bytes)
-        empty = K.dynamic_shared((stages,), "uint64", stages * stage_bytes + stages * 8)
         block = K.block_id()
         count, tile_of = tile_order(block, n_tiles, grid, order)
 
@@ -209,23 +238,8 @@ def build_copy_ws(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: in
             tile = tile_of(j)
             return ((tile // tiles_c) * br, (tile % tiles_c) * bc)
 
-        with K.if_(tid == 0):
-            for s in range(stages):
-                K.mbarrier_init(full.ptr_to([s]), 1)
-                K.mbarrier_init(empty.ptr_to([s]), 1)
-        K.cta_sync()
-
-        with K.if_(tid == 0):  # producer
-            for j in K.range_(0, count):
-                stage = j % stages
-                K.mbarrier_wait(empty.ptr_to([stage]), empty_parity(j, stages))
-
-                def load(s):
-                    bar = full.ptr_to([s])
-                    K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"ld{s}"))
-                    tma.apply(LOAD, bufs[s], A, box=box, coords=coords(j), mbar=bar,
-                              tag=f"ld{s}")
-                _on_stage(stage, stages, load)
+        bufs, full, empty = _ring_and_producer(A, box, dtype, stages, stage_bytes,
+                                               count, coords)
 
         with K.if_(tid == 32):  # consumer
             for j in K.range_(0, count):
@@ -448,8 +462,7 @@ def build_copy_tma_simt(rows: int, cols: int, box=(64, 128), stages: int = 4,
                         grid: int = 132, consumer_warps: int = 4, dtype: str = "bfloat16",
                         name: str = "tma_load_simt_store"):
     """TMA loads, ordinary stores: warp 0 (lane 0) loads boxes into a ring
-    of `stages` buffers exactly as build_copy_ws's producer does (waits on
-    "empty", arms "full", TMA load); the `consumer_warps` warps after it wait
+    of `stages` buffers with build_copy_ws's producer (_ring_and_producer); the `consumer_warps` warps after it wait
     on "full", each thread moves its share of the box with ld.shared.v4 and
     st.global.v4 (all its loads before its stores), then arrives on "empty"
     (count: every consumer thread)."""
@@ -467,10 +480,7 @@ def build_copy_tma_simt(rows: int, cols: int, box=(64, 128), stages: int = 4,
     def body(A, B):
         vtype = _vector_type(dtype)
         tid = K.thread_id()
-        bufs = [K.dynamic_shared((br, bc), dtype, s * stage_bytes) for s in range(stages)]
         ring = K.dynamic_shared((stages, br, bc), dtype, 0)
-        full = K.dynamic_shared((stages,), "uint64", stages * stage_bytes)
-        empty = K.dynamic_shared((stages,), "uint64", stages * stage_bytes + stages * 8)
         block = K.block_id()
         count = (n_tiles - block + (grid - 1)) // grid
 
@@ -478,23 +488,8 @@ def build_copy_tma_simt(rows: int, cols: int, box=(64, 128), stages: int = 4,
             tile = block + j * grid
             return ((tile // tiles_c) * br, (tile % tiles_c) * bc)
 
-        with K.if_(tid == 0):
-            for s in range(stages):
-                K.mbarrier_init(full.ptr_to([s]), 1)
-                K.mbarrier_init(empty.ptr_to([s]), consumers)
-        K.cta_sync()
-
-        with K.if_(tid == 0):  # producer
-            for j in K.range_(0, count):
-                stage = j % stages
-                K.mbarrier_wait(empty.ptr_to([stage]), empty_parity(j, stages))
-
-                def load(s):
-                    bar = full.ptr_to([s])
-                    K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"ld{s}"))
-                    tma.apply(LOAD, bufs[s], A, box=box, coords=origin(j), mbar=bar,
-                              tag=f"ld{s}")
-                _on_stage(stage, stages, load)
+        _, full, empty = _ring_and_producer(A, box, dtype, stages, stage_bytes, count,
+                                            origin, consumers)
 
         with K.if_(tid >= 32):  # consumers
             ctid = tid - 32
