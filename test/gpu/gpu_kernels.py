@@ -97,8 +97,8 @@ def _load_kernel(case, sshape, gtype, stype):
         K.fence_proxy_async_shared_cta()
         with K.if_(tid == 0):
             K.mbarrier_init(bar, 1)
-        # A barrier between the init and the arrival: racecheck reports the
-        # init-then-arrive pair of one thread as a hazard otherwise.
+        # Every thread waits on the barrier later: the init (fenced for the
+        # async proxy by mbarrier_init) must be visible to all of them first.
         K.cta_sync()
         with K.if_(tid == 0):
             tx = K.mbarrier_arrive_expect_tx(bar, 0)
