@@ -114,6 +114,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", default=None)
     parser.add_argument("--artifacts", default=str(ROOT / ".artifacts" / "bench"))
+    parser.add_argument("--only", default=None,
+                        help="run only our variants whose name contains this")
     args = parser.parse_args()
     folder = Path(args.artifacts)
     index = json.loads((folder / "index.json").read_text())
@@ -156,21 +158,31 @@ def main() -> int:
             record(f"triton tma persistent {bm}x{bn} g{g} s{stages}", bench(run),
                    bool(torch.equal(a, b)))
 
-    for variant in index["variants"]:
+    variants = [v for v in index["variants"] if not args.only or args.only in v["name"]]
+    for variant in variants:
         kind = variant.get("kind", "copy")
         if kind in ("load_only", "store_only"):
             continue  # below, after the copies
         mod = runtime.load(folder / variant["name"])
         va = a.view(variant["rows"], variant["cols"])
         vb = b.view(variant["rows"], variant["cols"])
+        # The dynamic copies' tile counter: zero before the first launch,
+        # and each launch must leave it zero for the next.
+        extra = [torch.zeros(2, device=a.device, dtype=torch.int32)] \
+            if kind == "dynamic" else []
         b.zero_()
-        mod(va, vb)
-        ok = bool(torch.equal(a, b))
-        launch = mod.bind(va, vb)  # checked and encoded once, like Triton's reused descriptors
+        mod(va, vb, *extra)
+        ok = bool(torch.equal(a, b)) and all(not e.any() for e in extra)
+        launch = mod.bind(va, vb, *extra)  # checked and encoded once, like reused descriptors
         record(f"tile-mlir {variant['name']}", bench(launch), ok)
+        if extra:  # after the timed launches too: every one copied and reset
+            b.zero_()
+            launch()
+            torch.cuda.synchronize()
+            if not torch.equal(a, b) or extra[0].any():
+                results[-1]["exact"] = False
 
-    directions = [v for v in index["variants"]
-                  if v.get("kind") in ("load_only", "store_only")]
+    directions = [v for v in variants if v.get("kind") in ("load_only", "store_only")]
     if directions:
         one_way = rows * cols * a.element_size()
         # torch's one-direction rows again, counting their own bytes only.
@@ -198,6 +210,7 @@ def main() -> int:
           f"of Triton's best ({triton_best:.2f} TB/s)")
     for prefix, label in (("tile-mlir copy_", "single-thread TMA"),
                           ("tile-mlir ws_", "warp-specialized TMA"),
+                          ("tile-mlir dynamic_", "persistent TMA, tiles claimed at run time"),
                           ("tile-mlir tmasimt_", "TMA load + st.global"),
                           ("tile-mlir simt_", "no-TMA ld/st.global.v4")):
         rows_of = [r for r in results if r["name"].startswith(prefix) and r["exact"]]

@@ -9,8 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from copy_kernel import (build_copy, build_copy_one_tile, build_copy_tma_simt,  # noqa: E402
-                         build_copy_ws, build_load_only, build_simt_copy,
+from copy_kernel import (build_copy, build_copy_dynamic, build_copy_one_tile,  # noqa: E402
+                         build_copy_tma_simt, build_copy_ws, build_load_only, build_simt_copy,
                          build_store_only)
 
 from tile_mlir import compiler  # noqa: E402
@@ -75,6 +75,17 @@ ORDER_VARIANTS = [
     ("copy", (32, 128), 2, 262144, 1, "round_robin"),
     ("ws", (64, 128), 2, 131072, 1, "round_robin"),
 ]
+# Persistent copies that claim tiles at run time (copy_kernel.build_copy_dynamic:
+# an atomic ticket per tile instead of a fixed round-robin share),
+# (box, stages, grid, store_lag, swizzle). The 64-column boxes (128-byte rows,
+# the transpose's box width) test what a narrow box costs a plain copy.
+DYNAMIC_VARIANTS = [
+    ((64, 128), 4, 132, 1, 0), ((64, 128), 6, 132, 2, 0), ((64, 128), 4, 264, 1, 0),
+    ((64, 128), 3, 396, 1, 0), ((128, 128), 4, 132, 1, 0), ((32, 128), 8, 132, 3, 0),
+    ((64, 256), 3, 264, 1, 0), ((64, 128), 8, 132, 3, 0),
+    ((128, 64), 4, 132, 1, 0), ((128, 64), 4, 132, 1, 3), ((64, 64), 8, 132, 3, 0),
+    ((256, 64), 3, 132, 1, 3),
+]
 # One box per CTA, grid = number of boxes (copy_kernel.build_copy_one_tile).
 ONE_TILE_BOXES = [(64, 128), (128, 128), (32, 128), (64, 256), (128, 256), (256, 128)]
 # Ordinary global accesses. No TMA at all (copy_kernel.build_simt_copy:
@@ -120,6 +131,12 @@ def extra_kernels(out: Path) -> list:
              build(ROWS, COLS, box=box, stages=stages, grid=grid, store_lag=lag,
                    order=order, name=f"tma_{builder}"),
              box=box, stages=stages, grid=grid, store_lag=lag, order=order)
+    for box, stages, grid, lag, swizzle in DYNAMIC_VARIANTS:
+        save("dynamic",
+             f"dynamic_{box[0]}x{box[1]}_s{stages}_g{grid}_lag{lag}_sw{swizzle}",
+             build_copy_dynamic(ROWS, COLS, box=box, stages=stages, grid=grid,
+                                store_lag=lag, swizzle=swizzle, name="tma_copy_dynamic"),
+             box=box, stages=stages, grid=grid, store_lag=lag, swizzle=swizzle)
     for box in ONE_TILE_BOXES:
         save("copy", f"copy_one_tile_{box[0]}x{box[1]}_g{ROWS * COLS // (box[0] * box[1])}",
              build_copy_one_tile(ROWS, COLS, box=box, name="tma_copy_one_tile"), box=box,
@@ -183,9 +200,12 @@ def small_kernels(out: Path) -> None:
 
 
 TRANSPOSE_N = 16384  # a 16384 x 16384 bf16 matrix: 512 MiB
-# (method, tile, stages, out_stages, threads, grid, swizzle, group) for
+# (method, tile, stages, out_stages, threads, grid, swizzle, group[, order]) for
 # bench/transpose_kernel.py; grid 65536 = one 64x64 tile per CTA.
 TRANSPOSE_VARIANTS = [
+    ("ldmatrix", (128, 128), 3, 2, 256, 132, 3, 1, "column"),
+    ("ldmatrix", (128, 64), 4, 3, 128, 264, 3, 1, "column"),
+    ("ldmatrix", (64, 64), 3, 3, 128, 528, 3, 1, "column"),
     ("ldmatrix", (64, 64), 3, 3, 128, 528, 3, 1),
     ("ldmatrix", (64, 64), 4, 2, 128, 528, 3, 1),
     ("ldmatrix", (64, 64), 3, 3, 128, 528, 3, 16),
@@ -201,27 +221,135 @@ TRANSPOSE_VARIANTS = [
 ]
 
 
+# One tile per CTA, transposed in place (transpose_kernel.build_transpose_one_tile),
+# (tile, threads, group, order, wide, pattern_only); grid = the tile count.
+# wide: "" (64-column boxes), "in", "out" or "both" (one 3-D box per tile on
+# that side: whole tile rows contiguous). pattern_only: the same TMA traffic
+# without the shared-memory transpose (a diagnostic, not checked).
+TRANSPOSE_ONE_TILE_VARIANTS = [
+    ((64, 64), 64, 1, "row", "", False), ((64, 64), 128, 1, "row", "", False),
+    ((64, 64), 128, 8, "row", "", False), ((128, 128), 128, 1, "row", "", False),
+    ((128, 128), 256, 1, "row", "", False), ((64, 128), 128, 1, "row", "", False),
+    ((128, 64), 128, 1, "row", "", False),
+    ((128, 64), 128, 1, "row", "", True), ((128, 128), 256, 1, "row", "", True),
+    ((64, 64), 128, 1, "row", "", True),
+    ((64, 64), 128, 1, "column", "", False), ((64, 64), 64, 1, "column", "", False),
+    ((128, 64), 128, 1, "column", "", False), ((64, 128), 128, 1, "column", "", False),
+    ((128, 128), 256, 1, "column", "", False), ((64, 64), 128, 8, "column", "", False),
+    ((128, 64), 128, 1, "column", "", True),
+    ((128, 128), 256, 1, "column", "out", False), ((128, 128), 256, 1, "column", "in", False),
+    ((128, 128), 256, 1, "column", "both", False), ((128, 64), 128, 1, "column", "out", False),
+    ((256, 64), 256, 1, "column", "out", False), ((128, 128), 128, 1, "column", "both", False),
+    ((128, 128), 256, 1, "column", "both", True), ((128, 128), 256, 1, "row", "both", False),
+    ((128, 128), 256, 2, "column", "both", False), ((128, 128), 256, 4, "column", "both", False),
+    ((128, 256), 256, 1, "column", "both", False), ((256, 128), 256, 1, "column", "both", False),
+    ((128, 128), 512, 1, "column", "both", False),
+    ((128, 128), 256, 1, "column", "both", False, 2),
+    ((128, 128), 256, 1, "column", "both", False, 3),
+    ((128, 128), 512, 1, "column", "both", False, 0, "load"),
+    ((128, 128), 512, 1, "column", "both", False, 0, "store"),
+    ((128, 128), 512, 1, "column", "both", False, 0, "both"),
+    ((128, 128), 1024, 1, "column", "both", False),
+    ((128, 256), 512, 1, "column", "both", False),
+    ((128, 128), 512, 2, "column", "both", False),
+    ((128, 128), 512, 1, "column", "both", True),
+]
+
+
+# Persistent transposes that claim their tiles at run time
+# (transpose_kernel.build_transpose_dynamic; column order, wide boxes both
+# ways), (tile, stages, store_lag, grid, threads).
+TRANSPOSE_DYNAMIC_VARIANTS = [
+    ((128, 128), 3, 1, 264, 256), ((128, 128), 3, 1, 264, 512), ((128, 128), 4, 2, 132, 256),
+    ((128, 128), 6, 2, 132, 512), ((128, 128), 6, 3, 132, 256), ((128, 64), 4, 2, 264, 128),
+    ((128, 64), 6, 3, 132, 256),
+]
+
+
 def transpose_kernels(out: Path) -> None:
     """The transpose benchmark's kernels (bench/transpose.py) into
     out/transpose_*, their parameters into out/transpose_index.json."""
-    from transpose_kernel import build_transpose
+    from transpose_kernel import (build_transpose, build_transpose_dynamic,
+                                  build_transpose_one_tile)
 
     index = []
-    for method, tile, stages, out_stages, threads, grid, swizzle, group in \
+    for method, tile, stages, out_stages, threads, grid, swizzle, group, *rest in \
             TRANSPOSE_VARIANTS:
+        order = rest[0] if rest else "row"
         name = (f"transpose_{method}_{tile[0]}x{tile[1]}_s{stages}_o{out_stages}"
-                f"_t{threads}_g{grid}_sw{swizzle}{f'_grp{group}' if group > 1 else ''}")
+                f"_t{threads}_g{grid}_sw{swizzle}{f'_grp{group}' if group > 1 else ''}"
+                f"{'_col' if order == 'column' else ''}")
         start = time.perf_counter()
         kernel = build_transpose(TRANSPOSE_N, TRANSPOSE_N, tile=tile, stages=stages,
                                  grid=grid, swizzle=swizzle, threads=threads,
-                                 out_stages=out_stages, method=method, group=group)
+                                 out_stages=out_stages, method=method, group=group,
+                                 order=order)
         compiler.compile(kernel, "sm_90a").save(out / name)
         index.append({"name": name, "method": method, "tile": tile, "stages": stages,
                       "out_stages": out_stages, "threads": threads, "grid": grid,
-                      "swizzle": swizzle, "group": group,
+                      "swizzle": swizzle, "group": group, "order": order,
                       "shared_bytes": kernel.plan.shared_bytes,
                       "rows": TRANSPOSE_N, "cols": TRANSPOSE_N,
                       "compile_s": round(time.perf_counter() - start, 3)})
+    for tile, threads, group, order, wide, pattern_only, *rest in \
+            TRANSPOSE_ONE_TILE_VARIANTS:
+        l2 = rest[0] if rest else 0
+        evict = rest[1] if len(rest) > 1 else ""
+        grid = (TRANSPOSE_N // tile[0]) * (TRANSPOSE_N // tile[1])
+        name = (f"{'pattern' if pattern_only else 'transpose'}_inplace_{tile[0]}x{tile[1]}"
+                f"_t{threads}_g{grid}{f'_grp{group}' if group > 1 else ''}"
+                f"{'_col' if order == 'column' else ''}{f'_wide{wide}' if wide else ''}"
+                f"{f'_l2{l2}' if l2 else ''}{f'_evict{evict}' if evict else ''}")
+        start = time.perf_counter()
+        wide_in, wide_out = wide in ("in", "both"), wide in ("out", "both")
+        kernel = build_transpose_one_tile(TRANSPOSE_N, TRANSPOSE_N, tile=tile,
+                                          threads=threads, group=group, order=order,
+                                          wide_in=wide_in, wide_out=wide_out,
+                                          l2_promotion=l2, evict_first=evict,
+                                          pattern_only=pattern_only)
+        w = 64  # the box width (128-byte swizzle span of bf16)
+        views = {"in_shape": [TRANSPOSE_N, TRANSPOSE_N // w, w] if wide_in else None,
+                 "out_shape": [TRANSPOSE_N, TRANSPOSE_N // w, w] if wide_out else None}
+        compiler.compile(kernel, "sm_90a").save(out / name)
+        index.append({"name": name, "method": "ldmatrix_inplace", "tile": tile,
+                      "check": not pattern_only, "order": order, "l2_promotion": l2,
+                      "evict_first": evict,
+                      **views,
+                      "stages": 1, "threads": threads, "grid": grid, "swizzle": 3,
+                      "group": group, "shared_bytes": kernel.shared_bytes,
+                      "rows": TRANSPOSE_N, "cols": TRANSPOSE_N,
+                      "compile_s": round(time.perf_counter() - start, 3)})
+    for tile, stages, lag, grid, threads in TRANSPOSE_DYNAMIC_VARIANTS:
+        name = f"transpose_dynamic_{tile[0]}x{tile[1]}_s{stages}_lag{lag}_g{grid}_t{threads}"
+        start = time.perf_counter()
+        kernel = build_transpose_dynamic(TRANSPOSE_N, TRANSPOSE_N, tile=tile, stages=stages,
+                                         store_lag=lag, grid=grid, threads=threads)
+        compiler.compile(kernel, "sm_90a").save(out / name)
+        w = 64
+        index.append({"name": name, "method": "ldmatrix_inplace_dynamic", "tile": tile,
+                      "stages": stages, "store_lag": lag, "threads": threads, "grid": grid,
+                      "order": "column", "counter": True,
+                      "in_shape": [TRANSPOSE_N, TRANSPOSE_N // w, w],
+                      "out_shape": [TRANSPOSE_N, TRANSPOSE_N // w, w],
+                      "shared_bytes": kernel.shared_bytes,
+                      "rows": TRANSPOSE_N, "cols": TRANSPOSE_N,
+                      "compile_s": round(time.perf_counter() - start, 3)})
+    # Copies of the same matrix (no transpose) with this benchmark's tile
+    # shapes: what the copy engine moves at this size when nothing is
+    # transposed (checked against the input).
+    from copy_kernel import build_copy_dynamic
+    for box, build in (((128, 128), lambda b: build_copy_one_tile(
+            TRANSPOSE_N, TRANSPOSE_N, box=b, name="tma_copy_one_tile")),
+            ((64, 128), lambda b: build_copy_one_tile(
+                TRANSPOSE_N, TRANSPOSE_N, box=b, name="tma_copy_one_tile")),
+            ((64, 128), lambda b: build_copy_dynamic(
+                TRANSPOSE_N, TRANSPOSE_N, box=b, stages=4, grid=132, name="tma_copy_dynamic"))):
+        kernel = build(box)
+        kind = "dynamic" if "dynamic" in kernel.fn.__name__ else "one_tile"
+        name = f"copy_{kind}_{box[0]}x{box[1]}"
+        compiler.compile(kernel, "sm_90a").save(out / name)
+        index.append({"name": name, "check": "copy", "counter": kind == "dynamic",
+                      "rows": TRANSPOSE_N, "cols": TRANSPOSE_N})
     (out / "transpose_index.json").write_text(json.dumps(
         {"rows": TRANSPOSE_N, "cols": TRANSPOSE_N, "dtype": "bfloat16",
          "variants": index}, indent=1))

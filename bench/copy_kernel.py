@@ -538,3 +538,136 @@ def build_copy_one_tile(rows: int, cols: int, box=(64, 128), dtype: str = "bfloa
 
     tensor = K.Tensor((rows, cols), dtype)
     return _make_kernel(name, body, {"A": tensor, "B": tensor}, n_tiles, 32)
+
+
+# -- persistent copy with dynamic tile claiming ------------------------------
+
+def _global_pointer(buf: K.Buffer) -> ir.Value:
+    """Generic `!llvm.ptr` to element 0 of a global tensor."""
+    from mlir.dialects import arith, llvm, memref
+    i64 = ir.IntegerType.get_signless(64)
+    addr = arith.index_cast(i64, memref.extract_aligned_pointer_as_index(buf.value))
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)
+
+
+def _atomic_add(ptr: ir.Value, n: int, ordering: str) -> ir.Value:
+    """atom.add.u32 on a global word; returns the old value (i32)."""
+    from mlir.dialects import arith, llvm
+    i32 = ir.IntegerType.get_signless(32)
+    return llvm.atomicrmw(llvm.AtomicBinOp.add, ptr, arith.constant(i32, n),
+                          getattr(llvm.AtomicOrdering, ordering))
+
+
+def _as_index(value: ir.Value) -> K.Expr:
+    from mlir.dialects import arith
+    return K.Expr(arith.index_castui(ir.IndexType.get(), value))
+
+
+def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
+                       grid: int = 132, dtype: str = "bfloat16", store_lag: int = 1,
+                       swizzle: int = 0, name: str = "tma_copy_dynamic"):
+    """build_copy's persistent pipeline (one thread: TMA loads on per-stage
+    mbarriers, TMA stores drained by `wait_group.read store_lag`), but the
+    CTAs claim tiles at run time instead of taking a fixed round-robin share:
+    every load's tile is `atom.add` on Ctr[0] (a ticket; tickets >= the tile
+    count end the CTA's loop). A CTA that finds its SM slower simply claims
+    fewer tiles, which is what the block scheduler does for short CTAs.
+
+    The ticket for the next refill is claimed one tile ahead, so its latency
+    overlaps a tile's store. Each stage's tile id is kept in shared memory
+    for its store. The loop ends at the first stage whose ticket is past the
+    end: a thread's tickets only grow, so no valid ticket is left unclaimed.
+
+    Ctr is (2,) int32 and must be zero before the first launch; the kernel
+    leaves it zero: each CTA counts itself out on Ctr[1] (acq_rel, so its
+    claims happen before), and the last one out resets both words.
+    """
+    from mlir.dialects import arith, llvm, scf
+    if not 1 <= store_lag < stages:
+        raise ValueError("store_lag must be in 1..stages-1")
+    tiles_c, n_tiles, stage_bytes = _tiling(rows, cols, box, dtype, grid)
+    br, bc = box
+
+    def body(A, B, Ctr):
+        i32 = ir.IntegerType.get_signless(32)
+        tid = K.thread_id()
+        bufs = [K.dynamic_shared((br, bc), dtype, s * stage_bytes) for s in range(stages)]
+        bars = K.dynamic_shared((stages,), "uint64", stages * stage_bytes)
+        ids = K.dynamic_shared((stages,), "uint32", stages * stage_bytes + stages * 8)
+        claims = _global_pointer(Ctr)
+        n = arith.constant(i32, n_tiles)
+
+        def claim() -> ir.Value:
+            return _atomic_add(claims, 1, "monotonic")
+
+        def tile_id(stage) -> ir.Value:
+            return llvm.load(i32, ids.ptr_to([stage]).value)
+
+        def coords(tile: ir.Value):
+            t = _as_index(tile)
+            return ((t // tiles_c) * br, (t % tiles_c) * bc)
+
+        def start(s: int, tile: ir.Value, site: str):
+            """Records stage s's tile and loads it if it is a real one."""
+            llvm.store(tile, ids.ptr_to([s]).value)
+            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.ult, tile, n))):
+                tag = f"{site}{s}"
+                bar = bars.ptr_to([s])
+                K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
+                tma.apply(LOAD, bufs[s], A, box=box, coords=coords(tile), mbar=bar,
+                          tag=tag, swizzle=swizzle)
+
+        with K.if_(tid == 0):
+            for s in range(stages):
+                K.mbarrier_init(bars.ptr_to([s]), 1)
+            for s in range(stages):
+                start(s, claim(), "pro")
+            idx = ir.IndexType.get()
+            loop = scf.WhileOp([idx, i32], [K.Expr.of(0), claim()])
+            before = loop.before.blocks.append(idx, i32)
+            with ir.InsertionPoint(before):
+                j = K.Expr(before.arguments[0])
+                live = arith.cmpi(arith.CmpIPredicate.ult, tile_id(j % stages), n)
+                scf.ConditionOp(live, list(before.arguments))
+            after = loop.after.blocks.append(idx, i32)
+            with ir.InsertionPoint(after):
+                j, ahead = K.Expr(after.arguments[0]), after.arguments[1]
+                stage = j % stages
+                K.mbarrier_wait(bars.ptr_to([stage]), full_parity(j, stages))
+                tile = tile_id(stage)
+                _on_stage(stage, stages, lambda s: tma.apply(
+                    STORE, B, bufs[s], box=box, coords=coords(tile), swizzle=swizzle))
+                K.bulk_commit_group()
+                K.bulk_wait_group(store_lag, read=True)
+                refill = scf.IfOp(K.Expr.of(j >= store_lag), [i32], has_else=True)
+                with ir.InsertionPoint(refill.then_block):
+                    _on_stage((j - store_lag) % stages, stages,
+                              lambda s: start(s, ahead, "re"))
+                    scf.YieldOp([claim()])
+                with ir.InsertionPoint(refill.else_block):
+                    scf.YieldOp([ahead])
+                scf.YieldOp([K.Expr.of(j + 1), refill.result])
+            K.bulk_wait_group(0)
+            # NVPTX drops the ordering of an acq_rel atomicrmw (plain
+            # atom.add): explicit fences order this CTA's claims before its
+            # count-out, and the others' claims before the reset.
+            llvm.fence(llvm.AtomicOrdering.acq_rel)
+            out = _atomic_add(_word(claims, 1), 1, "monotonic")
+            llvm.fence(llvm.AtomicOrdering.acq_rel)
+            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out,
+                                         arith.constant(i32, grid - 1)))):
+                zero = arith.constant(i32, 0)
+                llvm.store(zero, claims)
+                llvm.store(zero, _word(claims, 1))
+
+    return _make_kernel(name, body, {"A": K.Tensor((rows, cols), dtype),
+                                     "B": K.Tensor((rows, cols), dtype),
+                                     "Ctr": K.Tensor((2,), "int32")}, grid, 32)
+
+
+def _word(ptr: ir.Value, k: int) -> ir.Value:
+    """Generic pointer to the k-th 32-bit word after `ptr`."""
+    from mlir.dialects import arith, llvm
+    i64 = ir.IntegerType.get_signless(64)
+    addr = arith.addi(llvm.ptrtoint(i64, ptr), arith.constant(i64, 4 * k))
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)

@@ -48,6 +48,9 @@ from tile_mlir import tma
 
 LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
 STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+LOAD3 = LOAD.replace(".2d.", ".3d.")
+EVICT_FIRST = 0x12F0000000000000  # createpolicy L2::evict_first (streaming)
+STORE3 = STORE.replace(".2d.", ".3d.")
 METHODS = ("ldmatrix", "scalar")
 _ELEM_BYTES = {"bfloat16": 2, "float16": 2, "int16": 2, "uint16": 2}
 
@@ -139,6 +142,9 @@ class Plan:
     method: str
     dtype: str
     group: int = 1        # tile order: group x group blocks of tiles (1: row-major)
+    order: str = "row"    # "row": over the input's tiles row-major; "column": column-major
+    wide_in: bool = False   # one 3-D load box per tile (whole tile rows contiguous)
+    wide_out: bool = False  # one 3-D store box per tile
 
     @property
     def elem(self) -> int:
@@ -166,17 +172,24 @@ class Plan:
         return (self.rows // self.tile[0]) * self.tiles_c
 
     def tile_origin(self, t, ops):
-        """(i0, j0) of tile `t`: row-major over group x group squares of
-        tiles, row-major inside each square (group 1: plain row-major), so
-        that the tiles in flight at once read and write compact regions."""
+        """(i0, j0) of tile `t`: over group x group squares of tiles, then
+        inside each square (group 1: plain tiles), so that the tiles in
+        flight at once read and write compact regions. Order "row" walks the
+        input's tile grid row-major (consecutive tiles read neighbouring
+        pieces of the same input rows); "column" walks it column-major
+        (consecutive tiles write neighbouring pieces of the same output
+        rows)."""
         tr, tc = self.tile
         g = self.group
+        minor_tiles = self.tiles_c if self.order == "row" else self.rows // tr
         if g == 1:
-            return ops.div(t, self.tiles_c) * tr, ops.mod(t, self.tiles_c) * tc
-        square, inner = ops.div(t, g * g), ops.mod(t, g * g)
-        squares_c = self.tiles_c // g
-        ti = ops.div(square, squares_c) * g + ops.div(inner, g)
-        tj = ops.mod(square, squares_c) * g + ops.mod(inner, g)
+            major, minor = ops.div(t, minor_tiles), ops.mod(t, minor_tiles)
+        else:
+            square, inner = ops.div(t, g * g), ops.mod(t, g * g)
+            squares = minor_tiles // g
+            major = ops.div(square, squares) * g + ops.div(inner, g)
+            minor = ops.mod(square, squares) * g + ops.mod(inner, g)
+        ti, tj = (major, minor) if self.order == "row" else (minor, major)
         return ti * tr, tj * tc
 
     @property
@@ -201,15 +214,21 @@ class Plan:
 
     def in_elem(self, r, c, ops):
         """Logical byte offset of in-tile element (r, c) in an input stage:
-        sub-box c // W holds columns [W k, W k + W) as TR rows of W."""
-        tr = self.tile[0]
+        sub-box c // W holds columns [W k, W k + W) as TR rows of W; with
+        `wide_in` the one 3-D box (TR, TC / W, W) is the tile row-major."""
+        tr, tc = self.tile
+        if self.wide_in:
+            return r * (tc * self.elem) + c * self.elem
         return (ops.div(c, self.width) * (tr * self.row_bytes) + r * self.row_bytes
                 + ops.mod(c, self.width) * self.elem)
 
     def out_elem(self, c, r, ops):
         """Logical byte offset of out-tile element (c, r) (= in-tile (r, c))
-        in an output buffer: sub-box r // W holds TC rows of W."""
-        tc = self.tile[1]
+        in an output buffer: sub-box r // W holds TC rows of W; with
+        `wide_out` the one 3-D box (TC, TR / W, W) is the tile row-major."""
+        tr, tc = self.tile
+        if self.wide_out:
+            return c * (tr * self.elem) + r * self.elem
         return (ops.div(r, self.width) * (tc * self.row_bytes) + c * self.row_bytes
                 + ops.mod(r, self.width) * self.elem)
 
@@ -251,7 +270,8 @@ class Plan:
 def make_plan(rows: int, cols: int, tile=(64, 64), stages: int = 4,
               out_stages: int = 2, threads: int = 128, grid: int = 264,
               swizzle: int = 3, method: str = "ldmatrix",
-              dtype: str = "bfloat16", group: int = 1) -> Plan:
+              dtype: str = "bfloat16", group: int = 1, order: str = "row",
+              wide_in: bool = False, wide_out: bool = False) -> Plan:
     if dtype not in _ELEM_BYTES:
         raise ValueError(f"dtype {dtype!r}: the transpose moves 16-bit elements "
                          f"({', '.join(_ELEM_BYTES)})")
@@ -259,8 +279,10 @@ def make_plan(rows: int, cols: int, tile=(64, 64), stages: int = 4,
         raise ValueError(f"method {method!r} is not one of {METHODS}")
     if swizzle not in (0, 1, 2, 3):
         raise ValueError("swizzle is 0..3")
+    if order not in ("row", "column"):
+        raise ValueError(f"order {order!r} is not 'row' or 'column'")
     plan = Plan(rows, cols, tuple(tile), stages, out_stages, threads, grid, swizzle,
-                method, dtype, group)
+                method, dtype, group, order, wide_in, wide_out)
     tr, tc = plan.tile
     w = plan.width
     for extent in (tr, tc):
@@ -329,12 +351,12 @@ def _store16(value: ir.Value, addr: K.Expr) -> None:
 def build_transpose(rows: int, cols: int, tile=(64, 64), stages: int = 4,
                     grid: int = 264, swizzle: int = 3, dtype: str = "bfloat16",
                     threads: int = 128, out_stages: int = 2,
-                    method: str = "ldmatrix", group: int = 1,
+                    method: str = "ldmatrix", group: int = 1, order: str = "row",
                     name: str = "tma_transpose"):
     """A KernelDef `name(A: rows x cols, B: cols x rows)` with B = A^T
     (`kernel.plan` holds the geometry)."""
     plan = make_plan(rows, cols, tile, stages, out_stages, threads, grid, swizzle,
-                     method, dtype, group)
+                     method, dtype, group, order)
     tr, tc = plan.tile
     w = plan.width
     S, O = plan.stages, plan.out_stages
@@ -431,4 +453,283 @@ def build_transpose(rows: int, cols: int, tile=(64, 64), stages: int = 4,
                           "B": K.Tensor((cols, rows), dtype)}
     kdef = K.kernel(grid=grid, block=threads)(fn)
     kdef.plan = plan
+    return kdef
+
+
+class _InPlaceTile:
+    """The per-tile steps of the in-place transposes, for a tile buffer at
+    byte `offset` of dynamic shared memory: TMA load(s) of the input tile
+    (TC / W boxes of TR x W, or one 3-D box with `wide_in`), the warps'
+    ldmatrix.x4.trans reads, a CTA barrier, their stmatrix.x4 writes into
+    the same bytes (the output's layout), and the TMA store(s)."""
+
+    def __init__(self, plan: Plan, A, B, offset: int, hints: dict, l2_promotion: int):
+        tr, tc = plan.tile
+        w, dtype = plan.width, plan.dtype
+        self.plan, self.A, self.B = plan, A, B
+        self.hints, self.l2 = hints, l2_promotion
+        if plan.wide_in:
+            self.ins = [K.dynamic_shared((tr, tc // w, w), dtype, offset)]
+        else:
+            self.ins = [K.dynamic_shared((tr, w), dtype, offset + k * tr * plan.row_bytes)
+                        for k in range(tc // w)]
+        if plan.wide_out:
+            self.outs = [K.dynamic_shared((tc, tr // w, w), dtype, offset)]
+        else:
+            self.outs = [K.dynamic_shared((tc, w), dtype, offset + m * tc * plan.row_bytes)
+                         for m in range(tr // w)]
+        self.base = _base_address(self.ins[0])
+
+    def load(self, bar, i0, j0, tag: str) -> None:
+        plan = self.plan
+        tr, tc = plan.tile
+        w, sw = plan.width, plan.swizzle
+        policy, hint = self.hints["load"]
+        if plan.wide_in:
+            tma.apply(LOAD3 + hint, self.ins[0], self.A, box=(tr, tc // w, w),
+                      coords=(i0, IrOps.div(j0, w), 0), swizzle=sw, mbar=bar, tag=tag,
+                      l2_promotion=self.l2, **policy)
+            return
+        for k in range(tc // w):
+            tma.apply(LOAD + hint, self.ins[k], self.A, box=(tr, w), coords=(i0, j0 + k * w),
+                      swizzle=sw, mbar=bar, tag=tag, l2_promotion=self.l2, **policy)
+
+    def transpose(self, lane_offsets) -> None:
+        """All threads: read every block, CTA barrier, write them back."""
+        sw = self.plan.swizzle
+        frags = [_ldmatrix_x4_trans(swizzle_address(self.base + a, sw, IrOps))
+                 for a, _ in lane_offsets]
+        K.cta_sync()  # every read is done before any write lands on its bytes
+        for (_, b), regs in zip(lane_offsets, frags):
+            _stmatrix_x4(swizzle_address(self.base + b, sw, IrOps), regs)
+
+    def store(self, i0, j0) -> None:
+        plan = self.plan
+        tr, tc = plan.tile
+        w, sw = plan.width, plan.swizzle
+        policy, hint = self.hints["store"]
+        if plan.wide_out:
+            tma.apply(STORE3 + hint, self.B, self.outs[0], box=(tc, tr // w, w),
+                      coords=(j0, IrOps.div(i0, w), 0), swizzle=sw, l2_promotion=self.l2,
+                      **policy)
+            return
+        for m in range(tr // w):
+            tma.apply(STORE + hint, self.B, self.outs[m], box=(tc, w),
+                      coords=(j0, i0 + m * w), swizzle=sw, l2_promotion=self.l2, **policy)
+
+
+def _hints(evict_first: str) -> dict:
+    """{"load"|"store": (cache_policy kwargs, opcode suffix)}."""
+    if evict_first not in ("", "load", "store", "both"):
+        raise ValueError(f"evict_first {evict_first!r}: '', 'load', 'store' or 'both'")
+    return {side: ({"cache_policy": EVICT_FIRST}, ".L2::cache_hint")
+            if evict_first in (side, "both") else ({}, "") for side in ("load", "store")}
+
+
+def _lane_offsets(plan: Plan):
+    tid = K.thread_id()
+    lane, warp = IrOps.mod(tid, 32), IrOps.div(tid, 32)
+    return [plan.ld_lane(warp, lane, k, IrOps) for k in range(plan.ld_ops_per_warp)]
+
+
+def _tensors(plan: Plan) -> dict:
+    """A wide box sees its matrix as (rows, cols / W, W): the same bytes."""
+    w, dtype = plan.width, plan.dtype
+    return {"A": K.Tensor((plan.rows, plan.cols // w, w) if plan.wide_in
+                          else (plan.rows, plan.cols), dtype),
+            "B": K.Tensor((plan.cols, plan.rows // w, w) if plan.wide_out
+                          else (plan.cols, plan.rows), dtype)}
+
+
+def build_transpose_one_tile(rows: int, cols: int, tile=(64, 64), swizzle: int = 3,
+                             dtype: str = "bfloat16", threads: int = 128,
+                             group: int = 1, order: str = "row",
+                             wide_in: bool = False, wide_out: bool = False,
+                             l2_promotion: int = 0, evict_first: str = "",
+                             name: str = "tma_transpose_one_tile",
+                             pattern_only: bool = False):
+    """One tile per CTA (grid = the tile count; the block scheduler hands out
+    the tiles), transposed in place (`_InPlaceTile`): thread 0 loads the
+    tile on one mbarrier, every thread waits on it, the warps transpose it
+    into the same bytes, fence.proxy.async, CTA barrier, thread 0 issues the
+    TMA store(s) and waits until they have read shared memory before the CTA
+    exits. Shared memory: one tile (+ the barrier), so several CTAs share an
+    SM and their loads overlap each other's transposes and stores.
+
+    `evict_first`: "load", "store" or "both" give those copies the L2
+    evict_first cache policy (each byte is touched once).
+
+    `pattern_only=True` is a diagnostic, not a transpose: the same loads,
+    barriers and stores at the same coordinates, without the ldmatrix /
+    stmatrix step (the output holds untransposed boxes). It measures what
+    the TMA traffic pattern alone allows."""
+    n_tiles = (rows // tile[0]) * (cols // tile[1])
+    plan = make_plan(rows, cols, tile, 1, 2, threads, n_tiles, swizzle, "ldmatrix",
+                     dtype, group, order, wide_in, wide_out)
+    hints = _hints(evict_first)
+
+    def body(A, B):
+        tid = K.thread_id()
+        io = _InPlaceTile(plan, A, B, 0, hints, l2_promotion)
+        bar = K.dynamic_shared((1,), "uint64", plan.tile_bytes).ptr_to([0])
+        i0, j0 = plan.tile_origin(K.block_id(), IrOps)
+        with K.if_(tid == 0):
+            K.mbarrier_init(bar, 1)
+        K.cta_sync()
+        with K.if_(tid == 0):
+            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("tile"))
+            io.load(bar, i0, j0, "tile")
+        offsets = _lane_offsets(plan)
+        K.mbarrier_wait(bar, 0)
+        if not pattern_only:
+            io.transpose(offsets)
+        K.fence_proxy_async_shared_cta()
+        K.cta_sync()
+        with K.if_(tid == 0):
+            io.store(i0, j0)
+            K.bulk_commit_group()
+            K.bulk_wait_group(0, read=True)
+
+    ns = {"body": body}
+    exec(f"def {name}(A, B): body(A, B)", ns)
+    fn = ns[name]
+    fn.__annotations__ = _tensors(plan)
+    kdef = K.kernel(grid=n_tiles, block=threads)(fn)
+    kdef.plan = plan
+    kdef.shared_bytes = plan.tile_bytes + 8
+    return kdef
+
+
+def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int = 3,
+                            store_lag: int = 1, grid: int = 132, swizzle: int = 3,
+                            dtype: str = "bfloat16", threads: int = 256,
+                            order: str = "column", wide_in: bool = True,
+                            wide_out: bool = True, name: str = "tma_transpose_dynamic"):
+    """Persistent CTAs that claim tiles at run time (as
+    copy_kernel.build_copy_dynamic does), each tile transposed in place in
+    one of `stages` shared buffers (`_InPlaceTile`).
+
+    Thread 0 claims a ticket (`atom.add` on Ctr[0]) for every load, records
+    the stage's tile id in shared memory and loads it if the ticket is a
+    tile. All threads, for their j-th tile: read the stage's id (a ticket
+    past the end ends the loop, for the whole CTA alike), wait on its
+    mbarrier, transpose, fence.proxy.async, CTA barrier; then thread 0
+    stores the stage, commits, waits `wait_group.read store_lag` and refills
+    the stage of tile j - store_lag with a ticket claimed one tile ahead.
+    That id is read by the other threads at tile j - store_lag + stages,
+    at least two iterations (four CTA barriers) later: stages - store_lag
+    >= 2. Ctr is (2,) int32, zero before the first launch; the last CTA out
+    resets it (see build_copy_dynamic)."""
+    from mlir.dialects import scf
+    from copy_kernel import _as_index, _atomic_add, _global_pointer, _word
+
+    if not 1 <= store_lag <= stages - 2:
+        raise ValueError("store_lag must be in 1..stages-2 (the tile ids are read "
+                         "two iterations after they are written)")
+    # The geometry checks of one stage (the in-place stages have no output
+    # buffers, so the plan's own shared-memory sum does not apply).
+    plan = make_plan(rows, cols, tile, 1, 2, threads, grid, swizzle, "ldmatrix",
+                     dtype, 1, order, wide_in, wide_out)
+    S, n_tiles = stages, plan.n_tiles
+    bar_offset = S * plan.tile_bytes
+    ids_offset = bar_offset + 8 * S
+    if ids_offset + 4 * S > 227 * 1024:
+        raise ValueError(f"{ids_offset + 4 * S} bytes of shared memory > 227 KiB")
+    hints = _hints("")
+
+    def body(A, B, Ctr):
+        i32 = ir.IntegerType.get_signless(32)
+        tid = K.thread_id()
+        ios = [_InPlaceTile(plan, A, B, s * plan.tile_bytes, hints, 0) for s in range(S)]
+        bars = K.dynamic_shared((S,), "uint64", bar_offset)
+        ids = K.dynamic_shared((S,), "uint32", ids_offset)
+        claims = _global_pointer(Ctr)
+        n = arith.constant(i32, n_tiles)
+
+        def tile_id(stage) -> ir.Value:
+            return llvm.load(i32, ids.ptr_to([stage]).value)
+
+        def origin(tile: ir.Value):
+            return plan.tile_origin(_as_index(tile), IrOps)
+
+        def on(index, fn):
+            for s in range(S):
+                with K.if_(index == s):
+                    fn(s)
+
+        def start(s: int, ticket: ir.Value, site: str):
+            llvm.store(ticket, ids.ptr_to([s]).value)
+            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.ult, ticket, n))):
+                bar = bars.ptr_to([s])
+                K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"{site}{s}"))
+                i0, j0 = origin(ticket)
+                ios[s].load(bar, i0, j0, f"{site}{s}")
+
+        def claim() -> ir.Value:
+            return _atomic_add(claims, 1, "monotonic")
+
+        with K.if_(tid == 0):
+            for s in range(S):
+                K.mbarrier_init(bars.ptr_to([s]), 1)
+            for s in range(S):
+                start(s, claim(), "pro")
+        first_ahead = scf.IfOp(K.Expr.of(tid == 0), [i32], has_else=True)
+        with ir.InsertionPoint(first_ahead.then_block):
+            scf.YieldOp([claim()])
+        with ir.InsertionPoint(first_ahead.else_block):
+            scf.YieldOp([arith.constant(i32, 0)])
+        K.cta_sync()  # barrier inits and the first ids are visible
+        offsets = _lane_offsets(plan)
+
+        idx = ir.IndexType.get()
+        loop = scf.WhileOp([idx, i32], [K.Expr.of(0), first_ahead.result])
+        before = loop.before.blocks.append(idx, i32)
+        with ir.InsertionPoint(before):
+            j = K.Expr(before.arguments[0])
+            live = arith.cmpi(arith.CmpIPredicate.ult, tile_id(j % S), n)
+            scf.ConditionOp(live, list(before.arguments))
+        after = loop.after.blocks.append(idx, i32)
+        with ir.InsertionPoint(after):
+            j, ahead = K.Expr(after.arguments[0]), after.arguments[1]
+            stage = j % S
+            tile = tile_id(stage)
+            K.mbarrier_wait(bars.ptr_to([stage]), (j // S) % 2)
+            on(stage, lambda s: ios[s].transpose(offsets))
+            K.fence_proxy_async_shared_cta()
+            K.cta_sync()
+            step = scf.IfOp(K.Expr.of(tid == 0), [i32], has_else=True)
+            with ir.InsertionPoint(step.then_block):
+                i0, j0 = origin(tile)
+                on(stage, lambda s: ios[s].store(i0, j0))
+                K.bulk_commit_group()
+                K.bulk_wait_group(store_lag, read=True)
+                refill = scf.IfOp(K.Expr.of(j >= store_lag), [i32], has_else=True)
+                with ir.InsertionPoint(refill.then_block):
+                    on((j - store_lag) % S, lambda s: start(s, ahead, "re"))
+                    scf.YieldOp([claim()])
+                with ir.InsertionPoint(refill.else_block):
+                    scf.YieldOp([ahead])
+                scf.YieldOp([refill.result])
+            with ir.InsertionPoint(step.else_block):
+                scf.YieldOp([ahead])
+            scf.YieldOp([K.Expr.of(j + 1), step.result])
+
+        with K.if_(tid == 0):
+            K.bulk_wait_group(0)
+            llvm.fence(llvm.AtomicOrdering.acq_rel)  # see build_copy_dynamic
+            out = _atomic_add(_word(claims, 1), 1, "monotonic")
+            llvm.fence(llvm.AtomicOrdering.acq_rel)
+            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out,
+                                         arith.constant(i32, grid - 1)))):
+                zero = arith.constant(i32, 0)
+                llvm.store(zero, claims)
+                llvm.store(zero, _word(claims, 1))
+
+    ns = {"body": body}
+    exec(f"def {name}(A, B, Ctr): body(A, B, Ctr)", ns)
+    fn = ns[name]
+    fn.__annotations__ = {**_tensors(plan), "Ctr": K.Tensor((2,), "int32")}
+    kdef = K.kernel(grid=grid, block=threads)(fn)
+    kdef.plan = plan
+    kdef.shared_bytes = ids_offset + 4 * S
     return kdef

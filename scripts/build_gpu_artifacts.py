@@ -51,6 +51,7 @@ def main() -> int:
         names.append(case["name"])
     if args.random:
         failed += build_random(args, out, compiler, build_case)
+    build_bench_kernels(out / "bench_kernels", args.arch, compiler)
     (out / "index.json").write_text(json.dumps({"arch": args.arch, "cases": names}) + "\n")
     print(f"built {len(names)} artifacts into {out}")
     if failed:
@@ -85,6 +86,59 @@ def record_host_encode(artifact, folder: Path, kernel: str, shape: tuple,
     recorded = {k: v for k, v in call.items() if k not in ("map", "address")}
     recorded["function"] = encoder.function
     (folder / "host_encode.json").write_text(json.dumps(recorded) + "\n")
+
+
+# Small instances of the benchmark kernels (bench/copy_kernel.py,
+# bench/transpose_kernel.py) for test/gpu/test_bench_kernels.py: the same
+# builders as bench/build_bench.py, on tensors that take milliseconds.
+BENCH_COPIES = [  # (rows, cols, box, stages, grid, store_lag)
+    (1024, 2048, (64, 128), 4, 8, 1), (512, 1024, (32, 128), 3, 20, 2),
+    (1024, 1024, (64, 64), 8, 3, 3),
+]
+BENCH_TRANSPOSES = [  # (rows, cols, tile, threads, order, wide)
+    (512, 768, (128, 128), 512, "column", "both"), (512, 768, (128, 128), 256, "row", "both"),
+    (384, 256, (64, 64), 128, "row", ""), (512, 256, (128, 64), 128, "column", "out"),
+    (256, 512, (64, 128), 128, "column", "in"),
+]
+BENCH_DYNAMIC_TRANSPOSES = [  # (rows, cols, tile, stages, store_lag, grid, threads)
+    (1024, 768, (128, 128), 3, 1, 5, 256), (512, 1024, (128, 64), 6, 3, 3, 128),
+]
+
+
+def build_bench_kernels(folder: Path, arch: str, compiler) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from copy_kernel import build_copy_dynamic  # noqa: E402
+    from transpose_kernel import (build_transpose_dynamic,  # noqa: E402
+                                  build_transpose_one_tile)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for rows, cols, box, stages, grid, lag in BENCH_COPIES:
+        name = f"dynamic_{rows}x{cols}_{box[0]}x{box[1]}_s{stages}_g{grid}_lag{lag}"
+        compiler.compile(build_copy_dynamic(rows, cols, box=box, stages=stages, grid=grid,
+                                            store_lag=lag), arch).save(folder / name)
+        entries.append({"name": name, "kind": "dynamic_copy", "rows": rows, "cols": cols,
+                        "tiles": rows * cols // (box[0] * box[1])})
+    for rows, cols, tile, threads, order, wide in BENCH_TRANSPOSES:
+        name = f"transpose_{rows}x{cols}_{tile[0]}x{tile[1]}_t{threads}_{order}_wide{wide}"
+        wide_in, wide_out = wide in ("in", "both"), wide in ("out", "both")
+        compiler.compile(build_transpose_one_tile(
+            rows, cols, tile=tile, threads=threads, order=order, wide_in=wide_in,
+            wide_out=wide_out), arch).save(folder / name)
+        entries.append({"name": name, "kind": "transpose", "rows": rows, "cols": cols,
+                        "in_shape": [rows, cols // 64, 64] if wide_in else [rows, cols],
+                        "out_shape": [cols, rows // 64, 64] if wide_out else [cols, rows]})
+    for rows, cols, tile, stages, lag, grid, threads in BENCH_DYNAMIC_TRANSPOSES:
+        name = f"transpose_dynamic_{rows}x{cols}_{tile[0]}x{tile[1]}_s{stages}_g{grid}"
+        compiler.compile(build_transpose_dynamic(
+            rows, cols, tile=tile, stages=stages, store_lag=lag, grid=grid,
+            threads=threads), arch).save(folder / name)
+        entries.append({"name": name, "kind": "dynamic_transpose", "rows": rows,
+                        "cols": cols, "tiles": rows * cols // (tile[0] * tile[1]),
+                        "in_shape": [rows, cols // 64, 64],
+                        "out_shape": [cols, rows // 64, 64]})
+    (folder / "index.json").write_text(json.dumps(entries, indent=1) + "\n")
+    print(f"built {len(entries)} benchmark kernels into {folder}")
 
 
 def build_random(args, out: Path, compiler, build_case) -> list:

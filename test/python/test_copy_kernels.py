@@ -102,6 +102,29 @@ def test_one_tile_copy_compiles():
     assert "cp.async.bulk.wait_group.read \t0;" in ptx
 
 
+@pytest.mark.parametrize("stages,lag", [(4, 1), (6, 3)])
+def test_dynamic_copy_compiles(stages, lag):
+    """Tiles claimed with atom.add on the counter (one per prologue stage,
+    one ahead, one per refill), the stage ids kept in shared memory, and the
+    count-out between two acq_rel fences with the last CTA's reset."""
+    from copy_kernel import build_copy_dynamic
+    art = _compile(build_copy_dynamic(ROWS, COLS, box=(64, 128), stages=stages, grid=3,
+                                      store_lag=lag))
+    (info,) = art.manifest["kernels"]
+    assert info["grid"] == [3, 1, 1] and len(info["params"]) == 3
+    assert info["params"][2]["shape"] == [2]
+    ptx = " ".join(art.ptx.split())
+    claims = re.findall(r"atom\.global\.add\.u32 %r\d+, \[%rd\d+\], 1;", ptx)
+    assert len(claims) >= stages + 2
+    assert re.search(r"fence\.acq_rel\.sys; atom(\.global)?\.add\.u32 %r\d+, "
+                     r"\[%rd\d+\+4\], 1; fence\.acq_rel\.sys;", ptx)
+    assert re.search(r"setp\.ne\.b32 %p\d+, %r\d+, 2;", ptx)  # grid - 1: the last out
+    assert f"cp.async.bulk.wait_group.read {lag};" in ptx
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cta.global") >= stages
+    with pytest.raises(ValueError, match="store_lag"):
+        build_copy_dynamic(ROWS, COLS, stages=2, store_lag=2)
+
+
 @pytest.mark.parametrize("builder", ["copy", "ws"])
 def test_chunk_order_compiles(builder):
     import copy_kernel

@@ -12,6 +12,7 @@
   with the 128B swizzle.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -23,8 +24,8 @@ pytest.importorskip("mlir.ir")
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from transpose_kernel import (IntOps, build_transpose, make_plan,  # noqa: E402
-                              swizzle_address)
+from transpose_kernel import (IntOps, build_transpose, build_transpose_dynamic,  # noqa: E402
+                              build_transpose_one_tile, make_plan, swizzle_address)
 
 from tile_mlir import compiler, emulator  # noqa: E402
 
@@ -180,3 +181,117 @@ def test_rejects_bad_shapes():
         make_plan(256, 256, tile=(256, 256), stages=3)   # > 227 KiB
     with pytest.raises(ValueError):
         make_plan(128, 128, out_stages=1)
+
+
+# -- one tile per CTA, transposed in place -------------------------------------
+
+def _model_one_tile(plan, a, base=0):
+    """B as build_transpose_one_tile leaves it: per tile, the TMA load(s)
+    into one buffer, every warp's ldmatrix.x4.trans reads (all before the
+    CTA barrier), then every warp's stmatrix.x4 writes into the same bytes,
+    then the TMA store(s). Returns (B, worst bank-conflict degree)."""
+    tr, tc = plan.tile
+    w, sw = plan.width, plan.swizzle
+    shared = np.full(base + plan.tile_bytes, 0xA5, np.uint8)
+    b = np.zeros((plan.cols, plan.rows), np.uint16)
+    lanes = np.arange(32)
+    worst = 1
+    for t in range(plan.n_tiles):
+        i0, j0 = plan.tile_origin(t, IntOps)
+        if plan.wide_in:
+            emulator.load(shared, base, a.reshape(plan.rows, plan.cols // w, w),
+                          box=(tr, tc // w, w), coords=(i0, j0 // w, 0), swizzle=sw,
+                          format="bfloat16")
+        else:
+            for k in range(tc // w):
+                emulator.load(shared, base + k * tr * plan.row_bytes, a, box=(tr, w),
+                              coords=(i0, j0 + k * w), swizzle=sw, format="bfloat16")
+        moves = []
+        for warp in range(plan.warps):
+            for k in range(plan.ld_ops_per_warp):
+                src, dst = plan.ld_lane(warp, lanes, k, IntOps)
+                src = swizzle_address(base + src, sw, IntOps)
+                dst = swizzle_address(base + dst, sw, IntOps)
+                for g in range(4):
+                    worst = max(worst, _conflicts(src[8 * g:8 * g + 8], 16),
+                                _conflicts(dst[8 * g:8 * g + 8], 16))
+                moves.append((dst, _ldmatrix_x4_trans(shared, src)))
+        for dst, regs in moves:  # after the barrier: every read is done
+            _stmatrix_x4(shared, dst, regs)
+        if plan.wide_out:
+            b3 = emulator.store(b.reshape(plan.cols, plan.rows // w, w), shared, base,
+                                box=(tc, tr // w, w), coords=(j0, i0 // w, 0),
+                                swizzle=sw, format="bfloat16")
+            b = b3.reshape(plan.cols, plan.rows)
+        else:
+            for m in range(tr // w):
+                b = emulator.store(b, shared, base + m * tc * plan.row_bytes,
+                                   box=(tc, w), coords=(j0, i0 + m * w), swizzle=sw,
+                                   format="bfloat16")
+    return b, worst
+
+
+@pytest.mark.parametrize("tile, threads, order, wide_in, wide_out, base, conflicts", [
+    ((64, 64), 64, "row", False, False, 0, 1),
+    ((128, 64), 128, "column", False, False, 384, 1),
+    ((64, 128), 128, "column", False, False, 0, 1),
+    ((128, 128), 256, "column", False, False, 0, 1),
+    # One 3-D box per tile: rows of 2 x 128 bytes; the 128B swizzle period
+    # (8 chunks of 128 bytes) then spans 4 tile rows, so ldmatrix's 8 rows
+    # meet twice per bank: 2-way conflicts, the price of the wide box.
+    ((128, 128), 256, "column", False, True, 0, 2),
+    ((128, 128), 256, "column", True, True, 0, 2),
+    ((64, 128), 128, "row", True, False, 0, 2),
+])
+def test_one_tile_model_transposes_exactly(tile, threads, order, wide_in, wide_out, base,
+                                           conflicts):
+    rows, cols = 2 * tile[0], 3 * tile[1]
+    plan = make_plan(rows, cols, tile=tile, stages=1, out_stages=2, threads=threads,
+                     grid=rows * cols // (tile[0] * tile[1]), order=order,
+                     wide_in=wide_in, wide_out=wide_out)
+    a = np.random.default_rng(2).integers(0, 1 << 16, (rows, cols), dtype=np.uint16)
+    b, worst = _model_one_tile(plan, a, base)
+    np.testing.assert_array_equal(b, a.T)
+    assert worst == conflicts, f"{worst}-way bank conflict"
+
+
+@pytest.mark.parametrize("order", ["row", "column"])
+@pytest.mark.parametrize("group", [1, 2])
+def test_tile_orders_cover_every_tile_once(order, group):
+    plan = make_plan(8 * 64, 12 * 64, tile=(64, 64), group=group, order=order)
+    i0, j0 = plan.tile_origin(np.arange(plan.n_tiles), IntOps)
+    assert len(set(zip(i0.tolist(), j0.tolist()))) == plan.n_tiles
+    if order == "column" and group == 1:  # consecutive tiles walk down a column
+        assert (j0[:8] == 0).all() and (i0[:8] == np.arange(8) * 64).all()
+
+
+@pytest.mark.parametrize("wide_in, wide_out", [(False, False), (True, True), (False, True)])
+def test_one_tile_compiles(wide_in, wide_out):
+    kernel = build_transpose_one_tile(256, 384, tile=(128, 128), threads=256,
+                                      order="column", wide_in=wide_in, wide_out=wide_out)
+    art = compiler.compile(kernel, "sm_90a", cubin=compiler.find_ptxas() is not None)
+    ptx = " ".join(art.ptx.split())
+    (info,) = art.manifest["kernels"]
+    assert info["grid"] == [2 * 3, 1, 1] and info["dynamic_shared_bytes"] == 128 * 128 * 2 + 8
+    assert ptx.count("cp.async.bulk.tensor.3d.shared::cta.global") == (1 if wide_in else 0)
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cta.global") == (0 if wide_in else 2)
+    assert ptx.count("cp.async.bulk.tensor.3d.global.shared::cta") == (1 if wide_out else 0)
+    assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == (0 if wide_out else 2)
+    assert ptx.count("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") == 128 * 128 // 256 // 8
+    assert "cp.async.bulk.wait_group.read 0;" in ptx
+    maps = {m["source"]: m for m in info["tensor_maps"]}
+    assert maps[0]["rank"] == (3 if wide_in else 2) and maps[0]["swizzle"] == 3
+
+
+def test_dynamic_transpose_compiles_and_checks_its_lag():
+    kernel = build_transpose_dynamic(512, 384, tile=(128, 128), stages=4, store_lag=2,
+                                     grid=3, threads=256)
+    art = compiler.compile(kernel, "sm_90a", cubin=compiler.find_ptxas() is not None)
+    ptx = " ".join(art.ptx.split())
+    (info,) = art.manifest["kernels"]
+    assert info["dynamic_shared_bytes"] == kernel.shared_bytes == 4 * 32768 + 4 * 8 + 4 * 4
+    assert len(re.findall(r"atom\.global\.add\.u32", ptx)) >= 4 + 2
+    assert "fence.acq_rel.sys;" in ptx and "cp.async.bulk.wait_group.read 2;" in ptx
+    assert ptx.count("cp.async.bulk.tensor.3d.shared::cta.global") >= 4
+    with pytest.raises(ValueError, match="store_lag"):
+        build_transpose_dynamic(512, 384, stages=3, store_lag=2)

@@ -1,0 +1,87 @@
+"""The benchmark kernels on the GPU, small: the persistent copy and
+transpose that claim their tiles at run time (bench/copy_kernel.
+build_copy_dynamic, bench/transpose_kernel.build_transpose_dynamic) and
+the one-tile-per-CTA TMA transposes (build_transpose_one_tile: row and
+column tile orders, 64-column and wide 3-D boxes), built by
+scripts/build_gpu_artifacts.py into bench_kernels/. Fresh random bits each
+run, compared bit for bit; the tile counters must be left at zero."""
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tile_mlir import runtime
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _entries(artifacts, kind):
+    path = artifacts / "bench_kernels" / "index.json"
+    if not path.exists():
+        return []
+    return [e for e in json.loads(path.read_text()) if e["kind"] == kind]
+
+
+def _params(kind):
+    folder = Path(os.environ.get("TILE_GPU_ARTIFACTS", ROOT / ".artifacts"))
+    entries = _entries(folder, kind)
+    return pytest.mark.parametrize("entry", entries or [None],
+                                   ids=[e["name"] for e in entries] or ["none"])
+
+
+@_params("dynamic_copy")
+def test_dynamic_copy_is_exact_and_leaves_the_counter_zero(artifacts, rng, entry):
+    if entry is None:
+        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    ctr = np.zeros(2, np.int32)
+    for _ in range(3):  # each launch must reset the counter for the next
+        a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
+        b = np.zeros_like(a)
+        mod(a, b, ctr)
+        assert np.array_equal(a, b)
+        assert ctr.tolist() == [0, 0]
+
+
+@_params("dynamic_copy")
+def test_dynamic_copy_claims_only_from_its_counter(artifacts, rng, entry):
+    """A counter already past the tile count: every CTA's first ticket is
+    out of range, so nothing is copied; the last CTA out still resets it."""
+    if entry is None:
+        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    a = rng.integers(1, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
+    b = np.zeros_like(a)
+    ctr = np.array([entry["tiles"], 0], np.int32)
+    mod(a, b, ctr)
+    assert not b.any()
+    assert ctr.tolist() == [0, 0]
+
+
+@_params("transpose")
+def test_one_tile_transpose_is_exact(artifacts, rng, entry):
+    if entry is None:
+        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
+    b = np.zeros((entry["cols"], entry["rows"]), np.uint16)
+    b3 = b.reshape(entry["out_shape"])
+    mod(a.reshape(entry["in_shape"]), b3)
+    assert np.array_equal(b3.reshape(b.shape), a.T)
+
+
+@_params("dynamic_transpose")
+def test_dynamic_transpose_is_exact_and_leaves_the_counter_zero(artifacts, rng, entry):
+    if entry is None:
+        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    ctr = np.zeros(2, np.int32)
+    for _ in range(3):
+        a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
+        b = np.zeros((entry["cols"], entry["rows"]), np.uint16)
+        mod(a.reshape(entry["in_shape"]), b.reshape(entry["out_shape"]), ctr)
+        assert np.array_equal(b, a.T)
+        assert ctr.tolist() == [0, 0]
