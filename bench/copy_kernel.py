@@ -14,7 +14,10 @@ Other builders here, for bench/bandwidth.py:
   build_load_only      TMA loads only (into a ring, every load waited on);
   build_store_only     TMA stores only (one shared box stored everywhere);
   build_simt_copy      no TMA: ld.global.v4 / st.global.v4 per thread;
-  build_copy_tma_simt  TMA loads, consumer warps storing with st.global.v4.
+  build_copy_tma_simt  TMA loads, consumer warps storing with st.global.v4;
+  build_copy_one_tile  one box per CTA, grid = the number of boxes;
+  build_copy_dynamic   build_copy's persistent pipeline with tiles claimed
+                       at run time (an atomic ticket per tile).
 """
 
 import mlir.ir as ir

@@ -31,6 +31,14 @@ order (row-major over the input's tiles, or over `group` x `group` squares of
 tiles), `stages` input stages keep loads in flight. `grid` = the number of
 tiles with `stages=1` is the plain one-tile-per-CTA form.
 
+Two more forms transpose each tile in place (one shared buffer per tile,
+ldmatrix reads, CTA barrier, stmatrix writes into the same bytes):
+`build_transpose_one_tile` (one tile per CTA, grid = the tile count) and
+`build_transpose_dynamic` (persistent CTAs claiming tiles at run time).
+Both take `order="column"` (consecutive tiles write neighbouring pieces of
+the same output rows) and wide 3-D boxes (`wide_in` / `wide_out`: one box
+per tile, whole tile rows contiguous, at the price of 2-way bank conflicts).
+
 The lane -> address maps are plain functions over an `ops` object, so that
 test/python/test_transpose_kernel.py can run the same maps on integers
 against the numpy TMA model (tile_mlir.emulator) on the CPU.
