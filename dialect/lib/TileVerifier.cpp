@@ -169,7 +169,9 @@ LogicalResult Verifier::verifyRuntimeOperands() {
   if (!isLoad && op.getMbar())
     return fail(op, Rule::MbarForbidden)
            << "a " << stringifyDirection(opc.direction)
-           << " completes through bulk_group and takes no mbarrier";
+           << (isPrefetch ? " signals no completion"
+                          : " completes through bulk_group")
+           << " and takes no mbarrier";
   if (opc.multicast != static_cast<bool>(op.getCtaMask()))
     return fail(op, Rule::CtaMask)
            << (opc.multicast ? "multicast needs a cta_mask operand"
@@ -386,13 +388,25 @@ LogicalResult Verifier::verifyPacked() {
              << "packed " << name << " uses swizzle 0, 3 or 4"
              << (format == Format::float6_align16b ? " (6 for stores)" : "")
              << ", got " << f.swizzle;
-    // PTX: the inner origin of the padded forms is a multiple of 128.
+    // PTX: the inner origin of the padded forms is a multiple of 128, for
+    // every repeated box too.
+    bool fourRows = opc.mode == Mode::gather4 || opc.mode == Mode::scatter4;
+    int axis = fourRows ? 1 : opc.rank - 1;
     APInt origin;
-    if (matchPattern(op.getCoords().back(), m_ConstantInt(&origin)) &&
+    if (matchPattern(op.getCoords()[axis], m_ConstantInt(&origin)) &&
         origin.getSExtValue() % 128 != 0)
       return fail(op, Rule::PackedAlignment)
              << "inner coordinate " << origin.getSExtValue()
              << " is not a multiple of 128 elements (packed " << name << ")";
+    if (op.getCoordSteps())
+      for (auto [a, step] : llvm::enumerate(*op.getCoordSteps())) {
+        int64_t elems = cast<DenseI64ArrayAttr>(step)[axis];
+        if (elems % 128 != 0)
+          return fail(op, Rule::PackedAlignment)
+                 << "coord_steps[" << a << "][" << axis << "] moves the inner "
+                 << "coordinate by " << elems << " elements, expected a "
+                 << "multiple of 128 (packed " << name << ")";
+      }
   }
   return success();
 }

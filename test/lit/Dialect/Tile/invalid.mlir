@@ -824,6 +824,19 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 // -----
 
 gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<2x8x128xi8, 3> {alignment = 1024}
+  gpu.func @fp4_alignment_step(%A: memref<8x512xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<2x8x128xi8, 3>
+    // expected-error @+1 {{[packed-alignment] coord_steps[0][1] moves the inner coordinate by 64 elements, expected a multiple of 128 (packed float4_e2m1fn)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, coord_steps = [array<i64: 0, 64>]} : memref<2x8x128xi8, 3>, memref<8x512xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
   gpu.func @fp4_alignment_stride(%A: memref<8x128xf4E2M1FN, strided<[160, 1]>>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
@@ -1833,7 +1846,7 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @prefetch_mbar(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
-    // expected-error @+1 {{[mbar-forbidden] a prefetch completes through bulk_group and takes no mbarrier}}
+    // expected-error @+1 {{[mbar-forbidden] a prefetch signals no completion and takes no mbarrier}}
     tile.tma_copy prefetch tile 2d %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<64x64xf32>
     gpu.return
   }

@@ -2315,6 +2315,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, format = #tile<format float4_e2m1fn>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
 // CHECK: tile.tma_copy load gather4 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 1, 128>} : memref<4x128xi8, 3>, memref<8x256xf4E2M1FN>
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x128xi8, 3>, memref<16x128xf4E2M1FN, strided<[192, 1]>>
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 128>, coord_steps = [array<i64: 0, 128>]} : memref<2x8x128xi8, 3>, memref<8x256xf4E2M1FN>
 gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   memref.global "private" @p : memref<8x128xi8, 3> {alignment = 1024}
   memref.global "private" @q : memref<4x128xi8, 3> {alignment = 128}
@@ -2333,6 +2334,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     tile.tma_copy load tile 2d %p, %A[%c0, %c64] mbar(%bar) {box = array<i64: 8, 128>, format = #tile<format float4_e2m1fn>, swizzle = 3 : i32} : memref<8x128xi8, 3>, memref<8x256xf4E2M1FN>
     tile.tma_copy load gather4 2d %q, %A[%c0, %c0] rows[%r0, %r1, %r2, %r3] mbar(%bar) {box = array<i64: 1, 128>} : memref<4x128xi8, 3>, memref<8x256xf4E2M1FN>
     tile.tma_copy load tile 2d %r, %B[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x128xi8, 3>, memref<16x128xf4E2M1FN, strided<[192, 1]>>
+    tile.tma_copy load tile 2d %r, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, coord_steps = [array<i64: 0, 128>]} : memref<2x8x128xi8, 3>, memref<8x256xf4E2M1FN>
     gpu.return
   }
 }
