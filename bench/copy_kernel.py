@@ -583,7 +583,8 @@ def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
 
     Ctr is (2,) int32 and must be zero before the first launch; the kernel
     leaves it zero: each CTA counts itself out on Ctr[1] (acq_rel, so its
-    claims happen before), and the last one out resets both words.
+    claims happen before), and the last one out (of the grid the launch
+    runs with) resets both words. One counter serves one launch at a time.
     """
     from mlir.dialects import arith, llvm, scf
     if not 1 <= store_lag < stages:
@@ -657,8 +658,10 @@ def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
             llvm.fence(llvm.AtomicOrdering.acq_rel)
             out = _atomic_add(_word(claims, 1), 1, "monotonic")
             llvm.fence(llvm.AtomicOrdering.acq_rel)
-            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out,
-                                         arith.constant(i32, grid - 1)))):
+            # The last CTA of the grid it runs with (a launch may override
+            # the built grid).
+            last = arith.index_cast(i32, (K.grid_dim() - 1).value)
+            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out, last))):
                 zero = arith.constant(i32, 0)
                 llvm.store(zero, claims)
                 llvm.store(zero, _word(claims, 1))

@@ -624,10 +624,11 @@ def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int =
     mbarrier, transpose, fence.proxy.async, CTA barrier; then thread 0
     stores the stage, commits, waits `wait_group.read store_lag` and refills
     the stage of tile j - store_lag with a ticket claimed one tile ahead.
-    That id is read by the other threads at tile j - store_lag + stages,
-    at least two iterations (four CTA barriers) later: stages - store_lag
-    >= 2. Ctr is (2,) int32, zero before the first launch; the last CTA out
-    resets it (see build_copy_dynamic)."""
+    That id is read by the other threads at the head of iteration
+    j - store_lag + stages; with stages - store_lag >= 2 that is iteration
+    j + 2 or later, so the CTA barriers of iteration j + 1 lie between the
+    write and every read. Ctr is (2,) int32, zero before the first launch;
+    the last CTA out resets it (see build_copy_dynamic)."""
     from mlir.dialects import scf
     from copy_kernel import _as_index, _atomic_add, _global_pointer, _word
 
@@ -727,8 +728,10 @@ def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int =
             llvm.fence(llvm.AtomicOrdering.acq_rel)  # see build_copy_dynamic
             out = _atomic_add(_word(claims, 1), 1, "monotonic")
             llvm.fence(llvm.AtomicOrdering.acq_rel)
-            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out,
-                                         arith.constant(i32, grid - 1)))):
+            # The last CTA of the grid it runs with (a launch may override
+            # the built grid).
+            last = arith.index_cast(i32, (K.grid_dim() - 1).value)
+            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out, last))):
                 zero = arith.constant(i32, 0)
                 llvm.store(zero, claims)
                 llvm.store(zero, _word(claims, 1))

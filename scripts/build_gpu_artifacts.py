@@ -94,6 +94,7 @@ def record_host_encode(artifact, folder: Path, kernel: str, shape: tuple,
 BENCH_COPIES = [  # (rows, cols, box, stages, grid, store_lag)
     (1024, 2048, (64, 128), 4, 8, 1), (512, 1024, (32, 128), 3, 20, 2),
     (1024, 1024, (64, 64), 8, 3, 3),
+    (256, 256, (64, 128), 4, 4, 1),  # 8 tiles: fewer than the prologue claims
 ]
 BENCH_TRANSPOSES = [  # (rows, cols, tile, threads, order, wide)
     (512, 768, (128, 128), 512, "column", "both"), (512, 768, (128, 128), 256, "row", "both"),
@@ -102,6 +103,7 @@ BENCH_TRANSPOSES = [  # (rows, cols, tile, threads, order, wide)
 ]
 BENCH_DYNAMIC_TRANSPOSES = [  # (rows, cols, tile, stages, store_lag, grid, threads)
     (1024, 768, (128, 128), 3, 1, 5, 256), (512, 1024, (128, 64), 6, 3, 3, 128),
+    (256, 256, (128, 128), 3, 1, 3, 256),  # 4 tiles for 3 CTAs of 3 stages
 ]
 
 
@@ -118,6 +120,7 @@ def build_bench_kernels(folder: Path, arch: str, compiler) -> None:
         compiler.compile(build_copy_dynamic(rows, cols, box=box, stages=stages, grid=grid,
                                             store_lag=lag), arch).save(folder / name)
         entries.append({"name": name, "kind": "dynamic_copy", "rows": rows, "cols": cols,
+                        "box": box, "grid": grid,
                         "tiles": rows * cols // (box[0] * box[1])})
     for rows, cols, tile, threads, order, wide in BENCH_TRANSPOSES:
         name = f"transpose_{rows}x{cols}_{tile[0]}x{tile[1]}_t{threads}_{order}_wide{wide}"
@@ -134,7 +137,8 @@ def build_bench_kernels(folder: Path, arch: str, compiler) -> None:
             rows, cols, tile=tile, stages=stages, store_lag=lag, grid=grid,
             threads=threads), arch).save(folder / name)
         entries.append({"name": name, "kind": "dynamic_transpose", "rows": rows,
-                        "cols": cols, "tiles": rows * cols // (tile[0] * tile[1]),
+                        "cols": cols, "grid": grid,
+                        "tiles": rows * cols // (tile[0] * tile[1]),
                         "in_shape": [rows, cols // 64, 64],
                         "out_shape": [cols, rows // 64, 64]})
     (folder / "index.json").write_text(json.dumps(entries, indent=1) + "\n")

@@ -284,6 +284,40 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
   return success();
 }
 
+/// An element type whose natural format is `format` or that `format`
+/// describes (for a tensor map known only by its format).
+static Type formatStorageType(Format format, MLIRContext *ctx) {
+  switch (format) {
+  case Format::uint8:
+    return IntegerType::get(ctx, 8);
+  case Format::uint16:
+    return IntegerType::get(ctx, 16);
+  case Format::uint32:
+  case Format::int32:
+    return IntegerType::get(ctx, 32);
+  case Format::uint64:
+  case Format::int64:
+    return IntegerType::get(ctx, 64);
+  case Format::float16:
+    return Float16Type::get(ctx);
+  case Format::bfloat16:
+    return BFloat16Type::get(ctx);
+  case Format::float32:
+  case Format::float32_ftz:
+  case Format::tfloat32:
+  case Format::tfloat32_ftz:
+    return Float32Type::get(ctx);
+  case Format::float64:
+    return Float64Type::get(ctx);
+  case Format::float4_e2m1fn:
+  case Format::float4_e2m1fn_align8b:
+    return Float4E2M1FNType::get(ctx);
+  case Format::float6_align16b:
+    return Float6E2M3FNType::get(ctx);
+  }
+  return IntegerType::get(ctx, 8);
+}
+
 LogicalResult Verifier::verifyFormat() {
   std::optional<Format> natural = defaultFormat(elemType);
   if (!natural)
@@ -936,6 +970,11 @@ LogicalResult Verifier::run() {
   elemType = globalType   ? globalType.getElementType()
              : sharedType ? sharedType.getElementType()
                           : IntegerType::get(op.getContext(), 8);
+  // An opaque prefetch has no memref at all: an explicit format names the
+  // elements (a byte tensor otherwise).
+  if (!globalType && !sharedType && op.getFormat() &&
+      !isPackedFormat(*op.getFormat()))
+    elemType = formatStorageType(*op.getFormat(), op.getContext());
   // Opaque descriptor of packed fp4: the shared image is bytes.
   if (!globalType && op.getFormat() && isPackedFormat(*op.getFormat()) &&
       elemType.isInteger(8))

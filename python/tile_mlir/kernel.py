@@ -321,6 +321,11 @@ def block_dim(dim: str = "x") -> Expr:
     return Expr(gpu.block_dim(getattr(gpu.Dimension, dim)))
 
 
+def grid_dim(dim: str = "x") -> Expr:
+    """The launch's grid extent (the one it runs with, not the default)."""
+    return Expr(gpu.grid_dim(getattr(gpu.Dimension, dim)))
+
+
 def cluster_sync() -> None:
     """All threads of the cluster: barrier.cluster.arrive + wait."""
     nvvm.ClusterArriveOp()

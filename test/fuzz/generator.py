@@ -37,15 +37,11 @@ cta_mask, cache_policy). Each case is rendered as textual IR and, when the
 form is expressible through `tile_mlir.tma.apply`, as builder call arguments
 (values named by their SSA names in the IR, which the driver resolves after
 parsing the IR without the copy).
-
-TILE_FUZZ_EXPOSE (see EXPOSE below) turns on forms that reach known open
-issues.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -105,21 +101,10 @@ PTX_MODES = {"tile": "tile", "gather4": "tile::gather4",
              "scatter4": "tile::scatter4", "im2col": "im2col",
              "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
              "im2col_no_offs": "im2col_no_offs"}
+# Largest per-block shared memory the verifier allows ([shared-size]).
+SHARED_LIMIT = 227 * 1024
 # Bytes of the swizzle span (4..6 are the sm_100 128-byte atom variants).
 SWIZZLE_SPAN = {0: 0, 1: 32, 2: 64, 3: 128, 4: 128, 5: 128, 6: 128}
-# Forms that reach open issues, off unless named in TILE_FUZZ_EXPOSE (a
-# comma-separated list), so that a run stays clean until they are fixed:
-# * mixed-buffers: custom-syntax copies whose spelled direction takes another
-#   number of buffers than written (a prefetch written with a shared
-#   operand). The custom parser reports these with MLIR's bare "expected
-#   '['", no rule name; otherwise they are written in the generic form, where
-#   the verifier names [shared-operand].
-# * prefetch-map-cast: tile.prefetch_tensormap before a copy through an
-#   opaque map in the global or constant address space. The lowering casts
-#   the map to generic next to the copy and then rejects the prefetch as
-#   coming before the map; otherwise the prefetch is placed after the copy.
-EXPOSE = set(filter(None, os.environ.get("TILE_FUZZ_EXPOSE", "").split(",")))
-MIXED_BUFFER_SPELLINGS = "mixed-buffers" in EXPOSE
 REDUCTIONS = ["add", "min", "max", "inc", "dec", "and", "or", "xor"]
 # (element type, explicit format or None) pairs each reduction accepts.
 REDUCTION_FORMS = {
@@ -278,11 +263,6 @@ class Form:
     def packed(self) -> bool:
         return self.elem in PACKED_ELEMS or self.format in PACKED_FORMATS
 
-    def buffers_consistent(self) -> bool:
-        """Whether the custom syntax can write the operands (a shared buffer
-        exactly when the direction has one)."""
-        return self.has_shared == (self.direction != "prefetch")
-
 
 @dataclass
 class Case:
@@ -421,7 +401,7 @@ def build_valid(rng: random.Random) -> Form:
     stores = f.direction in ("store", "reduce")
     f.has_shared = f.direction != "prefetch"
     # An opaque tensor map. Without a shared operand (a prefetch) the
-    # verifier sees bytes unless a packed format says otherwise.
+    # verifier sees bytes unless a format says otherwise.
     opaque = rng.random() < 0.08
     packed = None
     if f.direction != "reduce" and not im2col and rng.random() < 0.12:
@@ -439,8 +419,11 @@ def build_valid(rng: random.Random) -> Form:
     elif packed:
         f.elem, f.format = "f4E2M1FN", packed
     elif opaque and not f.has_shared:
-        f.elem = rng.choice(["i8", "ui8"])
-        f.format = rng.choice([None, "uint8"])
+        # No memref at all: the format names the elements (bytes without one).
+        f.elem, f.format = rng.choice([
+            ("i8", None), ("ui8", "uint8"), ("i16", "uint16"), ("bf16", "bfloat16"),
+            ("f32", "float32"), ("f32", "tfloat32"), ("i32", "int32"),
+            ("i64", "uint64"), ("f64", "float64")])
     else:
         f.elem = rng.choice([e for e in ELEM_BITS if e not in PACKED_ELEMS])
         if rng.random() < 0.25:
@@ -541,8 +524,9 @@ def build_valid(rng: random.Random) -> Form:
             rows *= d
         return dims, payload, stored, rows
 
-    # Most cases fit shared memory (227 KB); a few keep a huge box.
-    big_ok = rng.random() < 0.05
+    # Every valid shared image fits one block ([shared-size] rejects more);
+    # a prefetch has none, so some prefetches keep a huge box.
+    big_ok = not f.has_shared and rng.random() < 0.3
     while True:
         dims, row_payload, row_storage, rows = image_of(box, halo)
         if big_ok or rows * row_storage <= 64 * 1024:
@@ -582,6 +566,8 @@ def build_valid(rng: random.Random) -> Form:
     align = 1 if interleave else 128 if padded else _inner_align_elems(bits)
     if f.has_shared and rng.random() < 0.3 and storage % 128 == 0:
         repeat = [rng.randint(1, 4) for _ in range(rng.choice([1, 1, 2]))]
+        while storage * math.prod(repeat) > SHARED_LIMIT and max(repeat) > 1:
+            repeat[repeat.index(max(repeat))] -= 1  # a valid form fits one block
         f.coord_steps = []
         for _ in repeat:
             step = []
@@ -1401,17 +1387,6 @@ def _direction_ok_for_keyword(f: Form) -> bool:
     return not (f.reduction is not None and f.direction != "reduce")
 
 
-def _spelled_direction(f: Form, style: str, ptx: str | None) -> str:
-    """The direction the custom parser reads (it decides the buffers)."""
-    if style == "ptx":
-        return "prefetch" if (ptx or "").startswith("cp.async.bulk.prefetch.") \
-            else "other"
-    for extra in f.keyword_extra:
-        if extra.startswith("@direction:"):
-            return extra.partition(":")[2]
-    return f.direction
-
-
 @dataclass
 class _Kernel:
     args: list = field(default_factory=list)        # (name, type)
@@ -1499,14 +1474,6 @@ def render(f: Form, index: int, rng: random.Random):
             style = "keyword"
     if style == "keyword" and not _direction_ok_for_keyword(f):
         style = "generic"
-    if style != "generic":
-        # The custom syntax writes the buffers the spelled direction names:
-        # another number of them is the generic form's to say.
-        spelled = _spelled_direction(f, style, ptx)
-        if not MIXED_BUFFER_SPELLINGS and (
-                not f.buffers_consistent() or
-                (spelled == "prefetch" and f.has_shared)):
-            style = "generic"
     head = f"{sname}, {gname}" if sname else gname
     operands = f"{head}[{', '.join(coords)}]"
     if rows:
@@ -1576,9 +1543,6 @@ def render(f: Form, index: int, rng: random.Random):
     pmap_where = f.prefetch_map
     if f.prefetch_map:
         pmap = f"tile.prefetch_tensormap {_str(f.prefetch_map_tag or '')}"
-        if (pmap_where == "before" and f.global_kind == "ptr" and f.ptr_space != 0
-                and "prefetch-map-cast" not in EXPOSE):
-            pmap_where = "after"
     for extra, where in ((tx, f.tx_bytes), (pmap, pmap_where)):
         if extra and where == "before":
             body.append(extra)

@@ -47,17 +47,53 @@ def test_dynamic_copy_is_exact_and_leaves_the_counter_zero(artifacts, rng, entry
 
 
 @_params("dynamic_copy")
-def test_dynamic_copy_claims_only_from_its_counter(artifacts, rng, entry):
-    """A counter already past the tile count: every CTA's first ticket is
-    out of range, so nothing is copied; the last CTA out still resets it."""
+@pytest.mark.parametrize("start", ["end", "three_left"])
+def test_dynamic_copy_claims_only_from_its_counter(artifacts, rng, entry, start):
+    """A counter that starts at the tile count (every ticket out of range:
+    nothing copied) or three tiles before it (only the last three tiles,
+    row-major over the boxes, are copied); the last CTA out resets it."""
     if entry is None:
         pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
     mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
     a = rng.integers(1, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
     b = np.zeros_like(a)
-    ctr = np.array([entry["tiles"], 0], np.int32)
+    first = entry["tiles"] - (0 if start == "end" else 3)
+    ctr = np.array([first, 0], np.int32)
     mod(a, b, ctr)
-    assert not b.any()
+    br, bc = entry["box"]
+    expect = np.zeros_like(a)
+    tiles_c = entry["cols"] // bc
+    for t in range(first, entry["tiles"]):
+        r, c = (t // tiles_c) * br, (t % tiles_c) * bc
+        expect[r:r + br, c:c + bc] = a[r:r + br, c:c + bc]
+    assert np.array_equal(b, expect)
+    assert ctr.tolist() == [0, 0]
+
+
+def _back_to_back(mod, args, grid):
+    """Launches five times on one upload (the counter stays on the device
+    between launches), with `grid` CTAs instead of the built grid, then
+    copies the arrays back."""
+    from tile_mlir.runtime.driver import check, cuda
+    (kernel,) = mod.kernels.values()
+    launch = kernel._prepare(args, (grid, 1, 1), None, None)
+    for _ in range(5):
+        launch()
+    check(cuda().cuStreamSynchronize(0), "cuStreamSynchronize")
+    launch.download()
+
+
+@_params("dynamic_copy")
+@pytest.mark.parametrize("extra_ctas", [0, 3, -1])
+def test_dynamic_copy_back_to_back_on_other_grids(artifacts, rng, entry, extra_ctas):
+    if entry is None:
+        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
+    b = np.zeros_like(a)
+    ctr = np.zeros(2, np.int32)
+    _back_to_back(mod, (a, b, ctr), max(1, entry["grid"] + extra_ctas))
+    assert np.array_equal(a, b)
     assert ctr.tolist() == [0, 0]
 
 
@@ -85,3 +121,18 @@ def test_dynamic_transpose_is_exact_and_leaves_the_counter_zero(artifacts, rng, 
         mod(a.reshape(entry["in_shape"]), b.reshape(entry["out_shape"]), ctr)
         assert np.array_equal(b, a.T)
         assert ctr.tolist() == [0, 0]
+
+
+@_params("dynamic_transpose")
+@pytest.mark.parametrize("extra_ctas", [0, 2, -1])
+def test_dynamic_transpose_back_to_back_on_other_grids(artifacts, rng, entry, extra_ctas):
+    if entry is None:
+        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
+    b = np.zeros((entry["cols"], entry["rows"]), np.uint16)
+    ctr = np.zeros(2, np.int32)
+    _back_to_back(mod, (a.reshape(entry["in_shape"]), b.reshape(entry["out_shape"]), ctr),
+                  max(1, entry["grid"] + extra_ctas))
+    assert np.array_equal(b, a.T)
+    assert ctr.tolist() == [0, 0]

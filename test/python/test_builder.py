@@ -1,5 +1,6 @@
 """The Python builder API: apply(), opcode parsing, errors, byte accounting."""
 
+import re
 import runpy
 import subprocess
 from pathlib import Path
@@ -230,3 +231,17 @@ def test_manifest_records_shared_bytes():
     assert info["static_shared_bytes"] == 2 * 8 * 16 * 4 + 8
     assert info["dynamic_shared_bytes"] == 0
     assert info["grid"] == [1, 1, 1] and info["block"] == [32, 1, 1]
+
+
+def test_launch_shape_reads_are_the_launch_registers():
+    """grid_dim / block_dim / block_id read the launch's own registers (a
+    launch may override the built grid), not the built constants."""
+    from tile_mlir import compiler
+
+    @K.kernel(grid=7, block=64)
+    def shape(A: K.Tensor((4,), "int32"), Out: K.Tensor((4,), "int32")):
+        for i in K.range_(K.block_id(), K.grid_dim() * 5, K.block_dim()):
+            Out[i % 4] = A[i % 4]
+    ptx = compiler.compile(shape, cubin=False).ptx
+    assert "%nctaid.x" in ptx and "%ntid.x" in ptx and "%ctaid.x" in ptx
+    assert not re.search(r"\b(7|35|64)\b;", ptx)  # no built grid or block baked in

@@ -118,7 +118,8 @@ def test_dynamic_copy_compiles(stages, lag):
     assert len(claims) >= stages + 2
     assert re.search(r"fence\.acq_rel\.sys; atom(\.global)?\.add\.u32 %r\d+, "
                      r"\[%rd\d+\+4\], 1; fence\.acq_rel\.sys;", ptx)
-    assert re.search(r"setp\.ne\.b32 %p\d+, %r\d+, 2;", ptx)  # grid - 1: the last out
+    # The last CTA out is the launch's: %nctaid.x - 1, not the built grid.
+    assert re.search(r"mov\.u32 (%r\d+), %nctaid\.x; add\.s32 (%r\d+), \1, -1;", ptx)
     assert f"cp.async.bulk.wait_group.read {lag};" in ptx
     assert ptx.count("cp.async.bulk.tensor.2d.shared::cta.global") >= stages
     with pytest.raises(ValueError, match="store_lag"):

@@ -278,6 +278,10 @@ def test_one_tile_compiles(wide_in, wide_out):
     assert ptx.count("cp.async.bulk.tensor.3d.global.shared::cta") == (1 if wide_out else 0)
     assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == (0 if wide_out else 2)
     assert ptx.count("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") == 128 * 128 // 256 // 8
+    # In place: a CTA barrier between the last read and the first write.
+    last_read = ptx.rindex("ldmatrix.sync")
+    first_write = ptx.index("stmatrix.sync")
+    assert last_read < first_write and "bar.sync" in ptx[last_read:first_write]
     assert "cp.async.bulk.wait_group.read 0;" in ptx
     maps = {m["source"]: m for m in info["tensor_maps"]}
     assert maps[0]["rank"] == (3 if wide_in else 2) and maps[0]["swizzle"] == 3

@@ -2477,3 +2477,16 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// An opaque prefetch's elements are those of its format: 2 float32 are 8 bytes.
+gpu.module @k {
+  gpu.func @prefetch_opaque_format(%map: !llvm.ptr) kernel {
+    %c0 = arith.constant 0 : i32
+    %c2 = arith.constant 2 : i32
+    // expected-error @+1 {{[inner-coord-alignment] innermost coordinate 2 is 8 bytes from the row start, expected a multiple of 16}}
+    tile.tma_copy prefetch tile 2d %map[%c0, %c2] {box = array<i64: 8, 16>, format = #tile<format float32>} : !llvm.ptr
+    gpu.return
+  }
+}

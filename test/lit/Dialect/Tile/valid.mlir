@@ -3265,6 +3265,7 @@ gpu.module @k {
 // CHECK: tile.tma_copy prefetch im2col 3d %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
 // CHECK: tile.tma_copy prefetch im2col 3d cache_hint %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets[%{{.*}}] cache_policy(%{{.*}}) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
 // CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : !llvm.ptr
+// CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>, format = #tile<format float32>} : !llvm.ptr
 gpu.module @k {
   gpu.func @prefetch_forms(%A: memref<64x64xf32>, %I: memref<4x64x16xf32>, %map: !llvm.ptr, %pol: i64, %x: i32) kernel {
     %c0 = arith.constant 0 : i32
@@ -3277,6 +3278,7 @@ gpu.module @k {
     tile.tma_copy prefetch im2col 3d %I[%c0, %c0, %c0] offsets[%o] {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
     tile.tma_copy "cp.async.bulk.prefetch.tensor.3d.L2.global.im2col.L2::cache_hint" %I[%c0, %c0, %c0] offsets[%o] cache_policy(%pol) {box = array<i64: 32, 16>, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: 1>} : memref<4x64x16xf32>
     tile.tma_copy prefetch tile 2d %map[%c0, %c0] {box = array<i64: 8, 16>} : !llvm.ptr
+    tile.tma_copy prefetch tile 2d %map[%c0, %x] {box = array<i64: 8, 16>, format = #tile<format float32>} : !llvm.ptr
     gpu.return
   }
 }
