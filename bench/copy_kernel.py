@@ -566,6 +566,86 @@ def _as_index(value: ir.Value) -> K.Expr:
     return K.Expr(arith.index_castui(ir.IndexType.get(), value))
 
 
+class TileClaims:
+    """Tiles claimed at run time from a (2,) int32 counter Ctr, for the
+    kernels that take their tiles this way (build_copy_dynamic,
+    transpose_kernel.build_transpose_dynamic).
+
+    `claim()` is one relaxed `atom.add` on Ctr[0]: a ticket, a tile when it
+    is below the tile count. The ticket of each pipeline stage lives in the
+    shared words `ids`. `loop` runs while the ticket of stage j % stages is a
+    tile and carries the ticket claimed one tile ahead; a thread's tickets
+    only grow, so the first one past the end ends it with no tile left
+    unclaimed. `count_out()` makes the last CTA of the launch reset Ctr."""
+
+    def __init__(self, Ctr: K.Buffer, ids: K.Buffer, n_tiles: int):
+        from mlir.dialects import arith
+        self.i32 = ir.IntegerType.get_signless(32)
+        self.ptr = _global_pointer(Ctr)
+        self.ids = ids
+        self.n = arith.constant(self.i32, n_tiles)
+
+    def claim(self) -> ir.Value:
+        return _atomic_add(self.ptr, 1, "monotonic")
+
+    def is_tile(self, ticket: ir.Value) -> K.Expr:
+        from mlir.dialects import arith
+        return K.Expr(arith.cmpi(arith.CmpIPredicate.ult, ticket, self.n))
+
+    def tile_id(self, stage) -> ir.Value:
+        from mlir.dialects import llvm
+        return llvm.load(self.i32, self.ids.ptr_to([stage]).value)
+
+    def record(self, stage: int, ticket: ir.Value) -> None:
+        from mlir.dialects import llvm
+        llvm.store(ticket, self.ids.ptr_to([stage]).value)
+
+    def loop(self, stages: int, first_ahead: ir.Value, body) -> None:
+        """scf.while over j = 0, 1, ... while stage j % stages holds a tile;
+        body(j, ahead) returns the next ticket claimed ahead."""
+        from mlir.dialects import scf
+        idx = ir.IndexType.get()
+        loop = scf.WhileOp([idx, self.i32], [K.Expr.of(0), first_ahead])
+        before = loop.before.blocks.append(idx, self.i32)
+        with ir.InsertionPoint(before):
+            live = self.is_tile(self.tile_id(K.Expr(before.arguments[0]) % stages))
+            scf.ConditionOp(live.value, list(before.arguments))
+        after = loop.after.blocks.append(idx, self.i32)
+        with ir.InsertionPoint(after):
+            j = K.Expr(after.arguments[0])
+            ahead = body(j, after.arguments[1])
+            scf.YieldOp([K.Expr.of(j + 1), ahead])
+
+    def spend_if(self, cond: K.Expr, ahead: ir.Value, use) -> ir.Value:
+        """If `cond`: use() the ticket `ahead` and claim the next one;
+        returns the ticket ahead afterwards."""
+        from mlir.dialects import scf
+        branch = scf.IfOp(K.Expr.of(cond), [self.i32], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            use()
+            scf.YieldOp([self.claim()])
+        with ir.InsertionPoint(branch.else_block):
+            scf.YieldOp([ahead])
+        return branch.result
+
+    def count_out(self) -> None:
+        """One thread per CTA, after its last claim: counts the CTA out on
+        Ctr[1]; the last CTA of the grid the launch runs with (a launch may
+        override the built grid) resets both words. NVPTX drops the ordering
+        of an acq_rel atomicrmw (plain atom.add): explicit fences order this
+        CTA's claims before its count-out, and the others' claims before the
+        reset."""
+        from mlir.dialects import arith, llvm
+        llvm.fence(llvm.AtomicOrdering.acq_rel)
+        out = _atomic_add(_word(self.ptr, 1), 1, "monotonic")
+        llvm.fence(llvm.AtomicOrdering.acq_rel)
+        last = arith.index_cast(self.i32, (K.grid_dim() - 1).value)
+        with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out, last))):
+            zero = arith.constant(self.i32, 0)
+            llvm.store(zero, self.ptr)
+            llvm.store(zero, _word(self.ptr, 1))
+
+
 def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
                        grid: int = 132, dtype: str = "bfloat16", store_lag: int = 1,
                        swizzle: int = 0, name: str = "tma_copy_dynamic"):
@@ -586,26 +666,17 @@ def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
     claims happen before), and the last one out (of the grid the launch
     runs with) resets both words. One counter serves one launch at a time.
     """
-    from mlir.dialects import arith, llvm, scf
     if not 1 <= store_lag < stages:
         raise ValueError("store_lag must be in 1..stages-1")
     tiles_c, n_tiles, stage_bytes = _tiling(rows, cols, box, dtype, grid)
     br, bc = box
 
     def body(A, B, Ctr):
-        i32 = ir.IntegerType.get_signless(32)
         tid = K.thread_id()
         bufs = [K.dynamic_shared((br, bc), dtype, s * stage_bytes) for s in range(stages)]
         bars = K.dynamic_shared((stages,), "uint64", stages * stage_bytes)
-        ids = K.dynamic_shared((stages,), "uint32", stages * stage_bytes + stages * 8)
-        claims = _global_pointer(Ctr)
-        n = arith.constant(i32, n_tiles)
-
-        def claim() -> ir.Value:
-            return _atomic_add(claims, 1, "monotonic")
-
-        def tile_id(stage) -> ir.Value:
-            return llvm.load(i32, ids.ptr_to([stage]).value)
+        claims = TileClaims(Ctr, K.dynamic_shared(
+            (stages,), "uint32", stages * stage_bytes + stages * 8), n_tiles)
 
         def coords(tile: ir.Value):
             t = _as_index(tile)
@@ -613,58 +684,33 @@ def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
 
         def start(s: int, tile: ir.Value, site: str):
             """Records stage s's tile and loads it if it is a real one."""
-            llvm.store(tile, ids.ptr_to([s]).value)
-            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.ult, tile, n))):
+            claims.record(s, tile)
+            with K.if_(claims.is_tile(tile)):
                 tag = f"{site}{s}"
                 bar = bars.ptr_to([s])
                 K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
                 tma.apply(LOAD, bufs[s], A, box=box, coords=coords(tile), mbar=bar,
                           tag=tag, swizzle=swizzle)
 
+        def step(j, ahead):
+            stage = j % stages
+            K.mbarrier_wait(bars.ptr_to([stage]), full_parity(j, stages))
+            tile = claims.tile_id(stage)
+            _on_stage(stage, stages, lambda s: tma.apply(
+                STORE, B, bufs[s], box=box, coords=coords(tile), swizzle=swizzle))
+            K.bulk_commit_group()
+            K.bulk_wait_group(store_lag, read=True)
+            return claims.spend_if(j >= store_lag, ahead, lambda: _on_stage(
+                (j - store_lag) % stages, stages, lambda s: start(s, ahead, "re")))
+
         with K.if_(tid == 0):
             for s in range(stages):
                 K.mbarrier_init(bars.ptr_to([s]), 1)
             for s in range(stages):
-                start(s, claim(), "pro")
-            idx = ir.IndexType.get()
-            loop = scf.WhileOp([idx, i32], [K.Expr.of(0), claim()])
-            before = loop.before.blocks.append(idx, i32)
-            with ir.InsertionPoint(before):
-                j = K.Expr(before.arguments[0])
-                live = arith.cmpi(arith.CmpIPredicate.ult, tile_id(j % stages), n)
-                scf.ConditionOp(live, list(before.arguments))
-            after = loop.after.blocks.append(idx, i32)
-            with ir.InsertionPoint(after):
-                j, ahead = K.Expr(after.arguments[0]), after.arguments[1]
-                stage = j % stages
-                K.mbarrier_wait(bars.ptr_to([stage]), full_parity(j, stages))
-                tile = tile_id(stage)
-                _on_stage(stage, stages, lambda s: tma.apply(
-                    STORE, B, bufs[s], box=box, coords=coords(tile), swizzle=swizzle))
-                K.bulk_commit_group()
-                K.bulk_wait_group(store_lag, read=True)
-                refill = scf.IfOp(K.Expr.of(j >= store_lag), [i32], has_else=True)
-                with ir.InsertionPoint(refill.then_block):
-                    _on_stage((j - store_lag) % stages, stages,
-                              lambda s: start(s, ahead, "re"))
-                    scf.YieldOp([claim()])
-                with ir.InsertionPoint(refill.else_block):
-                    scf.YieldOp([ahead])
-                scf.YieldOp([K.Expr.of(j + 1), refill.result])
+                start(s, claims.claim(), "pro")
+            claims.loop(stages, claims.claim(), step)
             K.bulk_wait_group(0)
-            # NVPTX drops the ordering of an acq_rel atomicrmw (plain
-            # atom.add): explicit fences order this CTA's claims before its
-            # count-out, and the others' claims before the reset.
-            llvm.fence(llvm.AtomicOrdering.acq_rel)
-            out = _atomic_add(_word(claims, 1), 1, "monotonic")
-            llvm.fence(llvm.AtomicOrdering.acq_rel)
-            # The last CTA of the grid it runs with (a launch may override
-            # the built grid).
-            last = arith.index_cast(i32, (K.grid_dim() - 1).value)
-            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out, last))):
-                zero = arith.constant(i32, 0)
-                llvm.store(zero, claims)
-                llvm.store(zero, _word(claims, 1))
+            claims.count_out()
 
     return _make_kernel(name, body, {"A": K.Tensor((rows, cols), dtype),
                                      "B": K.Tensor((rows, cols), dtype),

@@ -630,7 +630,7 @@ def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int =
     write and every read. Ctr is (2,) int32, zero before the first launch;
     the last CTA out resets it (see build_copy_dynamic)."""
     from mlir.dialects import scf
-    from copy_kernel import _as_index, _atomic_add, _global_pointer, _word
+    from copy_kernel import TileClaims, _as_index, _on_stage
 
     if not 1 <= store_lag <= stages - 2:
         raise ValueError("store_lag must be in 1..stages-2 (the tile ids are read "
@@ -647,94 +647,59 @@ def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int =
     hints = _hints("")
 
     def body(A, B, Ctr):
-        i32 = ir.IntegerType.get_signless(32)
         tid = K.thread_id()
         ios = [_InPlaceTile(plan, A, B, s * plan.tile_bytes, hints, 0) for s in range(S)]
         bars = K.dynamic_shared((S,), "uint64", bar_offset)
-        ids = K.dynamic_shared((S,), "uint32", ids_offset)
-        claims = _global_pointer(Ctr)
-        n = arith.constant(i32, n_tiles)
-
-        def tile_id(stage) -> ir.Value:
-            return llvm.load(i32, ids.ptr_to([stage]).value)
+        claims = TileClaims(Ctr, K.dynamic_shared((S,), "uint32", ids_offset), n_tiles)
 
         def origin(tile: ir.Value):
             return plan.tile_origin(_as_index(tile), IrOps)
 
-        def on(index, fn):
-            for s in range(S):
-                with K.if_(index == s):
-                    fn(s)
-
         def start(s: int, ticket: ir.Value, site: str):
-            llvm.store(ticket, ids.ptr_to([s]).value)
-            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.ult, ticket, n))):
+            claims.record(s, ticket)
+            with K.if_(claims.is_tile(ticket)):
                 bar = bars.ptr_to([s])
                 K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"{site}{s}"))
                 i0, j0 = origin(ticket)
                 ios[s].load(bar, i0, j0, f"{site}{s}")
 
-        def claim() -> ir.Value:
-            return _atomic_add(claims, 1, "monotonic")
-
         with K.if_(tid == 0):
             for s in range(S):
                 K.mbarrier_init(bars.ptr_to([s]), 1)
             for s in range(S):
-                start(s, claim(), "pro")
-        first_ahead = scf.IfOp(K.Expr.of(tid == 0), [i32], has_else=True)
+                start(s, claims.claim(), "pro")
+        first_ahead = scf.IfOp(K.Expr.of(tid == 0), [claims.i32], has_else=True)
         with ir.InsertionPoint(first_ahead.then_block):
-            scf.YieldOp([claim()])
+            scf.YieldOp([claims.claim()])
         with ir.InsertionPoint(first_ahead.else_block):
-            scf.YieldOp([arith.constant(i32, 0)])
+            scf.YieldOp([arith.constant(claims.i32, 0)])
         K.cta_sync()  # barrier inits and the first ids are visible
         offsets = _lane_offsets(plan)
 
-        idx = ir.IndexType.get()
-        loop = scf.WhileOp([idx, i32], [K.Expr.of(0), first_ahead.result])
-        before = loop.before.blocks.append(idx, i32)
-        with ir.InsertionPoint(before):
-            j = K.Expr(before.arguments[0])
-            live = arith.cmpi(arith.CmpIPredicate.ult, tile_id(j % S), n)
-            scf.ConditionOp(live, list(before.arguments))
-        after = loop.after.blocks.append(idx, i32)
-        with ir.InsertionPoint(after):
-            j, ahead = K.Expr(after.arguments[0]), after.arguments[1]
+        def step(j, ahead):
+            """All threads transpose tile j; thread 0 stores and refills."""
             stage = j % S
-            tile = tile_id(stage)
+            tile = claims.tile_id(stage)
             K.mbarrier_wait(bars.ptr_to([stage]), (j // S) % 2)
-            on(stage, lambda s: ios[s].transpose(offsets))
+            _on_stage(stage, S, lambda s: ios[s].transpose(offsets))
             K.fence_proxy_async_shared_cta()
             K.cta_sync()
-            step = scf.IfOp(K.Expr.of(tid == 0), [i32], has_else=True)
-            with ir.InsertionPoint(step.then_block):
+            thread0 = scf.IfOp(K.Expr.of(tid == 0), [claims.i32], has_else=True)
+            with ir.InsertionPoint(thread0.then_block):
                 i0, j0 = origin(tile)
-                on(stage, lambda s: ios[s].store(i0, j0))
+                _on_stage(stage, S, lambda s: ios[s].store(i0, j0))
                 K.bulk_commit_group()
                 K.bulk_wait_group(store_lag, read=True)
-                refill = scf.IfOp(K.Expr.of(j >= store_lag), [i32], has_else=True)
-                with ir.InsertionPoint(refill.then_block):
-                    on((j - store_lag) % S, lambda s: start(s, ahead, "re"))
-                    scf.YieldOp([claim()])
-                with ir.InsertionPoint(refill.else_block):
-                    scf.YieldOp([ahead])
-                scf.YieldOp([refill.result])
-            with ir.InsertionPoint(step.else_block):
+                scf.YieldOp([claims.spend_if(j >= store_lag, ahead, lambda: _on_stage(
+                    (j - store_lag) % S, S, lambda s: start(s, ahead, "re")))])
+            with ir.InsertionPoint(thread0.else_block):
                 scf.YieldOp([ahead])
-            scf.YieldOp([K.Expr.of(j + 1), step.result])
+            return thread0.result
 
+        claims.loop(S, first_ahead.result, step)
         with K.if_(tid == 0):
             K.bulk_wait_group(0)
-            llvm.fence(llvm.AtomicOrdering.acq_rel)  # see build_copy_dynamic
-            out = _atomic_add(_word(claims, 1), 1, "monotonic")
-            llvm.fence(llvm.AtomicOrdering.acq_rel)
-            # The last CTA of the grid it runs with (a launch may override
-            # the built grid).
-            last = arith.index_cast(i32, (K.grid_dim() - 1).value)
-            with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out, last))):
-                zero = arith.constant(i32, 0)
-                llvm.store(zero, claims)
-                llvm.store(zero, _word(claims, 1))
+            claims.count_out()
 
     ns = {"body": body}
     exec(f"def {name}(A, B, Ctr): body(A, B, Ctr)", ns)
