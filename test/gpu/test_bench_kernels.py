@@ -32,11 +32,15 @@ def _params(kind):
                                    ids=[e["name"] for e in entries] or ["none"])
 
 
-@_params("dynamic_copy")
-def test_dynamic_copy_is_exact_and_leaves_the_counter_zero(artifacts, rng, entry):
+def _module(artifacts, entry):
     if entry is None:
         pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
-    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    return runtime.load(artifacts / "bench_kernels" / entry["name"])
+
+
+@_params("dynamic_copy")
+def test_dynamic_copy_is_exact_and_leaves_the_counter_zero(artifacts, rng, entry):
+    mod = _module(artifacts, entry)
     ctr = np.zeros(2, np.int32)
     for _ in range(3):  # each launch must reset the counter for the next
         a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
@@ -52,9 +56,7 @@ def test_dynamic_copy_claims_only_from_its_counter(artifacts, rng, entry, start)
     """A counter that starts at the tile count (every ticket out of range:
     nothing copied) or three tiles before it (only the last three tiles,
     row-major over the boxes, are copied); the last CTA out resets it."""
-    if entry is None:
-        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
-    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    mod = _module(artifacts, entry)
     a = rng.integers(1, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
     b = np.zeros_like(a)
     first = entry["tiles"] - (0 if start == "end" else 3)
@@ -86,9 +88,7 @@ def _back_to_back(mod, args, grid):
 @_params("dynamic_copy")
 @pytest.mark.parametrize("extra_ctas", [0, 3, -1])
 def test_dynamic_copy_back_to_back_on_other_grids(artifacts, rng, entry, extra_ctas):
-    if entry is None:
-        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
-    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    mod = _module(artifacts, entry)
     a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
     b = np.zeros_like(a)
     ctr = np.zeros(2, np.int32)
@@ -99,9 +99,7 @@ def test_dynamic_copy_back_to_back_on_other_grids(artifacts, rng, entry, extra_c
 
 @_params("transpose")
 def test_one_tile_transpose_is_exact(artifacts, rng, entry):
-    if entry is None:
-        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
-    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    mod = _module(artifacts, entry)
     a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
     b = np.zeros((entry["cols"], entry["rows"]), np.uint16)
     b3 = b.reshape(entry["out_shape"])
@@ -111,9 +109,7 @@ def test_one_tile_transpose_is_exact(artifacts, rng, entry):
 
 @_params("dynamic_transpose")
 def test_dynamic_transpose_is_exact_and_leaves_the_counter_zero(artifacts, rng, entry):
-    if entry is None:
-        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
-    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    mod = _module(artifacts, entry)
     ctr = np.zeros(2, np.int32)
     for _ in range(3):
         a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
@@ -126,9 +122,7 @@ def test_dynamic_transpose_is_exact_and_leaves_the_counter_zero(artifacts, rng, 
 @_params("dynamic_transpose")
 @pytest.mark.parametrize("extra_ctas", [0, 2, -1])
 def test_dynamic_transpose_back_to_back_on_other_grids(artifacts, rng, entry, extra_ctas):
-    if entry is None:
-        pytest.skip("bench_kernels not built (python scripts/build_gpu_artifacts.py)")
-    mod = runtime.load(artifacts / "bench_kernels" / entry["name"])
+    mod = _module(artifacts, entry)
     a = rng.integers(0, 1 << 16, (entry["rows"], entry["cols"]), dtype=np.uint16)
     b = np.zeros((entry["cols"], entry["rows"]), np.uint16)
     ctr = np.zeros(2, np.int32)

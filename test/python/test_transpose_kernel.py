@@ -96,11 +96,42 @@ def _conflicts(byte_addrs, width):
     return max(len(v) for v in banks.values())
 
 
+def _tma_load_tile(plan, shared, addr, a, i0, j0):
+    """The kernel's TMA load of in-tile (i0, j0) at shared byte `addr`:
+    TC / W boxes of TR x W, or one (TR, TC / W, W) box with `wide_in`."""
+    tr, tc = plan.tile
+    w, sw = plan.width, plan.swizzle
+    if plan.wide_in:
+        emulator.load(shared, addr, a.reshape(plan.rows, plan.cols // w, w),
+                      box=(tr, tc // w, w), coords=(i0, j0 // w, 0), swizzle=sw,
+                      format="bfloat16")
+        return
+    for k in range(tc // w):
+        emulator.load(shared, addr + k * tr * plan.row_bytes, a, box=(tr, w),
+                      coords=(i0, j0 + k * w), swizzle=sw, format="bfloat16")
+
+
+def _tma_store_tile(plan, b, shared, addr, i0, j0):
+    """The kernel's TMA store of the transposed tile at shared byte `addr`
+    into B (returned): TR / W boxes of TC x W, or one (TC, TR / W, W) box
+    with `wide_out`."""
+    tr, tc = plan.tile
+    w, sw = plan.width, plan.swizzle
+    if plan.wide_out:
+        b3 = emulator.store(b.reshape(plan.cols, plan.rows // w, w), shared, addr,
+                            box=(tc, tr // w, w), coords=(j0, i0 // w, 0),
+                            swizzle=sw, format="bfloat16")
+        return b3.reshape(plan.cols, plan.rows)
+    for m in range(tr // w):
+        b = emulator.store(b, shared, addr + m * tc * plan.row_bytes, box=(tc, w),
+                           coords=(j0, i0 + m * w), swizzle=sw, format="bfloat16")
+    return b
+
+
 def _model(plan, a, base=0):
     """B as the kernel leaves it, one tile at a time (stage rotation as the
     persistent loop does it); returns (B, worst bank-conflict degree)."""
-    tr, tc = plan.tile
-    w, sw = plan.width, plan.swizzle
+    sw = plan.swizzle
     shared = np.full(base + plan.shared_bytes, 0xA5, np.uint8)
     b = np.zeros((plan.cols, plan.rows), np.uint16)
     lanes = np.arange(32)
@@ -109,9 +140,7 @@ def _model(plan, a, base=0):
         i0, j0 = plan.tile_origin(t, IntOps)
         in_base = base + plan.in_offset + (t % plan.stages) * plan.tile_bytes
         out_base = base + plan.out_offset + (t % plan.out_stages) * plan.tile_bytes
-        for k in range(tc // w):
-            emulator.load(shared, in_base + k * tr * plan.row_bytes, a, box=(tr, w),
-                          coords=(i0, j0 + k * w), swizzle=sw, format="bfloat16")
+        _tma_load_tile(plan, shared, in_base, a, i0, j0)
         for warp in range(plan.warps):
             if plan.method == "ldmatrix":
                 for k in range(plan.ld_ops_per_warp):
@@ -132,10 +161,7 @@ def _model(plan, a, base=0):
                     values = [shared[s:s + 2].copy() for s in src]
                     for d, v in zip(dst, values):
                         shared[d:d + 2] = v
-        for m in range(tr // w):
-            b = emulator.store(b, shared, out_base + m * tc * plan.row_bytes,
-                               box=(tc, w), coords=(j0, i0 + m * w), swizzle=sw,
-                               format="bfloat16")
+        b = _tma_store_tile(plan, b, shared, out_base, i0, j0)
     return b, worst
 
 
@@ -190,22 +216,14 @@ def _model_one_tile(plan, a, base=0):
     into one buffer, every warp's ldmatrix.x4.trans reads (all before the
     CTA barrier), then every warp's stmatrix.x4 writes into the same bytes,
     then the TMA store(s). Returns (B, worst bank-conflict degree)."""
-    tr, tc = plan.tile
-    w, sw = plan.width, plan.swizzle
+    sw = plan.swizzle
     shared = np.full(base + plan.tile_bytes, 0xA5, np.uint8)
     b = np.zeros((plan.cols, plan.rows), np.uint16)
     lanes = np.arange(32)
     worst = 1
     for t in range(plan.n_tiles):
         i0, j0 = plan.tile_origin(t, IntOps)
-        if plan.wide_in:
-            emulator.load(shared, base, a.reshape(plan.rows, plan.cols // w, w),
-                          box=(tr, tc // w, w), coords=(i0, j0 // w, 0), swizzle=sw,
-                          format="bfloat16")
-        else:
-            for k in range(tc // w):
-                emulator.load(shared, base + k * tr * plan.row_bytes, a, box=(tr, w),
-                              coords=(i0, j0 + k * w), swizzle=sw, format="bfloat16")
+        _tma_load_tile(plan, shared, base, a, i0, j0)
         moves = []
         for warp in range(plan.warps):
             for k in range(plan.ld_ops_per_warp):
@@ -218,16 +236,7 @@ def _model_one_tile(plan, a, base=0):
                 moves.append((dst, _ldmatrix_x4_trans(shared, src)))
         for dst, regs in moves:  # after the barrier: every read is done
             _stmatrix_x4(shared, dst, regs)
-        if plan.wide_out:
-            b3 = emulator.store(b.reshape(plan.cols, plan.rows // w, w), shared, base,
-                                box=(tc, tr // w, w), coords=(j0, i0 // w, 0),
-                                swizzle=sw, format="bfloat16")
-            b = b3.reshape(plan.cols, plan.rows)
-        else:
-            for m in range(tr // w):
-                b = emulator.store(b, shared, base + m * tc * plan.row_bytes,
-                                   box=(tc, w), coords=(j0, i0 + m * w), swizzle=sw,
-                                   format="bfloat16")
+        b = _tma_store_tile(plan, b, shared, base, i0, j0)
     return b, worst
 
 
