@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import mlir.ir as ir
 from mlir.dialects import arith, llvm, memref, nvvm
 
+from copy_kernel import _on_stage
 from tile_mlir import kernel as K
 from tile_mlir import tma
 
@@ -385,11 +386,6 @@ def build_transpose(rows: int, cols: int, tile=(64, 64), stages: int = 4,
         def origin(j):
             return plan.tile_origin(block + j * grid, IrOps)
 
-        def on(index, n, fn):
-            for i in range(n):
-                with K.if_(index == i):
-                    fn(i)
-
         def load(s: int, j, site: str):
             i0, j0 = origin(j)
             tag = f"{site}{s}"
@@ -445,8 +441,8 @@ def build_transpose(rows: int, cols: int, tile=(64, 64), stages: int = 4,
             with K.if_(tid == 0):
                 nxt = j + S
                 with K.if_(nxt < count):
-                    on(s, S, lambda si: load(si, nxt, "re"))
-                on(o, O, lambda oi: store(oi, j))
+                    _on_stage(s, S, lambda si: load(si, nxt, "re"))
+                _on_stage(o, O, lambda oi: store(oi, j))
                 K.bulk_commit_group()
                 # The buffer the warps write at tile j + 2 is the one store
                 # j + 2 - O read: at most O - 2 newer groups may be pending.
@@ -630,7 +626,7 @@ def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int =
     write and every read. Ctr is (2,) int32, zero before the first launch;
     the last CTA out resets it (see build_copy_dynamic)."""
     from mlir.dialects import scf
-    from copy_kernel import TileClaims, _as_index, _on_stage
+    from copy_kernel import TileClaims, _as_index
 
     if not 1 <= store_lag <= stages - 2:
         raise ValueError("store_lag must be in 1..stages-2 (the tile ids are read "
