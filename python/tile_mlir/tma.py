@@ -22,7 +22,7 @@ from mlir.dialects import arith
 
 from . import _native
 from .dialects import tile as _tile
-from .errors import TileError, from_diagnostic
+from .errors import TileError, verify_operation
 
 _DIRECTIONS = ("load", "store", "reduce", "prefetch")
 _MODES = ("tile", "gather4", "scatter4", "im2col", "im2col_w", "im2col_w_128",
@@ -86,13 +86,8 @@ def parse_opcode(opcode: str) -> dict:
 
 def verify(op: ir.OpView) -> None:
     """Runs the op's verifier; raises TileVerifyError naming the rule."""
-    try:
-        op.operation.verify()
-    except ir.MLIRError as err:
-        messages = [d.message for d in err.error_diagnostics] or [str(err)]
-        # A rejected op is not left behind in the kernel being built.
-        op.operation.erase()
-        raise from_diagnostic(messages[0]) from None
+    # A rejected op is not left behind in the kernel being built.
+    verify_operation(op, erase_on_failure=True)
 
 
 def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
