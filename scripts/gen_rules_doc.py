@@ -10,7 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RULES_DEF = ROOT / "dialect" / "include" / "Tile" / "Rules.def"
 DOC = ROOT / "docs" / "rules.md"
-_ENTRY = re.compile(r'^(TILE_RULE|TILE_RUNTIME_RULE)\(\w+, "([a-z0-9-]+)", "(.*)"\)$')
+_ENTRY = re.compile(r'^(TILE_RULE|TILE_HOST_RULE|TILE_RUNTIME_RULE)\((\w+), "([a-z0-9-]+)", "(.*)"\)$')
+_DYNAMIC = re.compile(r'^TILE_DYNAMIC_CHECK\((\w+), "(.*)"\)$')
 
 
 def rules():
@@ -19,12 +20,22 @@ def rules():
     for line in RULES_DEF.read_text().splitlines():
         match = _ENTRY.match(line.strip())
         if match:
-            out.append((match.group(1), match.group(2), match.group(3)))
+            out.append((match.group(1), match.group(3), match.group(4)))
     return out
+
+
+def dynamic_checks():
+    """[(name, text)]: verifier rules also checked on runtime values."""
+    text = RULES_DEF.read_text()
+    names = {m.group(2): m.group(3) for m in map(_ENTRY.match, text.splitlines()) if m}
+    return [(names[m.group(1)], m.group(2))
+            for m in map(_DYNAMIC.match, text.splitlines()) if m]
 
 
 def render() -> str:
     static = [(n, t) for k, n, t in rules() if k == "TILE_RULE"]
+    host = [(n, t) for k, n, t in rules() if k == "TILE_HOST_RULE"]
+    host += dynamic_checks()
     runtime = [(n, t) for k, n, t in rules() if k == "TILE_RUNTIME_RULE"]
     lines = [
         "# Rules of `tile.tma_copy`",
@@ -53,7 +64,15 @@ def render() -> str:
         "These depend on values the IR does not fix: the base address, dynamic",
         "sizes and strides, a shared buffer passed in as an argument. The host",
         "lowering and the Python runtime check them before calling",
-        "`cuTensorMapEncodeTiled` and fail with the same rule name.",
+        "`cuTensorMapEncode*` and fail with the same rule name.",
+        "",
+        "| rule | requires |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `{n}` | {t} |" for n, t in host]
+    lines += [
+        "",
+        "## Checked by the Python launcher",
         "",
         "| rule | requires |",
         "| --- | --- |",

@@ -12,14 +12,27 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-llvm::StringRef mlir::tile::ruleName(Rule rule) {
-  switch (rule) {
-#define TILE_RULE(ID, NAME, TEXT)                                              \
-  case Rule::ID:                                                               \
-    return NAME;
+namespace {
+struct RuleRow {
+  llvm::StringLiteral name, text;
+  RuleKind kind;
+};
+constexpr RuleRow kRules[] = {
+#define TILE_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Verify},
+#define TILE_HOST_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Host},
+#define TILE_RUNTIME_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Runtime},
 #include "Tile/Rules.def"
-  }
-  return "unknown-rule";
+};
+} // namespace
+
+llvm::StringRef mlir::tile::ruleName(Rule rule) {
+  return kRules[static_cast<unsigned>(rule)].name;
+}
+llvm::StringRef mlir::tile::ruleText(Rule rule) {
+  return kRules[static_cast<unsigned>(rule)].text;
+}
+RuleKind mlir::tile::ruleKind(Rule rule) {
+  return kRules[static_cast<unsigned>(rule)].kind;
 }
 
 unsigned mlir::tile::formatBits(Format format) {

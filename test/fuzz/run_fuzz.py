@@ -122,7 +122,7 @@ PARSER_RES = [(re.compile(p), why) for p, why in PARSER_MESSAGES]
 
 def rule_names() -> set:
     text = (ROOT / "dialect" / "include" / "Tile" / "Rules.def").read_text()
-    return set(re.findall(r'^TILE_(?:RUNTIME_)?RULE\(\w+,\s*"([a-z0-9-]+)"', text, re.M))
+    return set(re.findall(r'^TILE_(?:HOST_|RUNTIME_)?RULE\(\w+,\s*"([a-z0-9-]+)"', text, re.M))
 
 
 RULES = rule_names()

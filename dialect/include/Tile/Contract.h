@@ -19,11 +19,21 @@
 
 namespace mlir::tile {
 
+/// Every rule of Rules.def, verifier, host and runtime ones.
 enum class Rule {
 #define TILE_RULE(ID, NAME, TEXT) ID,
+#define TILE_HOST_RULE(ID, NAME, TEXT) ID,
+#define TILE_RUNTIME_RULE(ID, NAME, TEXT) ID,
 #include "Tile/Rules.def"
 };
+/// Where a rule is decided: the verifier, the host before encoding a map
+/// (from runtime values), or the Python launcher.
+enum class RuleKind { Verify, Host, Runtime };
+/// The bracketed name diagnostics start with: "box-extent".
 llvm::StringRef ruleName(Rule rule);
+/// What the rule requires (docs/rules.md).
+llvm::StringRef ruleText(Rule rule);
+RuleKind ruleKind(Rule rule);
 
 /// Size and alignment of CUDA 13's CUtensorMap, passed by value to kernels.
 constexpr int64_t kTensorMapBytes = 128;
