@@ -2,12 +2,17 @@
 
 #include "Tile/Contract.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <iterator>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -35,42 +40,159 @@ RuleKind mlir::tile::ruleKind(Rule rule) {
   return kRules[static_cast<unsigned>(rule)].kind;
 }
 
-unsigned mlir::tile::formatBits(Format format) {
-  switch (format) {
-  case Format::uint8:
-    return 8;
-  case Format::uint16:
-  case Format::float16:
-  case Format::bfloat16:
-    return 16;
-  case Format::uint32:
-  case Format::int32:
-  case Format::float32:
-  case Format::float32_ftz:
-  case Format::tfloat32:
-  case Format::tfloat32_ftz:
-    return 32;
-  case Format::uint64:
-  case Format::int64:
-  case Format::float64:
-    return 64;
-  case Format::float4_e2m1fn:
-  case Format::float4_e2m1fn_align8b:
-    return 4;
-  case Format::float6_align16b:
-    return 6;
+llvm::StringRef mlir::tile::ruleDynamicText(Rule rule) {
+  switch (rule) {
+#define TILE_DYNAMIC_CHECK(ID, TEXT)                                           \
+  case Rule::ID:                                                               \
+    return TEXT;
+#include "Tile/Rules.def"
+  default:
+    return "";
   }
-  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// The tables (Formats.def, ElementTypes.def, Reductions.def, DriverEnums.def)
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr FormatFacts kFormats[] = {
+#define TILE_FORMAT(NAME, CU_TYPE, CU_NAME, BITS, FLOAT, SIGNED, STORAGE,     \
+                    NUMPY, PACKED, PADDED, ALIGN, INNER_MUL, PACK_VALUES,     \
+                    PACK_BYTES, GROUP_DATA, GROUP_SLOT, LOAD_ONLY, NAN_FILL,  \
+                    LOAD_SWZ, STORE_SWZ)                                      \
+  {Format::NAME, CU_TYPE, CU_NAME, BITS, FLOAT, SIGNED, STORAGE, NUMPY,       \
+   PACKED, PADDED, ALIGN, INNER_MUL, {PACK_VALUES, PACK_BYTES}, GROUP_DATA,    \
+   GROUP_SLOT, LOAD_ONLY, NAN_FILL, LOAD_SWZ, STORE_SWZ},
+#include "Tile/Formats.def"
+};
+
+// Row i is Format value i, and every Format case has a row.
+constexpr bool formatRowsInEnumOrder() {
+  for (unsigned i = 0; i < std::size(kFormats); ++i)
+    if (static_cast<unsigned>(kFormats[i].format) != i)
+      return false;
+  return std::size(kFormats) == getMaxEnumValForFormat() + 1;
+}
+static_assert(formatRowsInEnumOrder(),
+              "Formats.def rows must follow TileEnums.td's Format order");
+
+// The columns agree with each other.
+constexpr bool formatRowsConsistent() {
+  for (const FormatFacts &f : kFormats) {
+    if (f.paddedPacked && !f.packed)
+      return false;
+    if (f.packed != (f.bits < 8) || f.packed != (f.groupDataBytes != 0))
+      return false;
+    if (f.packed && f.groupDataBytes * 8 != int64_t(f.bits) * 16)
+      return false;
+    if (f.packed && f.packing.values * f.bits != f.packing.bytes * 8)
+      return false;
+    if (!f.packed && (f.packing.values != 1 || f.packing.bytes != 1 ||
+                      f.innerMultiple != 1))
+      return false;
+    if (f.nanFill && !f.isFloat)
+      return false;
+    if (f.loadOnly && f.storeSwizzles != 0)
+      return false;
+  }
+  return true;
+}
+static_assert(formatRowsConsistent(), "inconsistent Formats.def row");
+
+constexpr std::pair<llvm::StringLiteral, Format> kFormatAliases[] = {
+#define TILE_FORMAT_ALIAS(ALIAS, NAME) {#ALIAS, Format::NAME},
+#include "Tile/Formats.def"
+};
+
+constexpr ElementTypeFacts kElementTypes[] = {
+#define TILE_ELEMENT_TYPE(NAME, MLIR, FORMAT, NUMPY, SIGNLESS)                 \
+  {NAME, MLIR, Format::FORMAT, NUMPY, SIGNLESS},
+#include "Tile/ElementTypes.def"
+};
+
+constexpr std::pair<llvm::StringLiteral, Format> kElementFormats[] = {
+#define TILE_ELEMENT_FORMAT(MLIR, FORMAT) {MLIR, Format::FORMAT},
+#include "Tile/ElementTypes.def"
+};
+
+constexpr std::pair<Reduction, Format> kReductions[] = {
+#define TILE_REDUCTION(OP, FORMAT) {Reduction::OP, Format::FORMAT},
+#include "Tile/Reductions.def"
+};
+
+constexpr DriverEnumFacts kDriverEnums[] = {
+#define TILE_DRIVER_ENUM(FIELD, VALUE, NAME) {#FIELD, VALUE, NAME},
+#include "Tile/DriverEnums.def"
+};
+
+constexpr std::pair<EncodeKind, llvm::StringLiteral> kEncodeFunctions[] = {
+#define TILE_ENCODE_FUNCTION(KIND, NAME) {EncodeKind::KIND, NAME},
+#include "Tile/DriverEnums.def"
+};
+constexpr bool encodeRowsInEnumOrder() {
+  for (unsigned i = 0; i < std::size(kEncodeFunctions); ++i)
+    if (static_cast<unsigned>(kEncodeFunctions[i].first) != i)
+      return false;
+  return std::size(kEncodeFunctions) == getMaxEnumValForEncodeKind() + 1;
+}
+static_assert(encodeRowsInEnumOrder(),
+              "DriverEnums.def encode rows must follow the EncodeKind order");
+} // namespace
+
+llvm::ArrayRef<FormatFacts> mlir::tile::formatTable() { return kFormats; }
+
+const FormatFacts &mlir::tile::formatFacts(Format format) {
+  return kFormats[static_cast<unsigned>(format)];
+}
+
+llvm::ArrayRef<std::pair<llvm::StringLiteral, Format>>
+mlir::tile::formatAliases() {
+  return kFormatAliases;
+}
+
+llvm::ArrayRef<ElementTypeFacts> mlir::tile::elementTypeTable() {
+  return kElementTypes;
+}
+
+llvm::ArrayRef<std::pair<llvm::StringLiteral, Format>>
+mlir::tile::elementFormatTable() {
+  return kElementFormats;
+}
+
+llvm::SmallVector<Format> mlir::tile::reductionFormats(Reduction op) {
+  llvm::SmallVector<Format> formats;
+  for (auto [red, format] : kReductions)
+    if (red == op)
+      formats.push_back(format);
+  return formats;
+}
+
+bool mlir::tile::isSignedReduction(Reduction op) {
+  switch (op) {
+#define TILE_SIGNED_REDUCTION(OP)                                              \
+  case Reduction::OP:                                                          \
+    return true;
+#include "Tile/Reductions.def"
+  default:
+    return false;
+  }
+}
+
+llvm::ArrayRef<DriverEnumFacts> mlir::tile::driverEnumTable() {
+  return kDriverEnums;
+}
+
+unsigned mlir::tile::formatBits(Format format) {
+  return formatFacts(format).bits;
 }
 
 bool mlir::tile::isPackedFormat(Format format) {
-  return format == Format::float4_e2m1fn ||
-         format == Format::float4_e2m1fn_align8b ||
-         format == Format::float6_align16b;
+  return formatFacts(format).packed;
 }
 
 bool mlir::tile::isPaddedPackedFormat(Format format) {
-  return format == Format::float4_e2m1fn || format == Format::float6_align16b;
+  return formatFacts(format).paddedPacked;
 }
 
 unsigned mlir::tile::sharedElementBytes(Format format) {
@@ -87,70 +209,68 @@ bool mlir::tile::isIm2colWideMode(Mode mode) {
 }
 
 bool mlir::tile::isFloatFormat(Format format) {
-  switch (format) {
-  case Format::float16:
-  case Format::float32:
-  case Format::float64:
-  case Format::bfloat16:
-  case Format::float32_ftz:
-  case Format::tfloat32:
-  case Format::tfloat32_ftz:
-  case Format::float4_e2m1fn:
-  case Format::float4_e2m1fn_align8b:
-  case Format::float6_align16b:
-    return true;
-  default:
-    return false;
-  }
+  return formatFacts(format).isFloat;
 }
 
 int mlir::tile::cuTensorMapDataType(Format format) {
-  // CUtensorMapDataType: UINT8=0 UINT16 UINT32 INT32 UINT64 INT64 FLOAT16
-  // FLOAT32 FLOAT64 BFLOAT16 FLOAT32_FTZ TFLOAT32 TFLOAT32_FTZ=12,
-  // 16U4_ALIGN8B=13, 16U4_ALIGN16B=14, 16U6_ALIGN16B=15.
-  switch (format) {
-  case Format::float4_e2m1fn:
-    return 14;
-  case Format::float4_e2m1fn_align8b:
-    return 13;
-  case Format::float6_align16b:
-    return 15;
-  default:
-    return static_cast<int>(format);
-  }
+  return formatFacts(format).cuDataType;
+}
+
+bool mlir::tile::formatAllowsSwizzle(Format format, int swizzle, bool store) {
+  const FormatFacts &f = formatFacts(format);
+  unsigned allowed = store ? f.storeSwizzles : f.loadSwizzles;
+  return swizzle >= 0 && swizzle < 32 && (allowed >> swizzle & 1);
+}
+
+Type mlir::tile::formatStorageType(Format format, MLIRContext *context) {
+  return parseType(formatFacts(format).storage, context);
+}
+
+Packing mlir::tile::formatPacking(Format format) {
+  return formatFacts(format).packing;
+}
+
+int64_t mlir::tile::formatInnerMultiple(Format format) {
+  return formatFacts(format).innerMultiple;
+}
+
+int64_t mlir::tile::formatAlignment(Format format) {
+  return formatFacts(format).alignment;
+}
+
+int64_t mlir::tile::globalBaseAlignment(Format format, int interleave) {
+  return std::max(formatAlignment(format), interleaveBytes(interleave));
+}
+
+int64_t mlir::tile::globalStrideAlignment(Format format, int interleave) {
+  return globalBaseAlignment(format, interleave);
+}
+
+EncodeKind mlir::tile::tensorMapEncodeKind(Mode mode) {
+  if (!isIm2colMode(mode))
+    return EncodeKind::tiled;
+  return isIm2colWideMode(mode) ? EncodeKind::im2col_wide : EncodeKind::im2col;
+}
+
+llvm::StringRef mlir::tile::tensorMapEncodeFunction(EncodeKind encode) {
+  return kEncodeFunctions[static_cast<unsigned>(encode)].second;
+}
+
+/// The spelling Formats.def and ElementTypes.def use for `type`.
+static std::string spelling(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
 }
 
 std::optional<Format> mlir::tile::defaultFormat(Type type) {
-  if (auto it = dyn_cast<IntegerType>(type)) {
-    switch (it.getWidth()) {
-    case 8:
-      return Format::uint8;
-    case 16:
-      return Format::uint16;
-    case 32:
-      return it.isSigned() ? Format::int32 : Format::uint32;
-    case 64:
-      return it.isSigned() ? Format::int64 : Format::uint64;
-    default:
-      return std::nullopt;
-    }
-  }
-  if (type.isF16())
-    return Format::float16;
-  if (type.isBF16())
-    return Format::bfloat16;
-  if (type.isF32())
-    return Format::float32;
-  if (type.isF64())
-    return Format::float64;
-  if (isa<Float4E2M1FNType>(type))
-    return Format::float4_e2m1fn;
-  if (isa<Float6E2M3FNType, Float6E3M2FNType>(type))
-    return Format::float6_align16b;
-  // 8-bit floats have no tensor-map type of their own: they move as bytes,
-  // which is an exact copy (no arithmetic touches them).
-  if (auto ft = dyn_cast<FloatType>(type); ft && ft.getWidth() == 8)
-    return Format::uint8;
+  if (!type.isIntOrFloat())
+    return std::nullopt;
+  std::string name = spelling(type);
+  for (const ElementTypeFacts &e : kElementTypes)
+    if (e.mlir == name)
+      return e.format;
   return std::nullopt;
 }
 
@@ -160,18 +280,10 @@ bool mlir::tile::formatMatches(Type type, Format format) {
     return false;
   if (*natural == format)
     return true;
-  if (type.isF32())
-    return format == Format::float32_ftz || format == Format::tfloat32 ||
-           format == Format::tfloat32_ftz;
-  // A signless integer says nothing about its sign: either reading is its own.
-  if (type.isSignlessInteger(32))
-    return format == Format::int32;
-  if (type.isSignlessInteger(64))
-    return format == Format::int64;
-  // The same packed fp4 data, shared-memory groups 8 instead of 16 bytes.
-  if (isa<Float4E2M1FNType>(type))
-    return format == Format::float4_e2m1fn_align8b;
-  return false;
+  std::string name = spelling(type);
+  return llvm::any_of(kElementFormats, [&](const auto &row) {
+    return row.first == name && row.second == format;
+  });
 }
 
 int64_t mlir::tile::swizzleSpanBytes(int swizzle) {

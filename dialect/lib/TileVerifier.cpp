@@ -284,40 +284,6 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
   return success();
 }
 
-/// An element type whose natural format is `format` or that `format`
-/// describes (for a tensor map known only by its format).
-static Type formatStorageType(Format format, MLIRContext *ctx) {
-  switch (format) {
-  case Format::uint8:
-    return IntegerType::get(ctx, 8);
-  case Format::uint16:
-    return IntegerType::get(ctx, 16);
-  case Format::uint32:
-  case Format::int32:
-    return IntegerType::get(ctx, 32);
-  case Format::uint64:
-  case Format::int64:
-    return IntegerType::get(ctx, 64);
-  case Format::float16:
-    return Float16Type::get(ctx);
-  case Format::bfloat16:
-    return BFloat16Type::get(ctx);
-  case Format::float32:
-  case Format::float32_ftz:
-  case Format::tfloat32:
-  case Format::tfloat32_ftz:
-    return Float32Type::get(ctx);
-  case Format::float64:
-    return Float64Type::get(ctx);
-  case Format::float4_e2m1fn:
-  case Format::float4_e2m1fn_align8b:
-    return Float4E2M1FNType::get(ctx);
-  case Format::float6_align16b:
-    return Float6E2M3FNType::get(ctx);
-  }
-  return IntegerType::get(ctx, 8);
-}
-
 LogicalResult Verifier::verifyFormat() {
   std::optional<Format> natural = defaultFormat(elemType);
   if (!natural)
@@ -392,13 +358,25 @@ LogicalResult Verifier::verifyModes() {
   return success();
 }
 
+/// The swizzles of `mask` (bit s: swizzle s): "0, 3 or 4".
+static std::string swizzleList(unsigned mask, llvm::StringRef last) {
+  SmallVector<std::string> items;
+  for (unsigned s = 0; s < 32; ++s)
+    if (mask >> s & 1)
+      items.push_back(std::to_string(s));
+  std::string text;
+  for (size_t i = 0; i < items.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == items.size() ? last.str() : ", ") + items[i];
+  return text;
+}
+
 LogicalResult Verifier::verifyPacked() {
   std::string name = stringifyFormat(format).str();
   bool isStore = opc.direction == Direction::store;
   if (opc.direction == Direction::reduce)
     return fail(op, Rule::PackedReduce)
            << "packed " << name << " takes no reductions";
-  if (format == Format::float4_e2m1fn && isStore)
+  if (formatFacts(format).loadOnly && isStore)
     return fail(op, Rule::Fp4LoadOnly)
            << "packed float4_e2m1fn (16U4_ALIGN16B) is load-only, got store "
            << "(float4_e2m1fn_align8b stores the same data)";
@@ -408,20 +386,30 @@ LogicalResult Verifier::verifyPacked() {
            << "packed " << name << " takes no interleave and unit element "
            << "strides, got interleave " << f.interleave
            << " and element_strides " << list<int64_t>(f.elementStrides);
+  // The padded forms move one unit of the inner dimension per row; the
+  // unpadded one whole bytes.
   bool padded = isPaddedPackedFormat(format);
-  if (padded ? f.box.back() != 128 : f.box.back() % 2 != 0)
+  int64_t unit = formatInnerMultiple(format);
+  if (padded ? f.box.back() != unit : f.box.back() % unit != 0)
     return fail(op, Rule::PackedInnerBox)
            << "packed " << name << " needs "
-           << (padded ? "inner box 128" : "an even inner box") << ", got "
-           << f.box.back();
+           << (padded ? "inner box " + std::to_string(unit)
+                      : std::string("an even inner box"))
+           << ", got " << f.box.back();
+  if (!formatAllowsSwizzle(format, f.swizzle, isStore)) {
+    const FormatFacts &facts = formatFacts(format);
+    return fail(op, Rule::PackedSwizzle)
+           << "packed " << name << " uses swizzle "
+           << swizzleList(facts.loadSwizzles, " or ")
+           << (facts.storeSwizzles & ~facts.loadSwizzles
+                   ? " (" +
+                         swizzleList(facts.storeSwizzles & ~facts.loadSwizzles,
+                                     " and ") +
+                         " for stores)"
+                   : std::string())
+           << ", got " << f.swizzle;
+  }
   if (padded) {
-    bool ok = f.swizzle == 0 || f.swizzle == 3 || f.swizzle == 4 ||
-              (format == Format::float6_align16b && isStore && f.swizzle == 6);
-    if (!ok)
-      return fail(op, Rule::PackedSwizzle)
-             << "packed " << name << " uses swizzle 0, 3 or 4"
-             << (format == Format::float6_align16b ? " (6 for stores)" : "")
-             << ", got " << f.swizzle;
     // PTX: the inner origin of the padded forms is a multiple of 128, for
     // every repeated box too.
     bool fourRows = opc.mode == Mode::gather4 || opc.mode == Mode::scatter4;
@@ -796,8 +784,7 @@ LogicalResult Verifier::verifyGlobal() {
              << "the innermost spatial stride is " << spatial
              << ", expected one slice (" << slice << ")";
   }
-  int64_t strideAlign =
-      (f.interleave == 2 || isPaddedPackedFormat(format)) ? 32 : 16;
+  int64_t strideAlign = globalStrideAlignment(format, f.interleave);
   for (size_t i = 0; i + 1 < strides.size(); ++i) {
     if (ShapedType::isDynamic(strides[i]))
       continue;
@@ -843,9 +830,7 @@ LogicalResult Verifier::verifyGlobal() {
              << "box[" << i << "] = " << f.box[i]
              << " is larger than global dim[" << i << "] = " << dims[i];
   }
-  int64_t innerMultiple = isPaddedPackedFormat(format) ? 128
-                          : isPackedFormat(format)       ? 2
-                                                         : 1;
+  int64_t innerMultiple = formatInnerMultiple(format);
   if (!ShapedType::isDynamic(dims.back()) && dims.back() % innerMultiple != 0)
     return fail(op, Rule::PackedInnerDim)
            << "the inner global dim is " << dims.back()
@@ -858,43 +843,16 @@ LogicalResult Verifier::verifyReduction() {
   if (!opc.reduction)
     return success();
   Reduction red = *opc.reduction;
-  auto allowed = [&](std::initializer_list<Format> formats) {
-    return llvm::is_contained(formats, format);
-  };
-  bool ok = false;
-  const char *valid = "";
-  switch (red) {
-  case Reduction::add:
-    ok = allowed({Format::uint32, Format::int32, Format::uint64,
-                  Format::float32, Format::float16, Format::bfloat16});
-    valid = "uint32, int32, uint64, float32, float16, bfloat16";
-    break;
-  case Reduction::min:
-  case Reduction::max:
-    ok = allowed({Format::uint32, Format::int32, Format::uint64, Format::int64,
-                  Format::float16, Format::bfloat16});
-    valid = "uint32, int32, uint64, int64, float16, bfloat16";
-    break;
-  case Reduction::inc:
-  case Reduction::dec:
-    ok = allowed({Format::uint32});
-    valid = "uint32";
-    break;
-  case Reduction::and_:
-  case Reduction::or_:
-  case Reduction::xor_:
-    // Measured on the H200: bitwise reductions on an INT64 tensor map raise
-    // an illegal-instruction error; uint64 (.b64) works.
-    ok = allowed({Format::uint32, Format::int32, Format::uint64});
-    valid = "uint32, int32, uint64";
-    break;
-  }
+  SmallVector<Format> formats = reductionFormats(red);
+  bool ok = llvm::is_contained(formats, format);
+  std::string valid = llvm::join(
+      llvm::map_range(formats, [](Format f) { return stringifyFormat(f); }),
+      ", ");
   if (!ok)
     return fail(op, Rule::ReductionDtype)
            << "reduction " << stringifyReduction(red) << " is not defined on "
            << stringifyFormat(format) << " (valid: " << valid << ")";
-  if ((red == Reduction::min || red == Reduction::max) && !op.getFormat() &&
-      elemType.isSignlessInteger())
+  if (isSignedReduction(red) && !op.getFormat() && elemType.isSignlessInteger())
     return fail(op, Rule::ReductionSignedness)
            << "reduction " << stringifyReduction(red) << " on signless "
            << elemType << " is ambiguous: use a signed/unsigned element "
@@ -978,9 +936,7 @@ LogicalResult Verifier::run() {
   // Opaque descriptor of packed fp4: the shared image is bytes.
   if (!globalType && op.getFormat() && isPackedFormat(*op.getFormat()) &&
       elemType.isInteger(8))
-    elemType = *op.getFormat() == Format::float6_align16b
-                   ? Type(Float6E2M3FNType::get(op.getContext()))
-                   : Type(Float4E2M1FNType::get(op.getContext()));
+    elemType = formatStorageType(*op.getFormat(), op.getContext());
 
   if (failed(verifyOpcode()) || failed(verifyRuntimeOperands()) ||
       failed(verifyBoxAndKnobs()) || failed(verifyFormat()) ||

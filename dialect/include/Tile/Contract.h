@@ -34,10 +34,47 @@ llvm::StringRef ruleName(Rule rule);
 /// What the rule requires (docs/rules.md).
 llvm::StringRef ruleText(Rule rule);
 RuleKind ruleKind(Rule rule);
+/// What the host checks of a verifier rule's dynamic values ("" if nothing).
+llvm::StringRef ruleDynamicText(Rule rule);
 
 /// Size and alignment of CUDA 13's CUtensorMap, passed by value to kernels.
 constexpr int64_t kTensorMapBytes = 128;
 constexpr int64_t kTensorMapAlign = 128;
+
+/// (values, bytes) of a host array's innermost axis: (1, 1) unless packed
+/// (fp4: two values a byte, fp6: four in three bytes).
+struct Packing {
+  int64_t values = 1;
+  int64_t bytes = 1;
+};
+
+/// One row of Formats.def: every fact of a tensor-map format.
+struct FormatFacts {
+  Format format;
+  int cuDataType;             // CUtensorMapDataType value
+  llvm::StringLiteral cuName; // CU_TENSOR_MAP_DATA_TYPE_*
+  unsigned bits;              // bits of one element in global memory
+  bool isFloat;
+  bool isSigned;
+  llvm::StringLiteral storage; // MLIR element type of a map known by format
+  llvm::StringLiteral numpy;   // numpy dtype of host arrays
+  bool packed;
+  bool paddedPacked;
+  int64_t alignment;     // base and outer-stride bytes
+  int64_t innerMultiple; // elements of the inner global dimension
+  Packing packing;
+  int64_t groupDataBytes; // 16 packed elements in global memory
+  int64_t groupSlotBytes; // ... and in shared memory
+  bool loadOnly;
+  bool nanFill;
+  unsigned loadSwizzles;  // bit s: swizzle s allowed for loads
+  unsigned storeSwizzles; // ... and for stores
+};
+/// The rows of Formats.def, indexed by Format value.
+llvm::ArrayRef<FormatFacts> formatTable();
+const FormatFacts &formatFacts(Format format);
+/// (alias, format) rows of Formats.def.
+llvm::ArrayRef<std::pair<llvm::StringLiteral, Format>> formatAliases();
 
 /// Bits of one element of `format` in global memory (4 for packed fp4).
 unsigned formatBits(Format format);
@@ -54,6 +91,51 @@ bool isIm2colWideMode(Mode mode);
 bool isFloatFormat(Format format);
 /// The CUtensorMapDataType value of `format`.
 int cuTensorMapDataType(Format format);
+/// Whether `format` allows `swizzle` for loads (or, `store`, for stores).
+bool formatAllowsSwizzle(Format format, int swizzle, bool store);
+/// The element type a tensor map known only by its format holds (f32 for
+/// the tf32 forms, f4E2M1FN for packed fp4).
+Type formatStorageType(Format format, MLIRContext *context);
+
+// The host's decisions, recorded in #tile.tensor_map_spec.
+Packing formatPacking(Format format);
+/// The inner global dimension is a multiple of this many elements.
+int64_t formatInnerMultiple(Format format);
+/// Bytes the global base and outer strides of `format` are multiples of.
+int64_t formatAlignment(Format format);
+/// Bytes the global base address and each outer byte stride are multiples
+/// of: the format's alignment, and 32 with interleave 32B.
+int64_t globalBaseAlignment(Format format, int interleave);
+int64_t globalStrideAlignment(Format format, int interleave);
+/// Which cuTensorMapEncode* call encodes the map of a copy in `mode`.
+EncodeKind tensorMapEncodeKind(Mode mode);
+/// The driver entry point of `encode`: "cuTensorMapEncodeTiled", ...
+llvm::StringRef tensorMapEncodeFunction(EncodeKind encode);
+
+/// One row of ElementTypes.def.
+struct ElementTypeFacts {
+  llvm::StringLiteral name; // builder dtype name
+  llvm::StringLiteral mlir; // MLIR spelling
+  Format format;            // the default format
+  llvm::StringLiteral numpy;
+  bool signless;
+};
+llvm::ArrayRef<ElementTypeFacts> elementTypeTable();
+/// (MLIR spelling, format): explicit formats that also describe a type.
+llvm::ArrayRef<std::pair<llvm::StringLiteral, Format>> elementFormatTable();
+
+/// The formats reduction `op` is defined on (Reductions.def order).
+llvm::SmallVector<Format> reductionFormats(Reduction op);
+/// Operators whose result depends on the format's signedness (min, max).
+bool isSignedReduction(Reduction op);
+
+/// One row of DriverEnums.def: enumerator `name` of spec field `field`.
+struct DriverEnumFacts {
+  llvm::StringLiteral field;
+  int value;
+  llvm::StringLiteral name;
+};
+llvm::ArrayRef<DriverEnumFacts> driverEnumTable();
 
 /// The format an element type has when none is given, if it has one.
 std::optional<Format> defaultFormat(Type elementType);
