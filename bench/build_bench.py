@@ -2,18 +2,19 @@
 where MLIR is; carry the folder to the GPU machine and run bench/bandwidth.py)."""
 
 import json
+import runpy
 import sys
 import time
 from pathlib import Path
 
+from tile_mlir import compiler
+from tile_mlir.kernels import (build_copy, build_copy_dynamic, build_copy_one_tile,
+                               build_copy_tma_simt, build_copy_ws, build_load_only,
+                               build_simt_copy, build_store_only, build_transpose,
+                               build_transpose_dynamic, build_transpose_one_tile)
+from tile_mlir.testing.racecheck import build as build_racecheck
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from copy_kernel import (build_copy, build_copy_dynamic, build_copy_one_tile,  # noqa: E402
-                         build_copy_tma_simt, build_copy_ws, build_load_only, build_simt_copy,
-                         build_store_only)
-
-from tile_mlir import compiler  # noqa: E402
 
 ROWS = COLS = 32768  # 2 GiB of bf16
 # (box, stages, grid, swizzle, l2_promotion, evict_first, view_cols, store_lag): view_cols
@@ -31,7 +32,7 @@ VARIANTS = [
     ((256, 128), 3, 132, 0, 0, False, None, 2), ((32, 128), 12, 132, 0, 0, False, None, 6),
 ]
 
-# Warp-specialized copy (copy_kernel.build_copy_ws: producer warp, consumer
+# Warp-specialized copy (tile_mlir.kernels.build_copy_ws: producer warp, consumer
 # warp, full/empty mbarriers), (box, stages, grid, store_lag). Grid 264 runs two
 # CTAs per SM, so those keep a CTA's shared memory under half the SM's 228 KB
 # (128x128 and 64x256 boxes: 3 stages of 32 KB).
@@ -44,7 +45,7 @@ WS_VARIANTS = [
     ((128, 128), 3, 264, 1), ((64, 256), 3, 264, 1),
     ((64, 128), 4, 396, 1),  # three CTAs per SM
 ]
-# One direction at a time (copy_kernel.build_load_only / build_store_only);
+# One direction at a time (tile_mlir.kernels.build_load_only / build_store_only);
 # their rows count only the bytes of their own direction.
 # (box, stages, grid, checksum) and (box, grid, in_flight).
 LOAD_ONLY_VARIANTS = [
@@ -56,7 +57,7 @@ STORE_ONLY_VARIANTS = [
     ((128, 128), 132, 4), ((64, 256), 132, 4), ((64, 128), 264, 4),
 ]
 
-# Tile order (copy_kernel.tile_order): "chunk" gives each CTA one contiguous
+# Tile order (tile_mlir.kernels.tile_order): "chunk" gives each CTA one contiguous
 # run of tiles (grid 128/256 divide the 131072 tiles); round-robin over a grid
 # of many waves gives each CTA a few tiles 2 GiB / (tiles per CTA) apart.
 # (builder, box, stages, grid, store_lag, order).
@@ -75,7 +76,7 @@ ORDER_VARIANTS = [
     ("copy", (32, 128), 2, 262144, 1, "round_robin"),
     ("ws", (64, 128), 2, 131072, 1, "round_robin"),
 ]
-# Persistent copies that claim tiles at run time (copy_kernel.build_copy_dynamic:
+# Persistent copies that claim tiles at run time (tile_mlir.kernels.build_copy_dynamic:
 # an atomic ticket per tile instead of a fixed round-robin share),
 # (box, stages, grid, store_lag, swizzle). The 64-column boxes (128-byte rows,
 # the transpose's box width) test what a narrow box costs a plain copy.
@@ -86,12 +87,12 @@ DYNAMIC_VARIANTS = [
     ((128, 64), 4, 132, 1, 0), ((128, 64), 4, 132, 1, 3), ((64, 64), 8, 132, 3, 0),
     ((256, 64), 3, 132, 1, 3),
 ]
-# One box per CTA, grid = number of boxes (copy_kernel.build_copy_one_tile).
+# One box per CTA, grid = number of boxes (tile_mlir.kernels.build_copy_one_tile).
 ONE_TILE_BOXES = [(64, 128), (128, 128), (32, 128), (64, 256), (128, 256), (256, 128)]
-# Ordinary global accesses. No TMA at all (copy_kernel.build_simt_copy:
+# Ordinary global accesses. No TMA at all (tile_mlir.kernels.build_simt_copy:
 # 16-byte ld/st.global.v4, `unroll` loads in flight per thread), (grid,
 # block, unroll, layout); and TMA loads with ordinary stores
-# (copy_kernel.build_copy_tma_simt: a producer lane, consumer warps moving
+# (tile_mlir.kernels.build_copy_tma_simt: a producer lane, consumer warps moving
 # the box with ld.shared.v4 / st.global.v4), (box, stages, grid, consumer_warps).
 SIMT_VARIANTS = [(1024, 256, 4, "spread"), (2048, 256, 4, "spread"),
                  (4096, 512, 2, "spread"), (131072, 256, 4, "spread"),
@@ -201,7 +202,7 @@ def small_kernels(out: Path) -> None:
 
 TRANSPOSE_N = 16384  # a 16384 x 16384 bf16 matrix: 512 MiB
 # (method, tile, stages, out_stages, threads, grid, swizzle, group[, order]) for
-# bench/transpose_kernel.py; grid 65536 = one 64x64 tile per CTA.
+# tile_mlir.kernels.build_transpose; grid 65536 = one 64x64 tile per CTA.
 TRANSPOSE_VARIANTS = [
     ("ldmatrix", (128, 128), 3, 2, 256, 132, 3, 1, "column"),
     ("ldmatrix", (128, 64), 4, 3, 128, 264, 3, 1, "column"),
@@ -221,7 +222,7 @@ TRANSPOSE_VARIANTS = [
 ]
 
 
-# One tile per CTA, transposed in place (transpose_kernel.build_transpose_one_tile),
+# One tile per CTA, transposed in place (tile_mlir.kernels.build_transpose_one_tile),
 # (tile, threads, group, order, wide, pattern_only); grid = the tile count.
 # wide: "" (64-column boxes), "in", "out" or "both" (one 3-D box per tile on
 # that side: whole tile rows contiguous). pattern_only: the same TMA traffic
@@ -257,7 +258,7 @@ TRANSPOSE_ONE_TILE_VARIANTS = [
 
 
 # Persistent transposes that claim their tiles at run time
-# (transpose_kernel.build_transpose_dynamic; column order, wide boxes both
+# (tile_mlir.kernels.build_transpose_dynamic; column order, wide boxes both
 # ways), (tile, stages, store_lag, grid, threads).
 TRANSPOSE_DYNAMIC_VARIANTS = [
     ((128, 128), 3, 1, 264, 256), ((128, 128), 3, 1, 264, 512), ((128, 128), 4, 2, 132, 256),
@@ -269,9 +270,6 @@ TRANSPOSE_DYNAMIC_VARIANTS = [
 def transpose_kernels(out: Path) -> None:
     """The transpose benchmark's kernels (bench/transpose.py) into
     out/transpose_*, their parameters into out/transpose_index.json."""
-    from transpose_kernel import (build_transpose, build_transpose_dynamic,
-                                  build_transpose_one_tile)
-
     index = []
     for method, tile, stages, out_stages, threads, grid, swizzle, group, *rest in \
             TRANSPOSE_VARIANTS:
@@ -337,7 +335,6 @@ def transpose_kernels(out: Path) -> None:
     # Copies of the same matrix (no transpose) with this benchmark's tile
     # shapes: what the copy engine moves at this size when nothing is
     # transposed (checked against the input).
-    from copy_kernel import build_copy_dynamic
     for box, build in (((128, 128), lambda b: build_copy_one_tile(
             TRANSPOSE_N, TRANSPOSE_N, box=b, name="tma_copy_one_tile")),
             ((64, 128), lambda b: build_copy_one_tile(
@@ -345,7 +342,7 @@ def transpose_kernels(out: Path) -> None:
             ((64, 128), lambda b: build_copy_dynamic(
                 TRANSPOSE_N, TRANSPOSE_N, box=b, stages=4, grid=132, name="tma_copy_dynamic"))):
         kernel = build(box)
-        kind = "dynamic" if "dynamic" in kernel.fn.__name__ else "one_tile"
+        kind = "dynamic" if "dynamic" in kernel.name else "one_tile"
         name = f"copy_{kind}_{box[0]}x{box[1]}"
         compiler.compile(kernel, "sm_90a").save(out / name)
         index.append({"name": name, "check": "copy", "counter": kind == "dynamic",
@@ -388,10 +385,10 @@ def main() -> int:
     transpose_kernels(out)
     # The racecheck forms of the contract's example (scripts/racecheck_seed_variants.py),
     # so one build here prepares the whole GPU batch.
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from racecheck_seed_variants import DEFAULT_DIR, build as build_racecheck
-    DEFAULT_DIR.mkdir(parents=True, exist_ok=True)
-    print(f"built {', '.join(build_racecheck(DEFAULT_DIR))} into {DEFAULT_DIR}")
+    racecheck = ROOT / ".artifacts" / "racecheck"
+    racecheck.mkdir(parents=True, exist_ok=True)
+    seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))["tma_load"]
+    print(f"built {', '.join(build_racecheck(racecheck, seed))} into {racecheck}")
     return 0
 
 

@@ -16,16 +16,12 @@ import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
-ROOT = Path(__file__).resolve().parents[1]
-for candidate in (ROOT / "build" / "python_packages", ROOT / "python"):
-    if (candidate / "tile_mlir").is_dir():
-        sys.path.insert(0, str(candidate))
-        break
+from tile_mlir import runtime
+from tile_mlir.runtime.driver import cuda
+from tile_mlir.runtime.tensormap import encode
+from tile_mlir.runtime.arrays import device_view
 
-from tile_mlir import runtime  # noqa: E402
-from tile_mlir.runtime.driver import cuda  # noqa: E402
-from tile_mlir.runtime.tensormap import encode  # noqa: E402
-from tile_mlir.runtime.arrays import device_view  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 N = 20000
 

@@ -19,13 +19,9 @@ import torch
 import triton
 import triton.language as tl
 
-ROOT = Path(__file__).resolve().parents[1]
-for candidate in (ROOT / "build" / "python_packages", ROOT / "python"):
-    if (candidate / "tile_mlir").is_dir():
-        sys.path.insert(0, str(candidate))
-        break
+from tile_mlir import runtime
 
-from tile_mlir import runtime  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 try:
     from triton.tools.tensor_descriptor import TensorDescriptor

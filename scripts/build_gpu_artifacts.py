@@ -25,10 +25,8 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
 
     from tile_mlir import compiler
-
-    sys.path.insert(0, str(ROOT / "test" / "gpu"))
-    from gpu_kernels import build_case  # noqa: E402
-    from cases import all_cases  # noqa: E402
+    from tile_mlir.testing.cases import all_cases
+    from tile_mlir.testing.gpu_kernels import build_case
 
     seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
     seed_artifact = compiler.compile(seed["tma_load"], args.arch)
@@ -73,10 +71,9 @@ def record_host_encode(artifact, folder: Path, kernel: str, shape: tuple,
     test/gpu/test_host_path.py encodes with exactly these on the GPU."""
     import numpy as np
 
-    sys.path.insert(0, str(ROOT / "test" / "python"))
-    from test_host_lowering import HostEncoder, aligned_empty  # noqa: E402
-    import mlir.ir as ir  # noqa: E402
-    from tile_mlir import kernel as K  # noqa: E402
+    import mlir.ir as ir
+    from tile_mlir import kernel as K
+    from tile_mlir.testing.host_encoder import HostEncoder, aligned_empty
 
     (spec,) = artifact.kernel(kernel)["tensor_maps"]
     with ir.Context(), ir.Location.unknown():
@@ -88,9 +85,9 @@ def record_host_encode(artifact, folder: Path, kernel: str, shape: tuple,
     (folder / "host_encode.json").write_text(json.dumps(recorded) + "\n")
 
 
-# Small instances of the benchmark kernels (bench/copy_kernel.py,
-# bench/transpose_kernel.py) for test/gpu/test_bench_kernels.py: the same
-# builders as bench/build_bench.py, on tensors that take milliseconds.
+# Small instances of the benchmark kernels (tile_mlir.kernels) for
+# test/gpu/test_bench_kernels.py: the same builders as bench/build_bench.py,
+# on tensors that take milliseconds.
 BENCH_COPIES = [  # (rows, cols, box, stages, grid, store_lag)
     (1024, 2048, (64, 128), 4, 8, 1), (512, 1024, (32, 128), 3, 20, 2),
     (1024, 1024, (64, 64), 8, 3, 3),
@@ -108,10 +105,8 @@ BENCH_DYNAMIC_TRANSPOSES = [  # (rows, cols, tile, stages, store_lag, grid, thre
 
 
 def build_bench_kernels(folder: Path, arch: str, compiler) -> None:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from copy_kernel import build_copy_dynamic  # noqa: E402
-    from transpose_kernel import (build_transpose_dynamic,  # noqa: E402
-                                  build_transpose_one_tile)
+    from tile_mlir.kernels import (build_copy_dynamic, build_transpose_dynamic,
+                                   build_transpose_one_tile)
 
     folder.mkdir(parents=True, exist_ok=True)
     entries = []
@@ -150,8 +145,8 @@ def build_random(args, out: Path, compiler, build_case) -> list:
     counted and replaced (the generator aims at valid forms)."""
     import random
 
-    from random_cases import random_case  # noqa: E402
     from tile_mlir.errors import TileError
+    from tile_mlir.testing.random_cases import random_case
 
     folder = out / "random"
     folder.mkdir(parents=True, exist_ok=True)

@@ -26,81 +26,20 @@ Out equals the input both times (exit status 1 if not).
 """
 
 import argparse
+import runpy
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-for candidate in (ROOT / "build" / "python_packages", ROOT / "python"):
-    if (candidate / "tile_mlir").is_dir():
-        sys.path.insert(0, str(candidate))
-        break
+from tile_mlir.testing.racecheck import VARIANTS, build
 
-VARIANTS = {
-    "a": "init; arrive.expect_tx; bar.sync (as written)",
-    "b": "init; fence.mbarrier_init.release.cluster; arrive.expect_tx; bar.sync",
-    "c": "init; fence.proxy.async.shared::cta; arrive.expect_tx; bar.sync",
-    "d": "init; bar.sync; arrive.expect_tx",
-    "e": "init; fence.mbarrier_init.release.cluster; bar.sync; arrive.expect_tx",
-}
-OPCODE = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
+ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DIR = ROOT / ".artifacts" / "racecheck"
 
 
-def build_variant(form: str):
-    """The seed kernel in barrier-setup form `form` (a KernelDef named
-    tma_load, like the example's)."""
-    from tile_mlir.kernel import (Tensor, alloc_shared, cta_sync, fence_mbarrier_init_cluster,
-                                  fence_proxy_async_shared_cta, grid, if_, kernel,
-                                  lane_id, mbarrier_arrive_expect_tx, mbarrier_init,
-                                  mbarrier_wait)
-    from tile_mlir.tma import apply
-
-    if form not in VARIANTS:
-        raise ValueError(f"unknown form '{form}' (known: {', '.join(VARIANTS)})")
-    fence = {"b": fence_mbarrier_init_cluster, "c": fence_proxy_async_shared_cta,
-             "e": fence_mbarrier_init_cluster}.get(form)
-    arrive_after_sync = form in ("d", "e")
-
-    @kernel(grid=1, block=32)
-    def tma_load(A: Tensor((16, 16), "uint32"), Out: Tensor((16, 16), "uint32")):
-        lane = lane_id()
-        shared = alloc_shared((2, 8, 16), "uint32", layout="default", align=128)
-        mbar = alloc_shared((1,), "uint64", layout="default", align=8)
-        with if_(lane == 0):
-            mbarrier_init(mbar.ptr_to([0]), 1)
-            if fence is not None:
-                fence()
-            if not arrive_after_sync:
-                mbarrier_arrive_expect_tx(mbar.ptr_to([0]), 1024)
-        cta_sync()
-        with if_(lane == 0):
-            if arrive_after_sync:
-                mbarrier_arrive_expect_tx(mbar.ptr_to([0]), 1024)
-            apply(OPCODE, shared, A, box=(8, 16), coords=(0, 0),
-                  coord_steps=((8, 0),), mbar=mbar.ptr_to([0]))
-        mbarrier_wait(mbar.ptr_to([0]), 0)
-        cta_sync()
-        for g, r in grid(2, 8):
-            with if_(lane < 16):
-                Out[g * 8 + r, lane] = shared[g, r, lane]
-
-    return tma_load
-
-
-def build(out: Path, arch: str = "sm_90a") -> list:
-    """Compiles every form into out/seed_<form>; form a is the example file
-    itself (so 'as written' is exactly what examples/seed_tma_load.py builds)."""
-    import runpy
-
-    from tile_mlir import compiler
-
-    built = []
-    for form in VARIANTS:
-        kernel = (runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))["tma_load"]
-                  if form == "a" else build_variant(form))
-        compiler.compile(kernel, arch).save(out / f"seed_{form}")
-        built.append(f"seed_{form}")
-    return built
+def build_all(out: Path) -> list:
+    """Every form into out/seed_<form> (form a: the example file itself)."""
+    seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))["tma_load"]
+    return build(out, seed)
 
 
 def run(form: str, folder: Path, seed: int) -> bool:
@@ -141,7 +80,7 @@ def main() -> int:
     folder = Path(args.artifacts)
     if args.build:
         folder.mkdir(parents=True, exist_ok=True)
-        print(f"built {', '.join(build(folder))} into {folder}")
+        print(f"built {', '.join(build_all(folder))} into {folder}")
     if not args.variant:
         if not args.build:
             parser.error("give --variant X (on the GPU) or --build (here)")

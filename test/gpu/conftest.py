@@ -8,17 +8,11 @@ emulator and artifact modules.
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-for candidate in (ROOT / "build" / "python_packages", ROOT / "python"):
-    if (candidate / "tile_mlir").is_dir():
-        sys.path.insert(0, str(candidate))
-        break
-
 ARTIFACTS = Path(os.environ.get("TILE_GPU_ARTIFACTS", ROOT / ".artifacts"))
 
 

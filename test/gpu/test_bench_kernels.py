@@ -1,8 +1,8 @@
 """The benchmark kernels on the GPU, small: the persistent copy and
-transpose that claim their tiles at run time (bench/copy_kernel.
-build_copy_dynamic, bench/transpose_kernel.build_transpose_dynamic) and
-the one-tile-per-CTA TMA transposes (build_transpose_one_tile: row and
-column tile orders, 64-column and wide 3-D boxes), built by
+transpose that claim their tiles at run time (tile_mlir.kernels
+build_copy_dynamic, build_transpose_dynamic) and the one-tile-per-CTA TMA
+transposes (build_transpose_one_tile: row and column tile orders,
+64-column and wide 3-D boxes), built by
 scripts/build_gpu_artifacts.py into bench_kernels/. Fresh random bits each
 run, compared bit for bit; the tile counters must be left at zero."""
 

@@ -5,8 +5,6 @@ sweep case; recorded by the JIT-compiled host code when the artifacts were
 built), not from the Python runtime's own encoding."""
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,10 +14,10 @@ from tile_mlir.runtime.arrays import device_view, download, upload
 from tile_mlir.runtime.driver import check, cuda
 from tile_mlir.launch_shape import dim3
 from tile_mlir.runtime.launcher import _launch, _pack
+from tile_mlir.testing.cases import all_cases
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cases import all_cases  # noqa: E402
-from test_sweep import STORAGE, expected_load, random_bits  # noqa: E402
+# A sibling test module: pytest puts this folder on sys.path.
+from test_sweep import STORAGE, expected_load, random_bits
 
 # The sweep case whose map build_gpu_artifacts.py records (HOST_ENCODE_CASES).
 IM2COL_CASE = "im2col_nhwc_pad1"

@@ -2,17 +2,13 @@
 the NumPy emulator (the oracle)."""
 
 import json
-import sys
 from math import prod
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cases import ITEMSIZE, NATURAL, all_cases  # noqa: E402
-
-from tile_mlir import emulator, runtime  # noqa: E402
+from tile_mlir import emulator, runtime
+from tile_mlir.testing.cases import ITEMSIZE, NATURAL, all_cases
 
 STORAGE = {"uint8": np.uint8, "int8": np.int8, "uint16": np.uint16, "int16": np.int16,
            "uint32": np.uint32, "int32": np.int32, "uint64": np.uint64,

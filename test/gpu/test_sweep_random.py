@@ -5,14 +5,12 @@ the case and the data seed."""
 
 import json
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_sweep import run_case  # noqa: E402
+# A sibling test module: pytest puts this folder on sys.path.
+from test_sweep import run_case
 
 
 def _random_index(artifacts):

@@ -1,16 +1,13 @@
 """Measures how the H200 rounds float32 to tf32 on a `format="tfloat32"` load
 (ties in particular), and checks the sweep's emulator setting matches."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cases import all_cases  # noqa: E402
-from test_sweep import TF32_ROUNDING, expected_load  # noqa: E402
+from tile_mlir import emulator, runtime
+from tile_mlir.testing.cases import all_cases
 
-from tile_mlir import emulator, runtime  # noqa: E402
+# A sibling test module: pytest puts this folder on sys.path.
+from test_sweep import TF32_ROUNDING, expected_load
 
 
 def _tie_words(rng, n):

@@ -16,7 +16,8 @@ package = Path(os.environ.get("TILE_MLIR_PACKAGE",
                               repo / "build" / "python_packages" / "tile_mlir"))
 config.test_exec_root = str(repo / "build" / "lit")
 
-sys.path.insert(0, str(package.parent))
+# The upstream wheels' tools (mlir-opt, FileCheck, ...) sit beside their
+# Python packages; the tests themselves import tile_mlir via PYTHONPATH.
 import mlir  # noqa: E402
 import llvm  # noqa: E402
 

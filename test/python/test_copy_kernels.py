@@ -1,7 +1,6 @@
-"""The bandwidth benchmark's warp-specialized, SIMT and TMA-load/SIMT-store
-copies and one-direction kernels (bench/copy_kernel.py) and the racecheck
-forms of the contract's example (scripts/racecheck_seed_variants.py),
-without a GPU:
+"""The copy kernels (tile_mlir.kernels: warp-specialized, SIMT and
+TMA-load/SIMT-store copies, one-direction kernels) and the racecheck forms
+of the contract's example (tile_mlir.testing.racecheck), without a GPU:
 
 * each kernel builds, verifies and compiles for sm_90a (ptxas when found);
   its PTX has the barriers, copies, byte counts and waits the design needs;
@@ -24,24 +23,25 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "scripts"))
+pytest.importorskip("mlir.ir")
 
-from copy_kernel import empty_parity, full_parity  # noqa: E402
+from tile_mlir.builder import empty_parity, full_parity  # noqa: E402
+from tile_mlir.kernels import (  # noqa: E402
+    build_copy, build_copy_dynamic, build_copy_one_tile, build_copy_tma_simt, build_copy_ws,
+    build_load_only, build_simt_copy, build_store_only, tile_order)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 ROWS, COLS = 256, 512
 
 
 def _compile(kernel):
-    mlir = pytest.importorskip("mlir.ir")  # noqa: F841
     from tile_mlir import compiler
     return compiler.compile(kernel, "sm_90a", cubin=compiler.find_ptxas() is not None)
 
 
 @pytest.mark.parametrize("box,stages,lag", [((64, 128), 4, 1), ((32, 256), 3, 2)])
 def test_ws_copy_compiles(box, stages, lag):
-    from copy_kernel import build_copy_ws
     art = _compile(build_copy_ws(ROWS, COLS, box=box, stages=stages, grid=3,
                                  store_lag=lag))
     (info,) = art.manifest["kernels"]
@@ -63,7 +63,6 @@ def test_ws_copy_compiles(box, stages, lag):
 
 @pytest.mark.parametrize("checksum", [True, False])
 def test_load_only_compiles(checksum):
-    from copy_kernel import build_load_only
     art = _compile(build_load_only(ROWS, COLS, box=(64, 128), stages=3, grid=3,
                                    checksum=checksum))
     (info,) = art.manifest["kernels"]
@@ -81,7 +80,6 @@ def test_load_only_compiles(checksum):
 
 
 def test_store_only_compiles():
-    from copy_kernel import build_store_only
     art = _compile(build_store_only(ROWS, COLS, box=(64, 128), grid=3, in_flight=5))
     ptx = art.ptx
     assert ptx.count("cp.async.bulk.tensor.2d.shared::cta.global") == 1
@@ -91,7 +89,6 @@ def test_store_only_compiles():
 
 
 def test_one_tile_copy_compiles():
-    from copy_kernel import build_copy_one_tile
     art = _compile(build_copy_one_tile(ROWS, COLS, box=(64, 128)))
     (info,) = art.manifest["kernels"]
     assert info["grid"] == [ROWS * COLS // (64 * 128), 1, 1]
@@ -107,7 +104,6 @@ def test_dynamic_copy_compiles(stages, lag):
     """Tiles claimed with atom.add on the counter (one per prologue stage,
     one ahead, one per refill), the stage ids kept in shared memory, and the
     count-out between two acq_rel fences with the last CTA's reset."""
-    from copy_kernel import build_copy_dynamic
     art = _compile(build_copy_dynamic(ROWS, COLS, box=(64, 128), stages=stages, grid=3,
                                       store_lag=lag))
     (info,) = art.manifest["kernels"]
@@ -128,8 +124,7 @@ def test_dynamic_copy_compiles(stages, lag):
 
 @pytest.mark.parametrize("builder", ["copy", "ws"])
 def test_chunk_order_compiles(builder):
-    import copy_kernel
-    build = copy_kernel.build_copy if builder == "copy" else copy_kernel.build_copy_ws
+    build = build_copy if builder == "copy" else build_copy_ws
     art = _compile(build(ROWS, COLS, box=(64, 128), stages=3, grid=4, order="chunk"))
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in art.ptx
     with pytest.raises(ValueError, match="divides"):
@@ -137,7 +132,6 @@ def test_chunk_order_compiles(builder):
 
 
 def test_tile_orders_cover_every_tile_once():
-    from copy_kernel import tile_order
     for order, grid in (("round_robin", 5), ("round_robin", 16), ("chunk", 4)):
         seen = []
         for block in range(grid):
@@ -147,7 +141,6 @@ def test_tile_orders_cover_every_tile_once():
 
 
 def test_simt_copy_compiles():
-    from copy_kernel import build_simt_copy
     art = _compile(build_simt_copy(ROWS, COLS, grid=4, block=64, unroll=4))
     (info,) = art.manifest["kernels"]
     assert info["tensor_maps"] == [] and info["dynamic_shared_bytes"] == 0
@@ -159,7 +152,6 @@ def test_simt_copy_compiles():
 
 
 def test_tma_simt_copy_compiles():
-    from copy_kernel import build_copy_tma_simt
     art = _compile(build_copy_tma_simt(ROWS, COLS, box=(64, 128), stages=3, grid=3,
                                        consumer_warps=2))
     (info,) = art.manifest["kernels"]
@@ -175,10 +167,9 @@ def test_tma_simt_copy_compiles():
 
 
 def test_racecheck_forms():
-    pytest.importorskip("mlir.ir")
     import runpy
 
-    from racecheck_seed_variants import VARIANTS, build_variant
+    from tile_mlir.testing.racecheck import VARIANTS, build_variant
     seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))["tma_load"]
     # Form a, rebuilt by the script, is the example itself.
     assert str(build_variant("a").build()) == str(seed.build())
@@ -469,17 +460,19 @@ class FakeModule:
 def host_checks() -> None:
     """The benchmark's host checks on CPU tensors: each accepts the faithful
     emulation and rejects the broken one."""
+    import runpy
+
     import torch
 
-    import bandwidth
+    bandwidth = runpy.run_path(str(ROOT / "bench" / "bandwidth.py"))
     a = torch.randn(128, 512, dtype=torch.bfloat16)
     b = torch.empty_like(a)
     for kind, checksum in (("load_only", True), ("load_only", False), ("store_only", None)):
         variant = {"name": kind, "kind": kind, "grid": 5, "box": [32, 64]}
         if checksum is not None:
             variant["checksum"] = checksum
-        run = bandwidth.run_load_only if kind == "load_only" else \
-            (lambda mod, v, a: bandwidth.run_store_only(mod, v, a, b))
+        run = bandwidth["run_load_only"] if kind == "load_only" else \
+            (lambda mod, v, a: bandwidth["run_store_only"](mod, v, a, b))
         assert run(FakeModule(variant), variant, a)[0], (kind, checksum)
         assert not run(FakeModule(variant, broken=True), variant, a)[0], (kind, checksum)
 
@@ -493,11 +486,10 @@ def test_bandwidth_host_checks():
     for module in ("torch", "triton"):
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"needs {module}")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT / "test" / "python"), str(ROOT / "bench")] + sys.path)
-    proc = subprocess.run([sys.executable, "-c",
-                           "import test_copy_kernels as t; t.host_checks(); print('ok')"],
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))  # this run's tile_mlir
+    code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})"
+            "['host_checks'](); print('ok')")
+    proc = subprocess.run([sys.executable, "-c", code],
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), \
         proc.stdout[-2000:] + proc.stderr[-2000:]

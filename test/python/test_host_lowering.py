@@ -11,7 +11,6 @@ over the same spec and array) would pass the driver; a runtime-rule violation
 must abort with the rule's name, as tensormap.check_source names it.
 """
 
-import ctypes
 import functools
 import subprocess
 import sys
@@ -22,19 +21,12 @@ import pytest
 
 ir = pytest.importorskip("mlir.ir")
 
-from mlir.execution_engine import ExecutionEngine  # noqa: E402
-from mlir.passmanager import PassManager  # noqa: E402
-from mlir.runtime import get_ranked_memref_descriptor  # noqa: E402
-
 from tile_mlir import compiler, kernel as K, tma  # noqa: E402
 from tile_mlir.runtime.arrays import DeviceView  # noqa: E402
 from tile_mlir.runtime.errors import TileRuntimeError  # noqa: E402
 from tile_mlir.runtime.tensormap import check_source, descriptor_layout  # noqa: E402
+from tile_mlir.testing.host_encoder import HostEncoder, aligned_empty  # noqa: E402
 
-HOST_PIPELINE = ("builtin.module(tile-lower-tma-host,convert-scf-to-cf,"
-                 "expand-strided-metadata,finalize-memref-to-llvm,"
-                 "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
-                 "convert-func-to-llvm,reconcile-unrealized-casts)")
 LOAD = "cp.async.bulk.tensor.{rank}d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
 IM2COL_LOAD = ("cp.async.bulk.tensor.{rank}d.shared::cta.global.im2col."
                "mbarrier::complete_tx::bytes")
@@ -84,111 +76,6 @@ def kernel_spec(name: str) -> tuple[dict, str]:
     with ir.Context(), ir.Location.unknown():
         memref_type = str(tensor.memref_type())
     return spec, memref_type
-
-
-def spec_attr(spec: dict) -> str:
-    """The manifest's dictionary back in MLIR attribute syntax."""
-    parts = []
-    for key, value in sorted(spec.items()):
-        if isinstance(value, list):
-            parts.append(f"{key} = array<i64: {', '.join(map(str, value))}>")
-        elif isinstance(value, str):
-            parts.append(f'{key} = "{value}"')
-        else:
-            parts.append(f"{key} = {value} : i64")
-    return "{" + ", ".join(parts) + "}"
-
-
-# --- the JIT-compiled host function -------------------------------------------------
-
-ENCODE = ctypes.CFUNCTYPE(
-    ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
-    ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
-    ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint32),
-    ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
-# cuTensorMapEncodeIm2col(map, dataType, rank, address, globalDim,
-#   globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
-#   pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill)
-ENCODE_IM2COL = ctypes.CFUNCTYPE(
-    ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
-    ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
-    ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32),
-    ctypes.c_uint32, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32),
-    ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
-STAND_INS = {"tiled": ("cuTensorMapEncodeTiled", ENCODE, "_record"),
-             "im2col": ("cuTensorMapEncodeIm2col", ENCODE_IM2COL, "_record_im2col")}
-
-
-class HostEncoder:
-    """`@encode(%A)` holding one tile.tensor_map over %A, lowered and JITed;
-    each call records the arguments it passed cuTensorMapEncodeTiled (or,
-    for an im2col spec, cuTensorMapEncodeIm2col)."""
-
-    def __init__(self, spec: dict, memref_type: str, status: int = 0):
-        self.calls = []
-        self.status = status
-        text = f"""
-        func.func @encode(%A: {memref_type}) attributes {{llvm.emit_c_interface}} {{
-          %map = tile.tensor_map %A {{spec = {spec_attr(spec)}}} : {memref_type} -> !llvm.ptr
-          return
-        }}"""
-        self.context = K.make_context()
-        with self.context:
-            module = ir.Module.parse(text)
-            PassManager.parse(HOST_PIPELINE).run(module.operation)
-            self.lowered = str(module)
-            self.engine = ExecutionEngine(module, opt_level=2)
-        # Bound before the first lookup, which materializes the code.
-        self.function, prototype, method = STAND_INS[spec.get("encode", "tiled")]
-        self._callback = prototype(getattr(self, method))
-        self.engine.raw_register_runtime(
-            self.function, ctypes.cast(self._callback, ctypes.c_void_p))
-
-    def _record(self, tmap, data_type, rank, address, dims, strides, box, es,
-                interleave, swizzle, l2_promotion, oob_fill):
-        self.calls.append({
-            "map": tmap, "data_type": data_type, "rank": rank, "address": address,
-            "dims": dims[:rank], "strides": strides[:max(rank - 1, 1)],
-            "box": box[:rank], "element_strides": es[:rank],
-            "interleave": interleave, "swizzle": swizzle,
-            "l2_promotion": l2_promotion, "oob_fill": oob_fill,
-        })
-        return self.status
-
-    def _record_im2col(self, tmap, data_type, rank, address, dims, strides, lower,
-                       upper, channels, pixels, es, interleave, swizzle,
-                       l2_promotion, oob_fill):
-        self.calls.append({
-            "map": tmap, "data_type": data_type, "rank": rank, "address": address,
-            "dims": dims[:rank], "strides": strides[:rank - 1],
-            "lower": lower[:rank - 2], "upper": upper[:rank - 2],
-            "channels": channels, "pixels": pixels,
-            "element_strides": es[:rank], "interleave": interleave,
-            "swizzle": swizzle, "l2_promotion": l2_promotion, "oob_fill": oob_fill,
-        })
-        return self.status
-
-    def __call__(self, array: np.ndarray, base: np.ndarray | None = None):
-        """Runs @encode on `array`; with `base`, the descriptor points at
-        `base` and carries the view's element offset instead."""
-        desc = get_ranked_memref_descriptor(array)
-        if base is not None:
-            shift = array.ctypes.data - base.ctypes.data
-            assert shift % array.itemsize == 0
-            desc.allocated = base.ctypes.data
-            desc.aligned = ctypes.cast(base.ctypes.data, type(desc.aligned))
-            desc.offset = shift // array.itemsize
-        self.engine.invoke("encode", ctypes.pointer(ctypes.pointer(desc)))
-        return self.calls[-1]
-
-
-def aligned_empty(shape, dtype, align: int = 128) -> np.ndarray:
-    """A zeroed array whose data starts `align`-byte aligned."""
-    dtype = np.dtype(dtype)
-    nbytes = int(np.prod(shape)) * dtype.itemsize
-    raw = np.zeros(nbytes + align, np.uint8)
-    start = (-raw.ctypes.data) % align
-    return raw[start:start + nbytes].view(dtype).reshape(shape)
 
 
 def view_of(array: np.ndarray) -> DeviceView:
@@ -365,9 +252,8 @@ def test_violation_aborts_with_the_rule(name):
         with pytest.raises(TileRuntimeError) as err:
             check_source(spec, view_of(make()), spec["source"])
         assert err.value.rule == rule
-    here = Path(__file__).resolve().parent
-    code = (f"import sys; sys.path.insert(0, {str(here)!r}); "
-            f"import test_host_lowering as t; t.run_violation({name!r})")
+    code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})"
+            f"['run_violation']({name!r})")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
                           text=True, timeout=300)
     output = proc.stdout + proc.stderr

@@ -1,4 +1,5 @@
-"""The TMA transpose benchmark kernel (bench/transpose_kernel.py), without a GPU.
+"""The TMA transpose kernels (tile_mlir.kernels: build_transpose and the
+in-place forms), without a GPU.
 
 * it builds, verifies and compiles for sm_90a (ptxas when one is found), and
   the PTX holds the TMA load and store, ldmatrix.trans/stmatrix (or the
@@ -13,21 +14,18 @@
 """
 
 import re
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 pytest.importorskip("mlir.ir")
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from transpose_kernel import (IntOps, build_transpose, build_transpose_dynamic,  # noqa: E402
-                              build_transpose_one_tile, make_plan, swizzle_address)
-
 from tile_mlir import compiler, emulator  # noqa: E402
+from tile_mlir.builder import IntOps  # noqa: E402
+# The kernels' swizzle is the emulator's map, applied to IR values.
+from tile_mlir.emulator.swizzle import swizzle_address  # noqa: E402
+from tile_mlir.kernels import (build_transpose, build_transpose_dynamic,  # noqa: E402
+                               build_transpose_one_tile, make_plan)
 
 LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
 STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"

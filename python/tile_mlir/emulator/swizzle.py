@@ -24,6 +24,8 @@ it, which it leaves unchanged: each map is its own inverse.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 SWIZZLES = (0, 1, 2, 3, 4, 5, 6)
@@ -57,27 +59,38 @@ def swizzle_period(swizzle: int) -> int:
     return swizzle_span(swizzle) * 8
 
 
-def _apply(addr, s):
+class _Operators:
+    """Python's integer operators (ints and numpy integer arrays)."""
+    xor = staticmethod(operator.xor)
+    shr = staticmethod(operator.rshift)
+    shl = staticmethod(operator.lshift)
+    and_ = staticmethod(operator.and_)
+
+
+def _pattern(addr, s: int, ops):
+    """The XOR map of swizzle `s` (1..6), written over `ops` (xor, shr, shl,
+    and_) so that it runs on ints, numpy arrays and, in a kernel, on index
+    values (the transpose kernel's address arithmetic)."""
     if s <= 3:
         mask = (1 << s) - 1
-        return addr ^ (((addr >> 7) & mask) << 4)
+        return ops.xor(addr, ops.shl(ops.and_(ops.shr(addr, 7), mask), 4))
     if s in (4, 5):
-        out = addr ^ (((addr >> 7) & 3) << 5)
+        out = ops.xor(addr, ops.shl(ops.and_(ops.shr(addr, 7), 3), 5))
         if s == 5:
-            out = out ^ (((addr >> 7) & 1) << 3)
+            out = ops.xor(out, ops.shl(ops.and_(ops.shr(addr, 7), 1), 3))
         return out
-    return addr ^ (((addr >> 7) & 1) << 6)
+    return ops.xor(addr, ops.shl(ops.and_(ops.shr(addr, 7), 1), 6))
 
 
-def swizzle_address(address, swizzle: int):
-    """Swizzled byte address(es) of unswizzled `address` (int or array)."""
+def swizzle_address(address, swizzle: int, ops=None):
+    """Swizzled byte address(es) of unswizzled `address` (int or array; or,
+    with `ops`, any value those operations take). Each map is its own
+    inverse, so this also unswizzles."""
     s = _check(swizzle)
     if s == 0:
         return address
+    if ops is not None:
+        return _pattern(address, s, ops)
     if isinstance(address, (int, np.integer)):
-        return int(_apply(int(address), s))
-    return _apply(np.asarray(address, dtype=np.int64), s)
-
-
-# Every map only reads bits 7 and up, which it leaves unchanged: an involution.
-unswizzle_address = swizzle_address
+        return int(_pattern(int(address), s, _Operators))
+    return _pattern(np.asarray(address, dtype=np.int64), s, _Operators)

@@ -1,5 +1,6 @@
 """The GPU sweep: each case is plain data (no MLIR), shared by the artifact
-builder (scripts/build_gpu_artifacts.py) and the tests (test_sweep.py).
+builder (scripts/build_gpu_artifacts.py) and the GPU tests
+(test/gpu/test_sweep.py), which run where MLIR is not installed.
 
 Fields: kind (load, store, reduce, multicast), dtype, gshape (None: a runtime
 dimension), box, coords, and optionally element_strides, swizzle, interleave,
@@ -7,7 +8,7 @@ oob_fill, format, l2_promotion, cache_hint, reduction, coord_steps + repeat,
 cluster (multicast CTAs), dst_cluster, dynamic_strides, runtime_shape.
 """
 
-from tile_mlir.emulator.reduce import ALLOWED
+from ..emulator.reduce import ALLOWED
 
 NATURAL = {
     "uint8": "uint8", "int8": "uint8", "uint16": "uint16", "int16": "uint16",

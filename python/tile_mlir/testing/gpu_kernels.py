@@ -8,11 +8,10 @@ fenced for the async proxy, and one thread issues the copy and waits for it.
 
 from math import prod
 
-from tile_mlir import kernel as K
-from tile_mlir import tma
-from tile_mlir.emulator import box_image
-
-from cases import NATURAL
+from .. import builder as K
+from .. import tma
+from ..emulator import box_image
+from .cases import NATURAL
 
 THREADS = 128
 EVICT_LAST = 0x14F0000000000000  # a createpolicy L2::evict_last value
@@ -148,8 +147,5 @@ def _store_kernel(case, sshape, gtype, stype):
 
 def _kernel(case, body, types, grid, cluster):
     names = ["G", "S", "Out"][:len(types)]
-    ns = {"body": body}
-    exec(f"def {case['name']}({', '.join(names)}): body({', '.join(names)})", ns)
-    fn = ns[case["name"]]
-    fn.__annotations__ = dict(zip(names, types))
-    return K.kernel(grid=grid, block=THREADS, cluster=cluster)(fn)
+    return K.KernelDef(body, grid=grid, block=THREADS, cluster=cluster,
+                       params=list(zip(names, types)), name=case["name"])

@@ -7,7 +7,7 @@ shared image small enough for static shared memory.
 
 import random
 
-from cases import ITEMSIZE, REDUCTIONS
+from .cases import ITEMSIZE, REDUCTIONS
 
 SPAN = {0: None, 1: 32, 2: 64, 3: 128}
 FLOATS = ("float16", "bfloat16", "float32", "float64")

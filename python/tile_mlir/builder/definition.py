@@ -1,0 +1,142 @@
+"""Kernel definitions: a body, its parameters and its launch shape, traced
+into a `gpu.module` holding one `gpu.func`.
+
+The parameters come from an explicit signature,
+
+    KernelDef(body, params=[("A", Tensor((64, 64), "float32")), ...], name="copy")
+
+or, for a decorated function, from its annotations (`A: Tensor(...)`; string
+annotations, as `from __future__ import annotations` makes them, are
+evaluated in the function's module and closure).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Callable, Iterable, Mapping, Union
+
+import mlir.ir as ir
+from mlir.dialects import gpu
+
+from .. import _native
+from ..errors import verify_operation
+from ..launch_shape import dim3
+from .tensor import Tensor
+from .trace import Trace
+from .values import Buffer
+
+DEFAULT_TARGET = '#nvvm.target<chip = "sm_90a", features = "+ptx86">'
+
+# An explicit signature: (name, Tensor) pairs in order, or a dict.
+Params = Union[Iterable[tuple[str, Tensor]], Mapping[str, Tensor]]
+
+
+def make_context() -> ir.Context:
+    """A context with every upstream dialect plus `tile`."""
+    ctx = ir.Context()
+    _native.register_dialect(ctx)
+    return ctx
+
+
+def _closure(fn: Callable) -> dict:
+    """The variables `fn` closes over, by name (unbound cells left out)."""
+    scope = {}
+    for var, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            scope[var] = cell.cell_contents
+        except ValueError:  # an unbound cell
+            pass
+    return scope
+
+
+def signature_params(fn: Callable) -> list[tuple[str, Tensor]]:
+    """(name, Tensor) per parameter of `fn`, from its annotations; string
+    annotations are evaluated in `fn`'s module and closure."""
+    try:
+        sig = inspect.signature(fn, globals=fn.__globals__, locals=_closure(fn),
+                                eval_str=True)
+    except NameError as err:
+        raise TypeError(f"kernel '{fn.__name__}': cannot evaluate a parameter "
+                        f"annotation ({err}); pass params=[(name, Tensor(...)), "
+                        "...] instead") from None
+    params = []
+    for name, param in sig.parameters.items():
+        if not isinstance(param.annotation, Tensor):
+            raise TypeError(f"kernel parameter '{name}' needs a Tensor(...) "
+                            "annotation")
+        params.append((name, param.annotation))
+    return params
+
+
+def _explicit_params(params) -> list[tuple[str, Tensor]]:
+    items = list(params.items()) if isinstance(params, Mapping) else list(params)
+    for item in items:
+        if len(item) != 2 or not isinstance(item[0], str) or \
+                not isinstance(item[1], Tensor):
+            raise TypeError(f"params: expected (name, Tensor(...)) pairs, got {item!r}")
+    return [(name, tensor) for name, tensor in items]
+
+
+class KernelDef:
+    """A traced kernel: `build()` returns its module, `.grid` / `.block` /
+    `.cluster` its launch shape.
+
+    `body` is called with one `Buffer` per parameter, in order. `params`
+    ((name, Tensor) pairs or a dict) and `name` give the signature
+    explicitly; without them they come from `body`'s annotations and
+    `__name__`."""
+
+    def __init__(self, body: Callable, grid=1, block=32, cluster=None,
+                 target: str = DEFAULT_TARGET, *, params: Params | None = None,
+                 name: str | None = None):
+        self.fn = body
+        self.name = name or body.__name__
+        self.grid = dim3(grid)
+        self.block = dim3(block)
+        self.cluster = dim3(cluster) if cluster else None
+        self.target = target
+        self.params = (signature_params(body) if params is None
+                       else _explicit_params(params))
+
+    def build(self, context: ir.Context | None = None) -> ir.Module:
+        """Traces the body into a new module (in `context` or a new one)."""
+        ctx = context or make_context()
+        with ctx, ir.Location.unknown():
+            module = ir.Module.create()
+            with ir.InsertionPoint(module.body):
+                gmod = gpu.GPUModuleOp("kernels", targets=ir.ArrayAttr.get(
+                    [ir.Attribute.parse(self.target)]))
+                gmod.bodyRegion.blocks.append()
+            body = gmod.bodyRegion.blocks[0]
+            with ir.InsertionPoint(body):
+                ftype = ir.FunctionType.get(
+                    [t.memref_type() for _, t in self.params], [])
+                func = gpu.GPUFuncOp(ir.TypeAttr.get(ftype), sym_name=self.name,
+                                     kernel=True, known_block_size=list(self.block),
+                                     known_grid_size=list(self.grid))
+                entry = func.body.blocks.append(*ftype.inputs)
+            if self.cluster:
+                func.attributes["tile.cluster_size"] = ir.DenseI32ArrayAttr.get(
+                    list(self.cluster))
+            trace = Trace(body)
+            previous, Trace.current = Trace.current, trace
+            try:
+                with ir.InsertionPoint(entry):
+                    self.fn(*[Buffer(arg) for arg in entry.arguments])
+                    gpu.ReturnOp([])
+            finally:
+                Trace.current = previous
+            if trace.dynamic_bytes:
+                func.attributes["tile.dynamic_shared_bytes"] = ir.IntegerAttr.get(
+                    ir.IntegerType.get_signless(64), trace.dynamic_bytes)
+            verify_operation(module)
+            return module
+
+
+def kernel(grid=1, block=32, cluster=None, target: str = DEFAULT_TARGET, *,
+           params: Params | None = None, name: str | None = None):
+    """Decorator: `@kernel(grid=1, block=32)` turns a Python function into a
+    traced TMA kernel (a KernelDef); `params=` and `name=` as KernelDef's."""
+    def wrap(fn: Callable) -> KernelDef:
+        return KernelDef(fn, grid, block, cluster, target, params=params, name=name)
+    return wrap

@@ -1,0 +1,47 @@
+"""Shared memory: static allocations and views of dynamic shared memory."""
+
+from __future__ import annotations
+
+from math import prod
+from typing import Sequence
+
+import mlir.ir as ir
+from mlir.dialects import gpu, memref
+
+from .dtypes import element_type
+from .trace import current_trace
+from .values import SHARED_SPACE, Buffer, index_constant
+
+
+def alloc_shared(shape: Sequence[int], dtype: str, layout: str = "default",
+                 align: int = 16) -> Buffer:
+    """A static shared allocation (memref.global in address space 3)."""
+    if layout != "default":
+        raise ValueError(f"layout '{layout}' is not supported (only 'default')")
+    trace = current_trace("alloc_shared")
+    name = f"__tile_smem{trace.shared_count}"
+    trace.shared_count += 1
+    mtype = ir.MemRefType.get(list(shape), element_type(dtype),
+                              memory_space=ir.IntegerAttr.get(
+                                  ir.IntegerType.get_signless(64), SHARED_SPACE))
+    with ir.InsertionPoint.at_block_begin(trace.module_body):
+        memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility="private",
+                        alignment=align)
+    return Buffer(memref.get_global(mtype, name))
+
+
+def dynamic_shared(shape: Sequence[int], dtype: str, offset: int = 0) -> Buffer:
+    """A typed view of dynamic shared memory at byte `offset` (its base is
+    the start of the shared window when the kernel has no static shared
+    memory: 1024-byte aligned). The kernel's dynamic size grows to cover it."""
+    trace = current_trace("dynamic_shared")
+    elem = element_type(dtype)
+    nbytes = prod(shape) * elem.width // 8
+    trace.dynamic_bytes = max(trace.dynamic_bytes, offset + nbytes)
+    workgroup = ir.Attribute.parse("#gpu.address_space<workgroup>")
+    raw = gpu.dynamic_shared_memory(
+        ir.MemRefType.get([ir.ShapedType.get_dynamic_size()],
+                          ir.IntegerType.get_signless(8), memory_space=workgroup))
+    view = memref.view(ir.MemRefType.get(list(shape), elem, memory_space=workgroup),
+                       raw, index_constant(offset), [])
+    return Buffer(view)

@@ -1,0 +1,46 @@
+"""Raw LLVM pointers into global and shared memory, and scalar accesses
+through them (for what memref ops do not express: atomics, ldmatrix,
+swizzled addresses)."""
+
+from __future__ import annotations
+
+import mlir.ir as ir
+from mlir.dialects import arith, llvm, memref
+
+from .values import Buffer, Expr
+
+
+def base_address(buf: Buffer) -> Expr:
+    """The buffer's aligned base address as an index value."""
+    return Expr(memref.extract_aligned_pointer_as_index(buf.value))
+
+
+def shared_pointer(addr: Expr) -> ir.Value:
+    """`!llvm.ptr<3>` at shared address `addr` (an index value)."""
+    i64 = ir.IntegerType.get_signless(64)
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"),
+                         arith.index_cast(i64, addr.value))
+
+
+def global_pointer(buf: Buffer) -> ir.Value:
+    """Generic `!llvm.ptr` to element 0 of a global tensor."""
+    i64 = ir.IntegerType.get_signless(64)
+    addr = arith.index_cast(i64, memref.extract_aligned_pointer_as_index(buf.value))
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)
+
+
+def word_pointer(ptr: ir.Value, k: int) -> ir.Value:
+    """Generic pointer to the k-th 32-bit word after `ptr`."""
+    i64 = ir.IntegerType.get_signless(64)
+    addr = arith.addi(llvm.ptrtoint(i64, ptr), arith.constant(i64, 4 * k))
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)
+
+
+def load_shared_b16(addr: Expr) -> ir.Value:
+    """One 16-bit load (an i16) from shared address `addr`."""
+    return llvm.load(ir.IntegerType.get_signless(16), shared_pointer(addr))
+
+
+def store_shared_b16(value: ir.Value, addr: Expr) -> None:
+    """One 16-bit store of `value` (an i16) to shared address `addr`."""
+    llvm.store(value, shared_pointer(addr))

@@ -1,0 +1,84 @@
+"""Tiles claimed at run time: persistent CTAs take their next tile from an
+atomic counter instead of a fixed share."""
+
+from __future__ import annotations
+
+import mlir.ir as ir
+from mlir.dialects import arith, llvm
+
+from .. import builder as K
+
+
+class TileClaims:
+    """Tiles claimed at run time from a (2,) int32 counter Ctr, for the
+    kernels that take their tiles this way (build_copy_dynamic,
+    build_transpose_dynamic).
+
+    `claim()` is one relaxed `atom.add` on Ctr[0]: a ticket, a tile when it
+    is below the tile count. The ticket of each pipeline stage lives in the
+    shared words `ids`. `loop` runs while the ticket of stage j % stages is a
+    tile and carries the ticket claimed one tile ahead; a thread's tickets
+    only grow, so the first one past the end ends it with no tile left
+    unclaimed. `count_out()` makes the last CTA of the launch reset Ctr.
+    Ctr must be zero before the first launch; one counter serves one launch
+    at a time."""
+
+    def __init__(self, Ctr: K.Buffer, ids: K.Buffer, n_tiles: int):
+        self.i32 = ir.IntegerType.get_signless(32)
+        self.ptr = K.global_pointer(Ctr)
+        self.ids = ids
+        self.n = arith.constant(self.i32, n_tiles)
+
+    def claim(self) -> ir.Value:
+        """A fresh ticket (i32): the counter's value before this claim."""
+        return K.atomic_add(self.ptr, 1, "monotonic")
+
+    def is_tile(self, ticket: ir.Value) -> K.Expr:
+        """Whether `ticket` names a tile (is below the tile count)."""
+        return K.Expr(arith.cmpi(arith.CmpIPredicate.ult, ticket, self.n))
+
+    def tile_id(self, stage) -> ir.Value:
+        """The ticket recorded for `stage` (an int or index value)."""
+        return llvm.load(self.i32, self.ids.ptr_to([stage]).value)
+
+    def record(self, stage: int, ticket: ir.Value) -> None:
+        llvm.store(ticket, self.ids.ptr_to([stage]).value)
+
+    def loop(self, stages: int, first_ahead: ir.Value, body) -> None:
+        """scf.while over j = 0, 1, ... while stage j % stages holds a tile;
+        body(j, ahead) returns the next ticket claimed ahead."""
+        def live(values):
+            return self.is_tile(self.tile_id(K.Expr(values[0]) % stages)).value
+
+        def step(values):
+            j = K.Expr(values[0])
+            ahead = body(j, values[1])
+            return [K.Expr.of(j + 1), ahead]
+
+        K.while_carried([ir.IndexType.get(), self.i32], [K.Expr.of(0), first_ahead],
+                        live, step)
+
+    def spend_if(self, cond: K.Expr, ahead: ir.Value, use) -> ir.Value:
+        """If `cond`: use() the ticket `ahead` and claim the next one;
+        returns the ticket ahead afterwards."""
+        def spend():
+            use()
+            return [self.claim()]
+
+        return K.if_else(cond, [self.i32], spend, lambda: [ahead])[0]
+
+    def count_out(self) -> None:
+        """One thread per CTA, after its last claim: counts the CTA out on
+        Ctr[1]; the last CTA of the grid the launch runs with (a launch may
+        override the built grid) resets both words. NVPTX drops the ordering
+        of an acq_rel atomicrmw (plain atom.add): explicit fences order this
+        CTA's claims before its count-out, and the others' claims before the
+        reset."""
+        K.fence_acq_rel()
+        out = K.atomic_add(K.word_pointer(self.ptr, 1), 1, "monotonic")
+        K.fence_acq_rel()
+        last = arith.index_cast(self.i32, (K.grid_dim() - 1).value)
+        with K.if_(K.Expr(arith.cmpi(arith.CmpIPredicate.eq, out, last))):
+            zero = arith.constant(self.i32, 0)
+            llvm.store(zero, self.ptr)
+            llvm.store(zero, K.word_pointer(self.ptr, 1))
