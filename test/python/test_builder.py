@@ -20,12 +20,9 @@ REDUCE_ADD = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group"
 
 def build(body, args=(((16, 16), "uint32"),), target=K.DEFAULT_TARGET):
     """Traces `body(*buffers)` as a one-off kernel and returns the module."""
-    params = ", ".join(f"a{i}" for i in range(len(args)))
-    ns = {"body": body}
-    exec(f"def k({params}): body({params})", ns)
-    fn = ns["k"]
-    fn.__annotations__ = {f"a{i}": K.Tensor(*a) for i, a in enumerate(args)}
-    return K.kernel(grid=1, block=32, target=target)(fn).build()
+    params = [(f"a{i}", K.Tensor(*a)) for i, a in enumerate(args)]
+    return K.KernelDef(body, grid=1, block=32, target=target, params=params,
+                       name="k").build()
 
 
 def mbar():
@@ -245,3 +242,43 @@ def test_launch_shape_reads_are_the_launch_registers():
     ptx = compiler.compile(shape, cubin=False).ptx
     assert "%nctaid.x" in ptx and "%ntid.x" in ptx and "%ctaid.x" in ptx
     assert not re.search(r"\b(7|35|64)\b;", ptx)  # no built grid or block baked in
+
+
+# -- kernel signatures ------------------------------------------------------
+
+def _copy_body(A, B):
+    for i in K.range_(0, 16):
+        B[i] = A[i]
+
+
+def test_explicit_signature_names_and_types_the_parameters():
+    vec = K.Tensor((16,), "uint32")
+    for params in ([("A", vec), ("B", vec)], {"A": vec, "B": vec}):
+        kdef = K.KernelDef(_copy_body, grid=2, block=64, params=params, name="copy16")
+        assert kdef.name == "copy16" and [n for n, _ in kdef.params] == ["A", "B"]
+        text = str(kdef.build())
+        assert "gpu.func @copy16(%arg0: memref<16xui32>, %arg1: memref<16xui32>)" in text
+    via_decorator = K.kernel(grid=2, block=64, params=[("A", vec), ("B", vec)],
+                             name="copy16")(_copy_body)
+    assert str(via_decorator.build()) == text
+    with pytest.raises(TypeError, match="params"):
+        K.KernelDef(_copy_body, params=[("A", (16,))])
+
+
+def test_string_annotations_are_evaluated_where_the_kernel_is_written():
+    """What `from __future__ import annotations` makes of `A: Tensor(...)`:
+    module names and closure variables resolve, an unknown one asks for an
+    explicit signature."""
+    vec = K.Tensor((16,), "uint32")
+
+    def k(A: "K.Tensor((16,), 'uint32')", B: "vec"):
+        _copy_body(A, B)
+        vec  # noqa: B018 - a closure variable, as the annotation names it
+
+    assert K.kernel()(k).params == [("A", vec), ("B", vec)]
+
+    def bad(A: "NoSuchTensor"):  # noqa: F821
+        pass
+
+    with pytest.raises(TypeError, match="params="):
+        K.kernel()(bad)

@@ -126,13 +126,9 @@ BLACKWELL_EXPECTED = {
 
 
 def _kernel(name, body, types, arch):
-    ns = {"body": body}
-    params = ", ".join(f"a{i}" for i in range(len(types)))
-    exec(f"def {name}({params}): body({params})", ns)
-    fn = ns[name]
-    fn.__annotations__ = {f"a{i}": K.Tensor(*t) for i, t in enumerate(types)}
-    return K.kernel(grid=2, block=32, cluster=(2, 1, 1),
-                    target=compiler.target_attr(arch))(fn)
+    return K.KernelDef(body, grid=2, block=32, cluster=(2, 1, 1),
+                       target=compiler.target_attr(arch), name=name,
+                       params=[(f"a{i}", K.Tensor(*t)) for i, t in enumerate(types)])
 
 
 HOPPER_TYPES = [(NHWC, "float16"), ((2, 5, 7, 64), "float16"), ((3, 20, 8), "float32"),

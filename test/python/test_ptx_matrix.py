@@ -439,12 +439,9 @@ def make_kernel(name: str, forms: list[Form], arch: str) -> Built:
             assert tma.slot_count(op) == form.slots
             built.accepted.append(form)
 
-    params = ", ".join(f"a{i}" for i in range(len(gspecs)))
-    ns = {"body": body}
-    exec(f"def {name}({params}): body({params})", ns)
-    fn = ns[name]
-    fn.__annotations__ = {f"a{i}": K.Tensor(*spec) for i, spec in enumerate(gspecs)}
-    built.kernel = K.kernel(grid=1, block=32, target=compiler.target_attr(arch))(fn)
+    built.kernel = K.KernelDef(
+        body, grid=1, block=32, target=compiler.target_attr(arch), name=name,
+        params=[(f"a{i}", K.Tensor(*spec)) for i, spec in enumerate(gspecs)])
     return built
 
 
