@@ -1,0 +1,128 @@
+"""The contract of the copy engine as data: formats, element types,
+reductions, enum orders, driver names and every rule.
+
+Every fact is stated once, in the C++ tables the dialect is compiled from
+(dialect/include/Tile/Formats.def, ElementTypes.def, Reductions.def,
+DriverEnums.def, Rules.def and the TableGen enums); the build writes them to
+`tile_mlir/_contract.py` (tools/tile-contract-gen) and this module wraps it.
+Pure Python: nothing here imports MLIR, so the runtime and the emulator can
+use it on a machine without MLIR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import _contract
+from .errors import TileError
+
+SOURCE_DIGEST: str = _contract.SOURCE_DIGEST
+# The source files (relative to the repository root) SOURCE_DIGEST covers.
+SOURCES: tuple[str, ...] = _contract.SOURCES
+
+
+@dataclass(frozen=True)
+class FormatInfo:
+    """One tensor-map format (a row of Formats.def)."""
+    name: str                   # "uint8", as the dialect's Format enum names it
+    enum: int                   # the dialect's Format value
+    cu_data_type: int           # CUtensorMapDataType value
+    cu_name: str                # "CU_TENSOR_MAP_DATA_TYPE_UINT8"
+    bits: int                   # bits of one element in global memory
+    is_float: bool
+    signed: bool
+    storage: str                # MLIR element type a map known by format holds
+    numpy: str                  # numpy dtype of host arrays ("uint16" for bf16)
+    packed: bool                # sub-byte elements packed in groups of 16
+    padded_packed: bool         # ... each group taking a 16-byte shared slot
+    alignment: int              # bytes the base and outer strides are multiples of
+    inner_multiple: int         # elements the inner global dimension is a multiple of
+    packing: tuple[int, int]    # (values, bytes) of a host array's innermost axis
+    group: tuple[int, int]      # (data, slot) bytes of 16 packed elements
+    load_only: bool
+    nan_fill: bool              # oob_fill 1 fills NaN
+    load_swizzles: tuple[int, ...]
+    store_swizzles: tuple[int, ...]
+
+    def allows_swizzle(self, swizzle: int, store: bool = False) -> bool:
+        return swizzle in (self.store_swizzles if store else self.load_swizzles)
+
+
+@dataclass(frozen=True)
+class DtypeInfo:
+    """One element type with a tensor-map format (a row of ElementTypes.def)."""
+    name: str                   # the builder's dtype name ("bfloat16", "i8")
+    mlir: str                   # MLIR spelling ("bf16")
+    default_format: str | None  # the format it has when none is given
+    numpy: str                  # numpy dtype of host arrays
+    signless: bool              # a signless integer: either signedness holds it
+    formats: tuple[str, ...]    # every format describing it, the default first
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """One rule of Rules.def."""
+    name: str
+    kind: str                   # "verify", "host" or "runtime"
+    text: str                   # what the rule requires
+    dynamic: str = ""           # verify rules: what the host checks at run time
+
+
+FORMATS: dict[str, FormatInfo] = {
+    row["name"]: FormatInfo(**row) for row in _contract.FORMATS}
+FORMAT_ALIASES: dict[str, str] = dict(_contract.FORMAT_ALIASES)
+FORMATS_BY_CU: dict[int, FormatInfo] = {f.cu_data_type: f for f in FORMATS.values()}
+
+ELEMENT_TYPES: dict[str, DtypeInfo] = {
+    row["mlir"]: DtypeInfo(**row) for row in _contract.ELEMENT_TYPES}
+DTYPES: dict[str, DtypeInfo] = {d.name: d for d in ELEMENT_TYPES.values()}
+
+REDUCTIONS: dict[str, tuple[str, ...]] = dict(_contract.REDUCTIONS)
+# Operators whose result depends on signedness (signless integers need a format).
+SIGNED_REDUCTIONS: tuple[str, ...] = _contract.SIGNED_REDUCTIONS
+
+DIRECTIONS: tuple[str, ...] = _contract.DIRECTIONS
+MODES: tuple[str, ...] = _contract.MODES
+REDUCTION_OPERATORS: tuple[str, ...] = _contract.REDUCTION_OPERATORS
+ENCODE_KINDS: tuple[str, ...] = _contract.ENCODE_KINDS
+
+# CU_TENSOR_MAP_* enumerator names, indexed by the spec field's value.
+DRIVER_ENUMS: dict[str, tuple[str, ...]] = dict(_contract.DRIVER_ENUMS)
+SWIZZLES: tuple[str, ...] = DRIVER_ENUMS["swizzle"]
+INTERLEAVES: tuple[str, ...] = DRIVER_ENUMS["interleave"]
+L2_PROMOTIONS: tuple[str, ...] = DRIVER_ENUMS["l2_promotion"]
+OOB_FILLS: tuple[str, ...] = DRIVER_ENUMS["oob_fill"]
+WIDE_MODES: tuple[str, ...] = DRIVER_ENUMS["wide_mode"]
+SWIZZLE_SPAN_BYTES: tuple[int, ...] = _contract.SWIZZLE_SPAN_BYTES
+
+ENCODE_FUNCTIONS: dict[str, str] = dict(_contract.ENCODE_FUNCTIONS)
+# Mode -> the encode kind of its tensor map ("tile" -> "tiled").
+MODE_ENCODE: dict[str, str] = dict(_contract.MODE_ENCODE)
+
+RULES: dict[str, RuleInfo] = {row["name"]: RuleInfo(**row) for row in _contract.RULES}
+
+
+def format_info(name: str) -> FormatInfo:
+    """The format `name` (or an alias: "tf32"); [format-match] if unknown."""
+    if not isinstance(name, str):
+        raise TileError("format-match", f"format must be a string, got {name!r}")
+    info = FORMATS.get(FORMAT_ALIASES.get(name, name))
+    if info is None:
+        raise TileError("format-match", f"unknown format '{name}' "
+                        f"(known: {', '.join(sorted([*FORMATS, *FORMAT_ALIASES]))})")
+    return info
+
+
+def rule(name: str) -> RuleInfo:
+    """The rule `name`; KeyError if Rules.def has none."""
+    return RULES[name]
+
+
+def driver_enum_name(field: str, value: int) -> str:
+    """The CU_TENSOR_MAP_* name of a spec field's value ("?" if none);
+    `data_type` names a CUtensorMapDataType."""
+    if field == "data_type":
+        info = FORMATS_BY_CU.get(value)
+        return info.cu_name if info else "?"
+    names = DRIVER_ENUMS[field]
+    return names[value] if isinstance(value, int) and 0 <= value < len(names) else "?"
