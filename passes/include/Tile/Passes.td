@@ -73,14 +73,14 @@ def TileLowerTmaHost : Pass<"tile-lower-tma-host", "ModuleOp"> {
       offset * element bytes;
     * the runtime rules of docs/rules.md (global-inner-stride,
       global-base-alignment, global-dim-range, global-stride-alignment,
-      global-stride-range, box-within-dim, fp4-inner-dim): a check on a
+      global-stride-range, box-within-dim, packed-inner-dim): a check on a
       run-time value prints `tile-mlir: [rule] ...` with the offending value
       (printf), flushes and aborts; a violation the types already decide is a
       compile-time error naming the rule, a satisfied one emits nothing;
     * a 128-byte, 128-aligned `llvm.alloca` for the map, arrays for
       globalDim (i64), globalStrides (i64; rank 1: one element, non-null),
       boxDim and elementStrides (i32), all allocated in the entry block of the
-      enclosing function, then `cuTensorMapEncodeTiled`; a non-zero result
+      enclosing function, then the spec's `cuTensorMapEncode*`; a non-zero result
       prints `tile-mlir: [tensor-map-encode] ...` and aborts.
 
     A `gpu.launch_func` operand becomes the map's bytes,
