@@ -60,10 +60,10 @@ constexpr FormatFacts kFormats[] = {
 #define TILE_FORMAT(NAME, CU_TYPE, CU_NAME, BITS, FLOAT, SIGNED, STORAGE,     \
                     NUMPY, PACKED, PADDED, ALIGN, INNER_MUL, PACK_VALUES,     \
                     PACK_BYTES, GROUP_DATA, GROUP_SLOT, LOAD_ONLY, NAN_FILL,  \
-                    LOAD_SWZ, STORE_SWZ)                                      \
+                    LOAD_SWZ, STORE_SWZ, STORE_UNPACKED)                      \
   {Format::NAME, CU_TYPE, CU_NAME, BITS, FLOAT, SIGNED, STORAGE, NUMPY,       \
    PACKED, PADDED, ALIGN, INNER_MUL, {PACK_VALUES, PACK_BYTES}, GROUP_DATA,    \
-   GROUP_SLOT, LOAD_ONLY, NAN_FILL, LOAD_SWZ, STORE_SWZ},
+   GROUP_SLOT, LOAD_ONLY, NAN_FILL, LOAD_SWZ, STORE_SWZ, STORE_UNPACKED},
 #include "Tile/Formats.def"
 };
 
@@ -93,7 +93,9 @@ constexpr bool formatRowsConsistent() {
       return false;
     if (f.nanFill && !f.isFloat)
       return false;
-    if (f.loadOnly && f.storeSwizzles != 0)
+    if (f.loadOnly && (f.storeSwizzles != 0 || f.storeUnpacked))
+      return false;
+    if (f.storeUnpacked && !f.packed)
       return false;
   }
   return true;

@@ -43,6 +43,7 @@ class FormatInfo:
     nan_fill: bool              # oob_fill 1 fills NaN
     load_swizzles: tuple[int, ...]
     store_swizzles: tuple[int, ...]
+    store_unpacked: bool        # stores read one value per shared byte (fp6)
 
     def allows_swizzle(self, swizzle: int, store: bool = False) -> bool:
         return swizzle in (self.store_swizzles if store else self.load_swizzles)

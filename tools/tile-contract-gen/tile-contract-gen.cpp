@@ -96,7 +96,8 @@ void writeFormats(llvm::raw_ostream &os) {
        << ", load_only=" << boolean(f.loadOnly)
        << ", nan_fill=" << boolean(f.nanFill) << ",\n         load_swizzles="
        << swizzles(f.loadSwizzles)
-       << ", store_swizzles=" << swizzles(f.storeSwizzles) << "),\n";
+       << ", store_swizzles=" << swizzles(f.storeSwizzles)
+       << ",\n         store_unpacked=" << boolean(f.storeUnpacked) << "),\n";
   }
   os << ")\n\nFORMAT_ALIASES = {\n";
   for (auto [alias, format] : formatAliases())

@@ -69,6 +69,7 @@ struct FormatFacts {
   bool nanFill;
   unsigned loadSwizzles;  // bit s: swizzle s allowed for loads
   unsigned storeSwizzles; // ... and for stores
+  bool storeUnpacked;     // stores read one value per shared byte
 };
 /// The rows of Formats.def, indexed by Format value.
 llvm::ArrayRef<FormatFacts> formatTable();

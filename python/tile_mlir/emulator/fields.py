@@ -6,6 +6,7 @@ names them), then the value and what was expected.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -177,74 +178,56 @@ def check_swizzle_direction(swizzle, direction: str) -> None:
                          f"{direction}")
 
 
-# Swizzles each packed format accepts, per direction (CUDA driver API,
-# cuTensorMapEncodeTiled; 16U4_ALIGN8B is not restricted there).
-PACKED_SWIZZLES = {
-    "float4_e2m1fn": {"load": (0, 3, 4)},
-    "float6_align16b": {"load": (0, 3, 4), "store": (0, 3, 4, 6)},
-}
-
-
 def _check_packed(fmt: Format, garr, direction, box, strides, coords, swizzle,
                   interleave, oob_fill) -> tuple:
-    """The packed-format rules; returns the logical global shape (values)."""
-    if oob_fill == 1:
+    """The packed-format rules; returns the logical global shape (values).
+
+    The format's facts (load-only, swizzles, inner multiple, alignment,
+    packing, groups) are the contract's; the geometry below is the
+    emulator's own.
+    """
+    info = fmt.info
+    if oob_fill == 1 and not info.nan_fill:
         raise ValueError(f"oob-fill-float: the NaN-request fill is not available "
                          f"for the packed format {fmt.name} (the CUDA driver rejects "
                          "it for 16U4/16U6 types)")
-    if fmt.name == "float4_e2m1fn":
-        # 16U4_ALIGN16B: the rules the verifier names fp4-*.
-        if direction != "load":
-            raise ValueError(f"fp4-load-only: packed float4_e2m1fn is load-only, "
-                             f"got a {direction}")
-        if interleave or any(s != 1 for s in strides):
-            raise ValueError("packed-layout: packed fp4 takes no interleave and unit "
-                             f"element strides, got interleave {interleave} and "
-                             f"element_strides {strides}")
-        if box[-1] != 128:
-            raise ValueError(f"packed-inner-box: packed fp4 needs inner box 128, got "
-                             f"{box[-1]}")
-        if swizzle not in PACKED_SWIZZLES[fmt.name]["load"]:
-            raise ValueError(f"packed-swizzle: packed fp4 uses swizzle 0, 3 or 4 "
-                             f"(none, 128B, 128B_ATOM_32B), got {swizzle}")
-        inner = 2 * garr.shape[-1]
-        if inner % 128:
-            raise ValueError(f"packed-inner-dim: the inner global dimension is {inner} "
-                             "fp4 elements, expected a multiple of 128")
-        if coords[-1] % 64:
-            raise ValueError(f"packed-alignment: inner coordinate {coords[-1]} is not "
-                             "32-byte aligned (a multiple of 64 fp4 elements)")
-        return tuple(garr.shape[:-1]) + (inner,)
-
-    # float4_e2m1fn_align8b (16U4_ALIGN8B) and float6_align16b (16U6_ALIGN16B).
+    if info.load_only and direction != "load":
+        raise ValueError(f"fp4-load-only: packed {fmt.name} is load-only, "
+                         f"got a {direction}")
     if direction == "reduce":
         raise ValueError(f"packed-reduce: reductions do not take the packed format "
                          f"{fmt.name}")
-    if interleave:
-        raise ValueError(f"packed-layout: {fmt.name} takes no interleave, got "
-                         f"interleave {interleave}")
-    if fmt.name == "float6_align16b":
-        allowed = PACKED_SWIZZLES[fmt.name][direction]
-        if swizzle not in allowed:
-            raise ValueError(f"packed-swizzle: float6_align16b {direction}s use "
-                             f"swizzle {allowed}, got {swizzle}")
-        if box[-1] != 128:
-            raise ValueError(f"packed-inner-box: float6_align16b needs inner box "
-                             f"128 (96 bytes), got {box[-1]}")
-        if garr.shape[-1] % 96:
-            raise ValueError(f"packed-inner-dim: the inner global dimension is "
-                             f"{garr.shape[-1]} bytes, expected a multiple of 96 "
-                             "(128 six-bit values)")
-        if coords[-1] % 128:
-            raise ValueError(f"packed-alignment: inner coordinate {coords[-1]} is "
-                             "not a multiple of 128 values")
-        return tuple(garr.shape[:-1]) + (garr.shape[-1] * 8 // 6,)
-    # float4_e2m1fn_align8b: shared rows are the global bytes, 16-byte rows.
-    if box[-1] % 32:
-        raise ValueError(f"packed-inner-box: float4_e2m1fn_align8b rows are "
-                         f"{box[-1]} values = {box[-1] / 2:g} bytes, expected a "
-                         "multiple of 16 bytes (32 values)")
-    if coords[-1] % 2:
+    if interleave or any(s != 1 for s in strides):
+        raise ValueError(f"packed-layout: packed {fmt.name} takes no interleave and "
+                         f"unit element strides, got interleave {interleave} and "
+                         f"element_strides {strides}")
+    if info.padded_packed:
+        # One issue moves one inner unit: a whole 16-byte slot per 16 values.
+        if box[-1] != info.inner_multiple:
+            raise ValueError(f"packed-inner-box: {fmt.name} needs inner box "
+                             f"{info.inner_multiple}, got {box[-1]}")
+    elif box[-1] * fmt.bits % 128:
+        # Unpadded: shared rows are the global bytes, 16-byte rows.
+        raise ValueError(f"packed-inner-box: {fmt.name} rows are {box[-1]} values = "
+                         f"{box[-1] * fmt.bits / 8:g} bytes, expected a multiple "
+                         "of 16 bytes")
+    allowed = info.store_swizzles if direction == "store" else info.load_swizzles
+    if swizzle not in allowed:
+        raise ValueError(f"packed-swizzle: {fmt.name} {direction}s use swizzle "
+                         f"{allowed}, got {swizzle}")
+    values, nbytes = info.packing
+    if garr.shape[-1] * values % (nbytes * info.inner_multiple):
+        raise ValueError(f"packed-inner-dim: the inner global dimension is "
+                         f"{garr.shape[-1]} bytes, expected a multiple of "
+                         f"{nbytes * info.inner_multiple // values} "
+                         f"({info.inner_multiple} values)")
+    # The inner start: whole groups on the format's alignment (padded), whole
+    # bytes (unpadded).
+    step_bytes = (math.lcm(info.group[0], info.alignment) if info.padded_packed
+                  else nbytes)
+    step = step_bytes * values // nbytes
+    if coords[-1] % step:
         raise ValueError(f"packed-alignment: inner coordinate {coords[-1]} of "
-                         "float4_e2m1fn_align8b is not byte aligned")
-    return tuple(garr.shape[:-1]) + (2 * garr.shape[-1],)
+                         f"{fmt.name} is not a multiple of {step} values "
+                         f"({step_bytes} bytes)")
+    return tuple(garr.shape[:-1]) + (garr.shape[-1] * values // nbytes,)

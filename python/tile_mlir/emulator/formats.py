@@ -1,31 +1,36 @@
 """Tensor-map formats: storage dtypes, element sizes, OOB fill patterns.
 
-A format is named as the dialect names it (`uint8` ... `float4_e2m1fn`).
-Global arrays hold the format's storage dtype: bfloat16 as np.uint16 bit
-patterns, the packed formats as np.uint8 bytes:
+Names, CUtensorMapDataType codes, bits and packing come from the contract
+tables (tile_mlir.contract); this module adds what the emulator needs to move
+bytes: numpy dtypes and the measured NaN-fill pattern. Global arrays hold the
+format's storage dtype: bfloat16 as np.uint16 bit patterns, the packed formats
+as np.uint8 bytes:
 
-  float4_e2m1fn          CU 16U4_ALIGN16B (14), PTX .b4x16_p64: element 2k in
-                         the low nibble of byte k; in shared memory each 8
-                         bytes (16 nibbles) take a 16-byte block, the upper
-                         8 bytes padding. Load only.
-  float4_e2m1fn_align8b  CU 16U4_ALIGN8B (13), PTX .b4x16: nibbles as above;
-                         shared memory holds them exactly as global memory
-                         does (no padding). Loads and stores.
-  float6_align16b        CU 16U6_ALIGN16B (15): 16 six-bit values packed in 12
-                         bytes, value j of a row in bits [6j, 6j+6) of the
-                         row's little-endian bit stream (an assumption: the
-                         documentation shows the packing only in figures).
-                         Loads (PTX .b6x16_p32) put each 12 bytes in a
-                         16-byte block, the upper 4 bytes padding; stores
-                         (PTX .b6p2x16) read one value per shared byte (bits
-                         0..5, bits 6..7 ignored) and pack them.
+  float4_e2m1fn          PTX .b4x16_p64: element 2k in the low nibble of
+                         byte k; in shared memory each 8 bytes (16 nibbles)
+                         take a 16-byte block, the upper 8 bytes padding.
+                         Load only.
+  float4_e2m1fn_align8b  PTX .b4x16: nibbles as above; shared memory holds
+                         them exactly as global memory does (no padding).
+                         Loads and stores.
+  float6_align16b        16 six-bit values packed in 12 bytes, value j of a
+                         row in bits [6j, 6j+6) of the row's little-endian
+                         bit stream (an assumption: the documentation shows
+                         the packing only in figures). Loads (PTX .b6x16_p32)
+                         put each 12 bytes in a 16-byte block, the upper 4
+                         bytes padding; stores (PTX .b6p2x16) read one value
+                         per shared byte (bits 0..5, bits 6..7 ignored) and
+                         pack them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from .. import contract
+from ..contract import FormatInfo
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Format:
     group_data_bytes: int = 0
     group_slot_bytes: int = 0
     cu_value: int | None = None     # CUtensorMapDataType
+    info: FormatInfo | None = field(default=None, compare=False, repr=False)
 
     @property
     def elem_bytes(self) -> int:
@@ -49,9 +55,9 @@ class Format:
         return max(self.bits // 8, 1)
 
     def packed_row_storage(self, elems: int, direction: str = "load") -> int:
-        """Shared bytes of `elems` packed elements (a multiple of 16)."""
-        if direction != "load" and self.name == "float6_align16b":
-            return elems                      # one value per byte
+        """Shared bytes of `elems` packed elements (a multiple of 16). A
+        float6_align16b store reads one value per byte: 16 bytes per 16
+        values, the size of the padded load slot."""
         return elems // 16 * self.group_slot_bytes
 
     @property
@@ -63,36 +69,22 @@ class Format:
         return self.dtype.kind == "i"
 
 
-def _fmt(name, bits, dtype, is_float=False, nan16=False, cu=None, group=(0, 0)):
-    # NaN-request fill: the 16-bit pattern 0x7FF7 repeated over the element
-    # (measured on the H200 for f16, bf16, f32, f32_ftz, tf32 and f64).
-    fill = (b"\xf7\x7f" * (bits // 16)) if nan16 else None
-    return Format(name, bits, np.dtype(dtype), is_float, fill, group[0], group[1], cu)
+# NaN-request fill: the 16-bit pattern 0x7FF7 repeated over the element
+# (measured on the H200 for f16, bf16, f32, f32_ftz, tf32 and f64).
+_NAN_FILL_16 = b"\xf7\x7f"
 
 
-FORMATS: dict[str, Format] = {f.name: f for f in (
-    _fmt("uint8", 8, np.uint8, cu=0),
-    _fmt("uint16", 16, np.uint16, cu=1),
-    _fmt("uint32", 32, np.uint32, cu=2),
-    _fmt("int32", 32, np.int32, cu=3),
-    _fmt("uint64", 64, np.uint64, cu=4),
-    _fmt("int64", 64, np.int64, cu=5),
-    _fmt("float16", 16, np.float16, True, True, cu=6),
-    _fmt("float32", 32, np.float32, True, True, cu=7),
-    _fmt("float64", 64, np.float64, True, True, cu=8),
-    _fmt("bfloat16", 16, np.uint16, True, True, cu=9),
-    _fmt("float32_ftz", 32, np.float32, True, True, cu=10),
-    _fmt("tfloat32", 32, np.float32, True, True, cu=11),
-    _fmt("tfloat32_ftz", 32, np.float32, True, True, cu=12),
-    # The packed sm_100 formats. The CUDA driver documents NaN-request fill
-    # as unsupported for all three (fields.py rejects it).
-    _fmt("float4_e2m1fn", 4, np.uint8, True, False, cu=14, group=(8, 16)),
-    _fmt("float4_e2m1fn_align8b", 4, np.uint8, True, False, cu=13, group=(8, 8)),
-    _fmt("float6_align16b", 6, np.uint8, True, False, cu=15, group=(12, 16)),
-)}
+def _format(info: FormatInfo) -> Format:
+    fill = _NAN_FILL_16 * (info.bits // 16) if info.nan_fill else None
+    return Format(info.name, info.bits, np.dtype(info.numpy), info.is_float, fill,
+                  info.group[0], info.group[1], info.cu_data_type, info)
+
+
+FORMATS: dict[str, Format] = {name: _format(info)
+                              for name, info in contract.FORMATS.items()}
 
 # Spellings the builder API accepts as well.
-ALIASES = {"tf32": "tfloat32", "tf32_ftz": "tfloat32_ftz"}
+ALIASES = contract.FORMAT_ALIASES
 
 
 def get_format(name: str) -> Format:
@@ -106,42 +98,30 @@ def get_format(name: str) -> Format:
 
 
 def natural_format(dtype) -> Format:
-    """The format of a numpy dtype when none is given."""
+    """The format of a numpy dtype when none is given (numpy and ml_dtypes
+    name their dtypes as the builder does: "int8", "bfloat16", "float8_e5m2")."""
     dtype = np.dtype(dtype)
-    name = dtype.name
-    if name == "bfloat16":
-        return FORMATS["bfloat16"]
-    if dtype.itemsize == 1 and (dtype.kind in "ui" or name.startswith("float8")):
-        # 8-bit floats have no tensor-map type: they move as bytes.
-        return FORMATS["uint8"]
-    if dtype.kind in "ui":
-        if dtype.itemsize == 2:
-            return FORMATS["uint16"]
-        if dtype.itemsize == 4:
-            return FORMATS["int32" if dtype.kind == "i" else "uint32"]
-        if dtype.itemsize == 8:
-            return FORMATS["int64" if dtype.kind == "i" else "uint64"]
-    if dtype.kind == "f" and dtype.itemsize in (2, 4, 8):
-        return FORMATS[{2: "float16", 4: "float32", 8: "float64"}[dtype.itemsize]]
-    raise ValueError(f"dtype-supported: numpy dtype {dtype} has no tensor-map "
-                     "format")
+    info = contract.DTYPES.get(dtype.name)
+    # A packed format's arrays are bytes, never one value per element.
+    if info is None or contract.FORMATS[info.default_format].packed:
+        raise ValueError(f"dtype-supported: numpy dtype {dtype} has no tensor-map "
+                         "format")
+    return FORMATS[info.default_format]
 
 
 def _matches(dtype: np.dtype, fmt: Format) -> bool:
     """Whether arrays of `dtype` hold `fmt` elements without reinterpretation.
 
-    numpy integers carry no 'signless' type, so any integer dtype of the
-    right size matches either signedness of an integer format.
+    numpy integers carry no 'signless' type, so any integer dtype of the size
+    of an integer storage dtype matches either signedness (bfloat16 and the
+    packed formats are stored as unsigned integers too).
     """
-    if fmt.name == "bfloat16":
-        return dtype.name == "bfloat16" or (dtype.kind in "ui" and dtype.itemsize == 2)
-    if fmt.name == "uint8":
-        return dtype.itemsize == 1 and (dtype.kind in "ui" or dtype.name.startswith("float8"))
-    if fmt.packed:
-        return dtype.kind in "ui" and dtype.itemsize == 1
-    if fmt.is_float:
-        return dtype == fmt.dtype
-    return dtype.kind in "ui" and dtype.itemsize == fmt.dtype.itemsize
+    if fmt.dtype.kind in "ui":
+        if dtype.kind in "ui" and dtype.itemsize == fmt.dtype.itemsize:
+            return True
+    info = contract.DTYPES.get(dtype.name)
+    return (info is not None and fmt.name in info.formats
+            and not contract.FORMATS[info.default_format].packed)
 
 
 def resolve_format(dtype, format: str | None) -> Format:

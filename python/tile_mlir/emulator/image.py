@@ -90,8 +90,7 @@ class Image:
         16-value block p // group_data_bytes at byte p % group_data_bytes
         (float4_e2m1fn: elements 2p, 2p+1 in block p // 8 at byte p % 8)."""
         p = np.arange(self.row_payload_bytes, dtype=np.int64)
-        one_per_byte = (self.direction != "load"
-                        and self.fmt.name == "float6_align16b")
+        one_per_byte = self.direction != "load" and self.fmt.info.store_unpacked
         if self.fmt.packed and not one_per_byte:
             gd, gs = self.fmt.group_data_bytes, self.fmt.group_slot_bytes
             p = (p // gd) * gs + p % gd
@@ -142,7 +141,7 @@ def _finish(dims, fmt: Format, swizzle: int, direction: str) -> Image:
     row_elems = dims[-1]
     if fmt.packed:
         row_storage = fmt.packed_row_storage(-(-row_elems // 16) * 16, direction)
-        unpacked_store = direction != "load" and fmt.name == "float6_align16b"
+        unpacked_store = direction != "load" and fmt.info.store_unpacked
         row_payload = row_elems if unpacked_store else row_elems * fmt.bits // 8
     else:
         row_payload = row_storage = row_elems * fmt.bits // 8

@@ -1,7 +1,7 @@
 """Reduction operators of cp.reduce.async.bulk.tensor, per format.
 
-Which operator exists for which format is the verifier's table
-(reduction-dtype). Semantics (new global value from old and src):
+Which operator exists for which format is the contract's table
+(tile_mlir.contract.REDUCTIONS, the verifier's reduction-dtype). Semantics (new global value from old and src):
   add   integers wrap; float32 in float32; float16 rounded to nearest even
         in float16; bfloat16: the exact sum rounded to nearest even bf16.
         A NaN result is written as the canonical NaN of the type.
@@ -16,21 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import contract
 from .convert import bf16_to_float32, float32_to_bf16
 
-REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
-
-ALLOWED = {
-    "add": ("uint32", "int32", "uint64", "float32", "float16", "bfloat16"),
-    "min": ("uint32", "int32", "uint64", "int64", "float16", "bfloat16"),
-    "max": ("uint32", "int32", "uint64", "int64", "float16", "bfloat16"),
-    "inc": ("uint32",),
-    "dec": ("uint32",),
-    # INT64 bitwise reductions trap on the H200 (the verifier rejects them).
-    "and": ("uint32", "int32", "uint64"),
-    "or": ("uint32", "int32", "uint64"),
-    "xor": ("uint32", "int32", "uint64"),
-}
+# The operators and the formats each is defined on: the contract's table
+# (Reductions.def; the verifier's reduction-dtype).
+REDUCTIONS = contract.REDUCTION_OPERATORS
+ALLOWED = contract.REDUCTIONS
 
 _CANONICAL_NAN = {"float16": 0x7FFF, "bfloat16": 0x7FFF, "float32": 0x7FFFFFFF}
 
