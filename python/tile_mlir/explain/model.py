@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import mlir.ir as ir
 import numpy as np
 
-from .. import tma
+from .. import contract, tma
 from ..emulator import formats as _formats
 from ..emulator import image as _image
 from ..emulator import im2col as _im2col
@@ -37,36 +37,13 @@ EXPLAINED_DIRECTIONS = ("load", "store", "reduce", "prefetch")
 # Modes the emulator models from the documentation alone (never run here).
 UNMEASURED_MODES = ("im2col_w", "im2col_w_128")
 
-# CUtensorMapDataType and the other enums of cuTensorMapEncodeTiled.
-DATA_TYPES = {
-    0: "UINT8", 1: "UINT16", 2: "UINT32", 3: "INT32", 4: "UINT64", 5: "INT64",
-    6: "FLOAT16", 7: "FLOAT32", 8: "FLOAT64", 9: "BFLOAT16", 10: "FLOAT32_FTZ",
-    11: "TFLOAT32", 12: "TFLOAT32_FTZ", 13: "16U4_ALIGN8B", 14: "16U4_ALIGN16B",
-    15: "16U6_ALIGN16B",
-}
-ENUMS = {
-    "interleave": ("CU_TENSOR_MAP_INTERLEAVE_", {0: "NONE", 1: "16B", 2: "32B"}),
-    "swizzle": ("CU_TENSOR_MAP_SWIZZLE_",
-                {0: "NONE", 1: "32B", 2: "64B", 3: "128B", 4: "128B_ATOM_32B",
-                 5: "128B_ATOM_32B_FLIP_8B", 6: "128B_ATOM_64B"}),
-    "l2_promotion": ("CU_TENSOR_MAP_L2_PROMOTION_",
-                     {0: "NONE", 1: "L2_64B", 2: "L2_128B", 3: "L2_256B"}),
-    "oob_fill": ("CU_TENSOR_MAP_FLOAT_OOB_FILL_",
-                 {0: "NONE", 1: "NAN_REQUEST_ZERO_FMA"}),
-    "wide_mode": ("CU_TENSOR_MAP_IM2COL_WIDE_MODE_", {0: "W", 1: "W128"}),
-}
-# The driver entry point of each spec `encode`.
-ENCODE_FUNCTIONS = {"tiled": "cuTensorMapEncodeTiled",
-                    "im2col": "cuTensorMapEncodeIm2col",
-                    "im2col_wide": "cuTensorMapEncodeIm2colWide"}
+# The driver's enumerator names and entry points: the contract's tables.
+ENCODE_FUNCTIONS = contract.ENCODE_FUNCTIONS
 
 
 def enum_name(field_name: str, value: int) -> str:
-    if field_name == "data_type":
-        name = DATA_TYPES.get(value)
-        return f"CU_TENSOR_MAP_DATA_TYPE_{name}" if name else "?"
-    prefix, names = ENUMS[field_name]
-    return prefix + names[value] if value in names else "?"
+    """CU_TENSOR_MAP_* name of a spec field's value ("?" if it has none)."""
+    return contract.driver_enum_name(field_name, value)
 
 
 class Unknown:
