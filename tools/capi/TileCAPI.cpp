@@ -77,4 +77,37 @@ int64_t tileSlotCount(MlirOperation op) {
   return copy ? copy.getSlotCount() : -1;
 }
 
+/// The canonical PTX spelling of opcode fields laid out as
+/// tileParsePtxOpcode fills them (the C++ printer, printPtxOpcode), into
+/// `out`. Returns the spelling's length (truncated to `outSize - 1` bytes
+/// when longer), or -1 when a field is out of range.
+int64_t tilePrintPtxOpcode(const int *fields, char *out, size_t outSize) {
+  using namespace mlir::tile;
+  std::optional<Direction> direction = symbolizeDirection(fields[0]);
+  std::optional<Mode> mode = symbolizeMode(fields[1]);
+  std::optional<Reduction> reduction;
+  if (fields[3] >= 0)
+    reduction = symbolizeReduction(fields[3]);
+  if (!direction || !mode || fields[2] < 0 || fields[7] < 0 ||
+      (fields[3] >= 0 && !reduction) ||
+      ((*direction == Direction::reduce) != reduction.has_value()))
+    return -1;
+  OpcodeFields f;
+  f.direction = *direction;
+  f.mode = *mode;
+  f.rank = fields[2];
+  f.reduction = reduction;
+  f.dstCluster = fields[4];
+  f.multicast = fields[5];
+  f.cacheHint = fields[6];
+  if (fields[7])
+    f.ctaGroup = fields[7];
+  std::string spelling = printPtxOpcode(f);
+  if (outSize) {
+    std::strncpy(out, spelling.c_str(), outSize - 1);
+    out[outSize - 1] = '\0';
+  }
+  return static_cast<int64_t>(spelling.size());
+}
+
 } // extern "C"

@@ -6,26 +6,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import contract
 from .driver import check, context, cuda
 from .errors import TileRuntimeError
 
-# MLIR element type (as the manifest spells it) -> numpy storage dtype.
-ELEMENT_DTYPES = {
-    "i8": np.uint8, "ui8": np.uint8, "si8": np.int8,
-    "i16": np.uint16, "ui16": np.uint16, "si16": np.int16,
-    "i32": np.uint32, "ui32": np.uint32, "si32": np.int32,
-    "i64": np.uint64, "ui64": np.uint64, "si64": np.int64,
-    "f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64,
-    "f8E4M3FN": np.uint8, "f8E5M2": np.uint8, "f4E2M1FN": np.uint8,
-}
-# Signless integers accept either signedness of the same width.
-_SIGNLESS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
+# MLIR element type (as the manifest spells it) -> numpy storage dtype: the
+# contract's element-type table.
+ELEMENT_DTYPES = {mlir: np.dtype(info.numpy)
+                  for mlir, info in contract.ELEMENT_TYPES.items()}
 
 
 def accepted_dtypes(element: str) -> set:
-    dtypes = {np.dtype(ELEMENT_DTYPES[element])}
-    if element in _SIGNLESS:
-        dtypes.add(np.dtype(_SIGNLESS[element]))
+    dtypes = {ELEMENT_DTYPES[element]}
+    if contract.ELEMENT_TYPES[element].signless:
+        # Signless integers accept either signedness of the same width.
+        dtypes.add(np.dtype(f"i{ELEMENT_DTYPES[element].itemsize}"))
     return dtypes
 
 
