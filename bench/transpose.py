@@ -1,5 +1,5 @@
 """2-D transpose bandwidth on the GPU: our TMA transpose kernels
-(bench/transpose_kernel.py) vs torch `x.t().contiguous()` and Triton
+(tile_mlir.kernels) vs torch `x.t().contiguous()` and Triton
 transposes (tl.load / tl.trans / tl.store with block pointers, and with
 TensorDescriptor; a few block shapes each), all in one run on the same
 bf16 matrix (16384 x 16384, 512 MiB, from transpose_index.json). Every

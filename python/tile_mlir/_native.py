@@ -52,6 +52,9 @@ def _lib() -> ctypes.CDLL:
         ctypes.c_char_p, ctypes.POINTER(ctypes.c_int), ctypes.c_char_p,
         ctypes.c_size_t]
     lib.tileParsePtxOpcode.restype = ctypes.c_int
+    lib.tilePrintPtxOpcode.argtypes = [
+        ctypes.POINTER(ctypes.c_int), ctypes.c_char_p, ctypes.c_size_t]
+    lib.tilePrintPtxOpcode.restype = ctypes.c_int64
     for name in ("tileTransactionBytes", "tileSlotCount"):
         fn = getattr(lib, name)
         fn.argtypes = [ctypes.c_void_p]
@@ -82,6 +85,17 @@ def parse_ptx_opcode(opcode: str) -> tuple[int, ...] | str:
     if _lib().tileParsePtxOpcode(opcode.encode(), out, err, len(err)):
         return tuple(out)
     return err.value.decode()
+
+
+def print_ptx_opcode(fields) -> str:
+    """The C++ printer's PTX spelling of opcode fields in parse_ptx_opcode's
+    layout (8 ints); ValueError for fields out of range."""
+    values = (ctypes.c_int * 8)(*fields)
+    out = ctypes.create_string_buffer(256)
+    length = _lib().tilePrintPtxOpcode(values, out, len(out))
+    if length < 0 or length >= len(out):
+        raise ValueError(f"no PTX opcode has the fields {tuple(fields)}")
+    return out.value.decode()
 
 
 def transaction_bytes(op: ir.Operation) -> int:

@@ -21,26 +21,9 @@ import mlir.ir as ir
 from mlir.dialects import arith
 
 from . import _native
+from .contract import DIRECTIONS, MODES, REDUCTION_OPERATORS, format_info
 from .dialects import tile as _tile
 from .errors import TileError, verify_operation
-
-_DIRECTIONS = ("load", "store", "reduce", "prefetch")
-_MODES = ("tile", "gather4", "scatter4", "im2col", "im2col_w", "im2col_w_128",
-          "im2col_no_offs")
-_REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
-
-# Keyword spellings accepted for `format=`, to the dialect's format names.
-FORMATS = {
-    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "int32": "int32",
-    "uint64": "uint64", "int64": "int64", "float16": "float16",
-    "float32": "float32", "float64": "float64", "bfloat16": "bfloat16",
-    "float32_ftz": "float32_ftz", "tf32": "tfloat32", "tfloat32": "tfloat32",
-    "tf32_ftz": "tfloat32_ftz", "tfloat32_ftz": "tfloat32_ftz",
-    "float4_e2m1fn": "float4_e2m1fn",
-    "float4_e2m1fn_align8b": "float4_e2m1fn_align8b",
-    "float6_align16b": "float6_align16b",
-}
-
 
 def _unwrap(value):
     return getattr(value, "value", value) if not isinstance(value, ir.Value) else value
@@ -77,11 +60,30 @@ def parse_opcode(opcode: str) -> dict:
         raise TileError("opcode-syntax", f"'{opcode}': {parsed}")
     direction, mode, rank, reduction, cluster, multicast, hint, group = parsed
     return {
-        "direction": _DIRECTIONS[direction], "mode": _MODES[mode], "rank": rank,
-        "reduction": None if reduction < 0 else _REDUCTIONS[reduction],
+        "direction": DIRECTIONS[direction], "mode": MODES[mode], "rank": rank,
+        "reduction": None if reduction < 0 else REDUCTION_OPERATORS[reduction],
         "dst_cluster": bool(cluster), "multicast": bool(multicast),
         "cache_hint": bool(hint), "cta_group": group or None,
     }
+
+
+def format_opcode(direction: str = "load", mode: str = "tile", rank: int = 2,
+                  reduction: str | None = None, dst_cluster: bool = False,
+                  multicast: bool = False, cache_hint: bool = False,
+                  cta_group: int | None = None) -> str:
+    """The canonical PTX spelling of opcode fields (the C++ printer), the
+    inverse of `parse_opcode`: `format_opcode(**parse_opcode(s))`."""
+    for kind, value, names in (("direction", direction, DIRECTIONS),
+                               ("mode", mode, MODES)):
+        if value not in names:
+            raise ValueError(f"unknown {kind} '{value}' (known: {', '.join(names)})")
+    if reduction is not None and reduction not in REDUCTION_OPERATORS:
+        raise ValueError(f"unknown reduction '{reduction}' "
+                         f"(known: {', '.join(REDUCTION_OPERATORS)})")
+    return _native.print_ptx_opcode((
+        DIRECTIONS.index(direction), MODES.index(mode), rank,
+        -1 if reduction is None else REDUCTION_OPERATORS.index(reduction),
+        int(dst_cluster), int(multicast), int(cache_hint), cta_group or 0))
 
 
 def verify(op: ir.OpView) -> None:
@@ -122,9 +124,9 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
     if rows is not None and fields["mode"] != keyword:
         raise TileError("gather4-rows", f"{keyword}= needs the tile::{keyword} "
                         f"opcode, the opcode's mode is {fields['mode']}")
-    if format is not None and format not in FORMATS:
-        raise TileError("format-match", f"unknown format '{format}' "
-                        f"(known: {', '.join(sorted(FORMATS))})")
+    # A format keyword (a dialect format name or an alias such as "tf32");
+    # [format-match] names an unknown one.
+    format_name = None if format is None else format_info(format).name
     steps = None
     if coord_steps is not None:
         steps = ir.ArrayAttr.get(
@@ -150,7 +152,7 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
         dst_cluster=fields["dst_cluster"], multicast=fields["multicast"],
         cache_hint=fields["cache_hint"], cta_group=fields["cta_group"],
         coord_steps=steps,
-        format=None if format is None else _enum("format", FORMATS[format]),
+        format=None if format_name is None else _enum("format", format_name),
         swizzle=swizzle,
         element_strides=(None if element_strides is None
                          else ir.DenseI64ArrayAttr.get(list(element_strides))),

@@ -1169,7 +1169,11 @@ MUTATIONS = [
 # Opcode spellings.
 
 def ptx_spelling(f: Form, rng: random.Random | None = None) -> str | None:
-    """The PTX spelling of the opcode fields, or None if PTX cannot say it."""
+    """The PTX spelling of the opcode fields, or None if PTX cannot say it.
+
+    Spelled here, not by the C++ printer (tma.format_opcode): the fuzzer
+    checks the C++ parser against it, so it keeps its own, independent
+    spelling (with the optional `.tile` sometimes left out)."""
     if not 1 <= f.rank <= 5 or f.cta_group not in (None, 1, 2):
         return None
     if f.mode not in PTX_MODES:

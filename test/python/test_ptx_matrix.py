@@ -73,22 +73,18 @@ INSTRUCTION = re.compile(
 
 def opcode(direction="load", rank=2, mode="tile", dst="cta", multicast=False,
            cta_group=None, hint=False, reduction=None) -> str:
-    """The PTX spelling given to apply(), in PTX ISA qualifier order."""
-    if direction == "reduce":
-        s = (f"cp.reduce.async.bulk.tensor.{rank}d.global.shared::cta."
-             f"{reduction}.tile.bulk_group")
-    elif direction == "store":
-        s = f"cp.async.bulk.tensor.{rank}d.global.shared::cta.{mode}.bulk_group"
-    else:
-        s = (f"cp.async.bulk.tensor.{rank}d.shared::{dst}.global.{mode}"
-             ".mbarrier::complete_tx::bytes")
-        s += ".multicast::cluster" if multicast else ""
-        s += f".cta_group::{cta_group}" if cta_group else ""
-    return s + (".L2::cache_hint" if hint else "")
+    """The PTX spelling given to apply() (the C++ printer's, PTX ISA
+    qualifier order)."""
+    return tma.format_opcode(direction=direction, mode=mode, rank=rank,
+                             reduction=reduction, dst_cluster=dst == "cluster",
+                             multicast=multicast, cta_group=cta_group, cache_hint=hint)
 
 
 def expected_instruction(fields: dict) -> str:
     """The spelling the PTX must contain for an op with these fields.
+
+    Spelled here, not by the C++ printer: this is the expectation the
+    printed PTX is checked against, so it is kept independent of it.
 
     Loads, stores and reductions go through the NVVM ops, whose NVPTX printer
     orders a load's qualifiers multicast, L2::cache_hint, cta_group. A
@@ -209,14 +205,14 @@ def reduce(red, dtype, rank=2, box=None, hint=False, name=None, **kw) -> Form:
 
 def gather4(width=32, dtype="float32", dst="cta", multicast=False, cta_group=None,
             hint=False, **kw) -> Form:
-    op = opcode("load", 2, mode="tile::gather4", dst=dst, multicast=multicast,
+    op = opcode("load", 2, mode="gather4", dst=dst, multicast=multicast,
                 cta_group=cta_group, hint=hint)
     return Form(f"gather4-{dst}-{multicast}-{cta_group}-{hint}-{dtype}", op, dtype,
                 (1, width), gshape=(64, max(2 * width, 128)), **kw)
 
 
 def scatter4(width=32, dtype="float32", hint=False, **kw) -> Form:
-    op = opcode("store", 2, mode="tile::scatter4", hint=hint)
+    op = opcode("store", 2, mode="scatter4", hint=hint)
     return Form(f"scatter4-{hint}-{dtype}", op, dtype, (1, width),
                 gshape=(64, max(2 * width, 128)), **kw)
 

@@ -26,7 +26,7 @@ from .address_ops import IntOps, IrOps
 from .atomics import atomic_add, fence_acq_rel
 from .control import for_carried, grid, if_, if_else, range_, unravel, while_carried
 from .definition import DEFAULT_TARGET, KernelDef, kernel, make_context, signature_params
-from .dtypes import DTYPES, element_type
+from .dtypes import element_type
 from .matrix import ldmatrix_x4_trans, stmatrix_x4
 from .memory import alloc_shared, dynamic_shared
 from .pipeline import empty_parity, full_parity, on_stage
@@ -42,7 +42,7 @@ from .values import Buffer, Expr, Pointer
 from .vector import vector_load, vector_store, vector_type
 
 __all__ = [
-    "DEFAULT_TARGET", "DTYPES", "Buffer", "Expr", "IntOps", "IrOps", "KernelDef",
+    "DEFAULT_TARGET", "Buffer", "Expr", "IntOps", "IrOps", "KernelDef",
     "Pointer", "Tensor", "alloc_shared", "atomic_add", "base_address", "block_dim",
     "block_id", "bulk_commit_group", "bulk_wait_group", "cluster_ctarank",
     "cluster_sync", "cta_sync", "dynamic_shared", "element_type", "empty_parity",

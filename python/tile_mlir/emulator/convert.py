@@ -12,7 +12,6 @@ TF32_ROUNDINGS = ("nearest_even", "nearest_away")
 _EXP32 = np.uint32(0x7F800000)
 _MANT32 = np.uint32(0x007FFFFF)
 _SIGN32 = np.uint32(0x80000000)
-_LOW13 = np.uint32(0x1FFF)
 
 
 def _bits32(values) -> np.ndarray:

@@ -14,11 +14,6 @@ import numpy as np
 from .formats import Format
 
 
-def logical_inner(nbytes: int, fmt: Format) -> int:
-    """Values in a row of `nbytes` packed bytes."""
-    return nbytes * 8 // fmt.bits
-
-
 def unpack(raw: np.ndarray, fmt: Format) -> np.ndarray:
     """Packed bytes (..., B) -> values (..., B * 8 / bits), np.uint8."""
     raw = np.ascontiguousarray(raw, dtype=np.uint8)

@@ -20,6 +20,7 @@ from mlir.dialects import arith, gpu, memref
 
 from .. import _native
 from ..errors import TileVerifyError, from_diagnostic
+from ..tma import find_copies
 
 OP_NAME = "tile.tma_copy"
 
@@ -96,18 +97,6 @@ def _context(context: ir.Context | None) -> ir.Context:
 # Input
 
 
-def _copies(op) -> list:
-    found = []
-
-    def visit(o):
-        if o.name == OP_NAME:
-            found.append(o)
-        return ir.WalkResult.ADVANCE
-
-    getattr(op, "operation", op).walk(visit)
-    return found
-
-
 def _count_in_text(text: str) -> int:
     code = _COMMENT.sub("", text)
     return sum(1 for line in code.splitlines() if _OP_TOKEN.search(" " + line))
@@ -152,7 +141,7 @@ def select_from_text(text: str, op_index: int = 0, *, name: str = "<input>",
             module = ir.Module.parse(padded, ctx)
         except ir.MLIRError as err:
             raise _verify_error(err, name, delta) from None
-        found = _copies(module)
+        found = find_copies(module)
         local = op_index - before
         if local >= len(found):
             raise ExplainError(f"{name}: could not locate {OP_NAME} number "
@@ -267,7 +256,7 @@ def select_from_op(op, op_index: int = 0) -> Selected:
     """An op of the Python builder (or a module holding copies)."""
     operation = getattr(op, "operation", op)
     if operation.name != OP_NAME:
-        found = _copies(operation)
+        found = find_copies(operation)
         if not found:
             raise ExplainError(f"no {OP_NAME} in the given {operation.name}")
         if not 0 <= op_index < len(found):

@@ -16,7 +16,7 @@ from mlir.dialects import arith
 
 from .. import builder as K
 from .. import tma
-from .opcodes import CACHE_HINT, EVICT_FIRST, LOAD, STORE
+from .opcodes import EVICT_FIRST, load_opcode, store_opcode
 from .tiling import box_origin, round_robin_count, tile_order, tiling
 
 
@@ -34,7 +34,6 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
         raise ValueError("store_lag must be in 1..stages-1")
     tiles_c, n_tiles, stage_bytes = tiling(rows, cols, box, dtype)
     br, bc = box
-    hint = CACHE_HINT if evict_first else ""
     policy = {"cache_policy": EVICT_FIRST} if evict_first else {}
 
     def body(A, B):
@@ -51,7 +50,7 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
             tag = f"{site}{stage_index}"
             bar = bars.ptr_to([stage_index])
             K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-            tma.apply(LOAD + hint, bufs[stage_index], A, box=box, coords=coords(j),
+            tma.apply(load_opcode(2, evict_first), bufs[stage_index], A, box=box, coords=coords(j),
                       swizzle=swizzle, l2_promotion=l2_promotion, mbar=bar, tag=tag,
                       **policy)
 
@@ -65,7 +64,7 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
                 stage = j % stages
                 K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, stages))
                 K.on_stage(stage, stages, lambda s: tma.apply(
-                    STORE + hint, B, bufs[s], box=box, coords=coords(j), swizzle=swizzle,
+                    store_opcode(2, evict_first), B, bufs[s], box=box, coords=coords(j), swizzle=swizzle,
                     l2_promotion=l2_promotion, **policy))
                 K.bulk_commit_group()
                 K.bulk_wait_group(store_lag, read=True)
@@ -119,7 +118,7 @@ def build_load_only(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: 
         def load(s, j, site):
             bar = full.ptr_to([s])
             K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"{site}{s}"))
-            tma.apply(LOAD, bufs[s], A, box=box, coords=coords(j), mbar=bar,
+            tma.apply(load_opcode(), bufs[s], A, box=box, coords=coords(j), mbar=bar,
                       tag=f"{site}{s}")
 
         with K.if_(tid == 0):
@@ -185,11 +184,11 @@ def build_store_only(rows: int, cols: int, box=(64, 128), grid: int = 132,
         with K.if_(tid == 0):
             K.mbarrier_init(bar, 1)
             K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("src"))
-            tma.apply(LOAD, buf, A, box=box, coords=box_origin(block, tiles_c, box),
+            tma.apply(load_opcode(), buf, A, box=box, coords=box_origin(block, tiles_c, box),
                       mbar=bar, tag="src")
             K.mbarrier_wait(bar, 0)
             for j in K.range_(0, count):
-                tma.apply(STORE, B, buf, box=box,
+                tma.apply(store_opcode(), B, buf, box=box,
                           coords=box_origin(block + j * grid, tiles_c, box))
                 K.bulk_commit_group()
                 K.bulk_wait_group(in_flight, read=True)
@@ -218,9 +217,9 @@ def build_copy_one_tile(rows: int, cols: int, box=(64, 128), dtype: str = "bfloa
         with K.if_(tid == 0):
             K.mbarrier_init(bar, 1)
             K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("box"))
-            tma.apply(LOAD, buf, A, box=box, coords=coords, mbar=bar, tag="box")
+            tma.apply(load_opcode(), buf, A, box=box, coords=coords, mbar=bar, tag="box")
             K.mbarrier_wait(bar, 0)
-            tma.apply(STORE, B, buf, box=box, coords=coords)
+            tma.apply(store_opcode(), B, buf, box=box, coords=coords)
             K.bulk_commit_group()
             K.bulk_wait_group(0, read=True)
 

@@ -8,7 +8,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from .claims import TileClaims
-from .opcodes import LOAD, STORE
+from .opcodes import load_opcode, store_opcode
 from .tiling import box_origin, tiling
 
 
@@ -55,7 +55,7 @@ def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
                 tag = f"{site}{s}"
                 bar = bars.ptr_to([s])
                 K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-                tma.apply(LOAD, bufs[s], A, box=box, coords=coords(tile), mbar=bar,
+                tma.apply(load_opcode(), bufs[s], A, box=box, coords=coords(tile), mbar=bar,
                           tag=tag, swizzle=swizzle)
 
         def step(j, ahead):
@@ -63,7 +63,7 @@ def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
             K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, stages))
             tile = claims.tile_id(stage)
             K.on_stage(stage, stages, lambda s: tma.apply(
-                STORE, B, bufs[s], box=box, coords=coords(tile), swizzle=swizzle))
+                store_opcode(), B, bufs[s], box=box, coords=coords(tile), swizzle=swizzle))
             K.bulk_commit_group()
             K.bulk_wait_group(store_lag, read=True)
             return claims.spend_if(j >= store_lag, ahead, lambda: K.on_stage(

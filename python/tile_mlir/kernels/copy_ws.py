@@ -8,7 +8,7 @@ from __future__ import annotations
 from .. import builder as K
 from .. import tma
 from ..builder import IrOps
-from .opcodes import LOAD, STORE
+from .opcodes import load_opcode, store_opcode
 from .tiling import box_origin, elem_bytes, round_robin_count, tile_order, tiling
 
 
@@ -38,7 +38,7 @@ def ring_and_producer(A, box, dtype: str, stages: int, stage_bytes: int, count,
             def load(s):
                 bar = full.ptr_to([s])
                 K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"ld{s}"))
-                tma.apply(LOAD, bufs[s], A, box=box, coords=coords(j), mbar=bar,
+                tma.apply(load_opcode(), bufs[s], A, box=box, coords=coords(j), mbar=bar,
                           tag=f"ld{s}")
             K.on_stage(stage, stages, load)
     return bufs, full, empty
@@ -78,7 +78,7 @@ def build_copy_ws(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: in
                 stage = j % stages
                 K.mbarrier_wait(full.ptr_to([stage]), K.full_parity(j, stages))
                 K.on_stage(stage, stages, lambda s: tma.apply(
-                    STORE, B, bufs[s], box=box, coords=coords(j)))
+                    store_opcode(), B, bufs[s], box=box, coords=coords(j)))
                 K.bulk_commit_group()
                 K.bulk_wait_group(store_lag, read=True)
                 with K.if_(j >= store_lag):

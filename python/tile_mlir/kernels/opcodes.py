@@ -1,9 +1,22 @@
-"""The TMA opcodes and the L2 cache policy the library kernels issue."""
+"""The TMA opcodes the library kernels issue (spelled by the C++ printer)
+and the L2 cache policy they may give them."""
 
-LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
-STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
-LOAD3 = LOAD.replace(".2d.", ".3d.")
-STORE3 = STORE.replace(".2d.", ".3d.")
-CACHE_HINT = ".L2::cache_hint"  # the opcode suffix of a copy with a cache policy
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..tma import format_opcode
 
 EVICT_FIRST = 0x12F0000000000000  # createpolicy L2::evict_first (streaming)
+
+
+@lru_cache(maxsize=None)
+def load_opcode(rank: int = 2, cache_hint: bool = False) -> str:
+    """A tile-mode load into shared::cta, completing on an mbarrier."""
+    return format_opcode("load", "tile", rank, cache_hint=cache_hint)
+
+
+@lru_cache(maxsize=None)
+def store_opcode(rank: int = 2, cache_hint: bool = False) -> str:
+    """A tile-mode store from shared::cta, tracked by a bulk group."""
+    return format_opcode("store", "tile", rank, cache_hint=cache_hint)

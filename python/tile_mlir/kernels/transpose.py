@@ -41,7 +41,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..emulator.swizzle import swizzle_address
-from .opcodes import LOAD, STORE
+from .opcodes import load_opcode, store_opcode
 from .tiling import round_robin_count
 from .transpose_plan import make_plan
 
@@ -87,13 +87,13 @@ def build_transpose(rows: int, cols: int, tile=(64, 64), stages: int = 4,
             bar = bars.ptr_to([s])
             K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
             for k in range(tc // w):
-                tma.apply(LOAD, ins[s][k], A, box=(tr, w), coords=(i0, j0 + k * w),
+                tma.apply(load_opcode(), ins[s][k], A, box=(tr, w), coords=(i0, j0 + k * w),
                           swizzle=swizzle, mbar=bar, tag=tag)
 
         def store(o: int, j):
             i0, j0 = origin(j)
             for m in range(tr // w):
-                tma.apply(STORE, B, outs[o][m], box=(tc, w), coords=(j0, i0 + m * w),
+                tma.apply(store_opcode(), B, outs[o][m], box=(tc, w), coords=(j0, i0 + m * w),
                           swizzle=swizzle)
 
         with K.if_(tid == 0):

@@ -17,7 +17,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from .claims import TileClaims
-from .opcodes import CACHE_HINT, EVICT_FIRST, LOAD, LOAD3, STORE, STORE3
+from .opcodes import EVICT_FIRST, load_opcode, store_opcode
 from .transpose import swizzled
 from .transpose_plan import SHARED_LIMIT, Plan, make_plan
 
@@ -52,13 +52,13 @@ class InPlaceTile:
         w, sw = plan.width, plan.swizzle
         policy, hint = self.hints["load"]
         if plan.wide_in:
-            tma.apply(LOAD3 + hint, self.ins[0], self.A, box=(tr, tc // w, w),
+            tma.apply(load_opcode(3, hint), self.ins[0], self.A, box=(tr, tc // w, w),
                       coords=(i0, IrOps.div(j0, w), 0), swizzle=sw, mbar=bar, tag=tag,
                       l2_promotion=self.l2, **policy)
             return
         for k in range(tc // w):
-            tma.apply(LOAD + hint, self.ins[k], self.A, box=(tr, w), coords=(i0, j0 + k * w),
-                      swizzle=sw, mbar=bar, tag=tag, l2_promotion=self.l2, **policy)
+            tma.apply(load_opcode(2, hint), self.ins[k], self.A, box=(tr, w),
+                      coords=(i0, j0 + k * w), swizzle=sw, mbar=bar, tag=tag, l2_promotion=self.l2, **policy)
 
     def transpose(self, lane_offsets) -> None:
         """All threads: read every block, CTA barrier, write them back."""
@@ -74,22 +74,23 @@ class InPlaceTile:
         w, sw = plan.width, plan.swizzle
         policy, hint = self.hints["store"]
         if plan.wide_out:
-            tma.apply(STORE3 + hint, self.B, self.outs[0], box=(tc, tr // w, w),
+            tma.apply(store_opcode(3, hint), self.B, self.outs[0], box=(tc, tr // w, w),
                       coords=(j0, IrOps.div(i0, w), 0), swizzle=sw, l2_promotion=self.l2,
                       **policy)
             return
         for m in range(tr // w):
-            tma.apply(STORE + hint, self.B, self.outs[m], box=(tc, w),
+            tma.apply(store_opcode(2, hint), self.B, self.outs[m], box=(tc, w),
                       coords=(j0, i0 + m * w), swizzle=sw, l2_promotion=self.l2, **policy)
 
 
 def cache_hints(evict_first: str) -> dict:
-    """{"load"|"store": (cache_policy kwargs, opcode suffix)}: `evict_first`
+    """{"load"|"store": (cache_policy kwargs, whether the opcode carries
+    .L2::cache_hint)}: `evict_first`
     "load", "store" or "both" give those copies the L2 evict_first policy."""
     if evict_first not in ("", "load", "store", "both"):
         raise ValueError(f"evict_first {evict_first!r}: '', 'load', 'store' or 'both'")
-    return {side: ({"cache_policy": EVICT_FIRST}, CACHE_HINT)
-            if evict_first in (side, "both") else ({}, "") for side in ("load", "store")}
+    return {side: ({"cache_policy": EVICT_FIRST}, True)
+            if evict_first in (side, "both") else ({}, False) for side in ("load", "store")}
 
 
 def _lane_offsets(plan: Plan):

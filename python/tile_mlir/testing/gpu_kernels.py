@@ -26,20 +26,17 @@ def shared_shape(case: dict) -> tuple:
 
 
 def opcode(case: dict, prefetch: bool = False) -> str:
-    rank = len(case["gshape"]) - (1 if case.get("interleave") else 0)
-    hint = ".L2::cache_hint" if case.get("cache_hint") else ""
-    mode = case.get("mode", "tile")
-    if prefetch:
-        return f"cp.async.bulk.prefetch.tensor.{rank}d.L2.global.{mode}{hint}"
-    if case["kind"] in ("load", "multicast"):
-        dst = "shared::cluster" if case.get("dst_cluster") else "shared::cta"
-        mc = ".multicast::cluster" if case["kind"] == "multicast" else ""
-        return (f"cp.async.bulk.tensor.{rank}d.{dst}.global.{mode}."
-                f"mbarrier::complete_tx::bytes{mc}{hint}")
-    if case["kind"] == "store":
-        return f"cp.async.bulk.tensor.{rank}d.global.shared::cta.{mode}.bulk_group{hint}"
-    return (f"cp.reduce.async.bulk.tensor.{rank}d.global.shared::cta."
-            f"{case['reduction']}.{mode}.bulk_group{hint}")
+    """The PTX opcode of the case's copy (or of its L2 prefetch)."""
+    kind = case["kind"]
+    load = kind in ("load", "multicast") and not prefetch
+    return tma.format_opcode(
+        direction="prefetch" if prefetch else "load" if load else kind,
+        mode=case.get("mode", "tile"),
+        rank=len(case["gshape"]) - (1 if case.get("interleave") else 0),
+        reduction=case.get("reduction") if kind == "reduce" and not prefetch else None,
+        dst_cluster=load and bool(case.get("dst_cluster")),
+        multicast=load and kind == "multicast",
+        cache_hint=bool(case.get("cache_hint")))
 
 
 def _fields(case: dict) -> dict:
