@@ -1,4 +1,5 @@
-"""Seeded generator of random `tile.tma_copy` forms (pure Python, no MLIR).
+"""Seeded generator of random `tile.tma_copy` forms (pure Python, no MLIR:
+the contract's tables come from tile_mlir.contract).
 
 Each case is a pure function of `(seed, index)`: `generate(seed, index)`
 always returns the same case, so a failure is reproduced from the two numbers
@@ -46,57 +47,35 @@ import random
 import re
 from dataclasses import dataclass, field
 
-# ---------------------------------------------------------------------------
-# The contract's tables (mirroring dialect/lib/Contract.cpp; used only to bias
-# generation towards forms that verify).
+from tile_mlir import contract
 
-ELEM_BITS = {
-    "i8": 8, "ui8": 8, "si8": 8, "i16": 16, "ui16": 16, "si16": 16,
-    "i32": 32, "ui32": 32, "si32": 32, "i64": 64, "ui64": 64, "si64": 64,
-    "f16": 16, "bf16": 16, "f32": 32, "f64": 64,
-    "f8E4M3FN": 8, "f8E5M2": 8, "f8E8M0FNU": 8, "f4E2M1FN": 4,
-    "f6E2M3FN": 6, "f6E3M2FN": 6,
-}
-NATURAL_FORMAT = {
-    "i8": "uint8", "ui8": "uint8", "si8": "uint8",
-    "i16": "uint16", "ui16": "uint16", "si16": "uint16",
-    "i32": "uint32", "ui32": "uint32", "si32": "int32",
-    "i64": "uint64", "ui64": "uint64", "si64": "int64",
-    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
-    "f8E4M3FN": "uint8", "f8E5M2": "uint8", "f8E8M0FNU": "uint8",
-    "f4E2M1FN": "float4_e2m1fn",
-    "f6E2M3FN": "float6_align16b", "f6E3M2FN": "float6_align16b",
-}
+# ---------------------------------------------------------------------------
+# The contract's tables (tile_mlir.contract, generated from the C++ tables;
+# pure Python). Used only to bias generation towards forms that verify.
+_FORMATS = contract.FORMATS
+_ELEMENTS = contract.ELEMENT_TYPES
+
+ELEM_BITS = {mlir: _FORMATS[e.default_format].bits for mlir, e in _ELEMENTS.items()}
+NATURAL_FORMAT = {mlir: e.default_format for mlir, e in _ELEMENTS.items()}
 FORMAT_ALIASES = {  # explicit formats that describe an element type exactly
-    "f32": ["float32_ftz", "tfloat32", "tfloat32_ftz"],
-    "i32": ["int32"], "i64": ["int64"],
-    "f4E2M1FN": ["float4_e2m1fn_align8b"],
-}
-FORMATS = ["uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16",
-           "float32", "float64", "bfloat16", "float32_ftz", "tfloat32",
-           "tfloat32_ftz", "float4_e2m1fn", "float4_e2m1fn_align8b",
-           "float6_align16b"]
-FLOAT_FORMATS = {"float16", "float32", "float64", "bfloat16", "float32_ftz",
-                 "tfloat32", "tfloat32_ftz", "float4_e2m1fn",
-                 "float4_e2m1fn_align8b", "float6_align16b"}
-FORMAT_BITS = {"uint8": 8, "uint16": 16, "uint32": 32, "int32": 32,
-               "uint64": 64, "int64": 64, "float16": 16, "float32": 32,
-               "float64": 64, "bfloat16": 16, "float32_ftz": 32,
-               "tfloat32": 32, "tfloat32_ftz": 32, "float4_e2m1fn": 4,
-               "float4_e2m1fn_align8b": 4, "float6_align16b": 6}
+    mlir: list(e.formats[1:]) for mlir, e in _ELEMENTS.items() if len(e.formats) > 1}
+FORMATS = list(_FORMATS)
+FLOAT_FORMATS = {name for name, f in _FORMATS.items() if f.is_float}
+FORMAT_BITS = {name: f.bits for name, f in _FORMATS.items()}
 # The packed sm_100 formats; the padded ones keep 16 elements per 16 bytes
 # in shared memory (inner box 128).
-PACKED_FORMATS = ("float4_e2m1fn", "float4_e2m1fn_align8b", "float6_align16b")
-PADDED_FORMATS = ("float4_e2m1fn", "float6_align16b")
-PACKED_ELEMS = ("f4E2M1FN", "f6E2M3FN", "f6E3M2FN")
+PACKED_FORMATS = tuple(name for name, f in _FORMATS.items() if f.packed)
+PADDED_FORMATS = tuple(name for name, f in _FORMATS.items() if f.padded_packed)
+PACKED_ELEMS = tuple(mlir for mlir, fmt in NATURAL_FORMAT.items()
+                     if _FORMATS[fmt].packed)
 # Element types with no tensor-map format (dtype-supported).
 UNSUPPORTED_ELEMS = ["i1", "i4", "i24", "i128", "index", "f80", "f128", "tf32",
                      "complex<f32>", "vector<4xf32>", "si4"]
 # Modes. im2col maps take [pixels_per_column, channels_per_pixel] boxes.
-IM2COL_MODES = ("im2col", "im2col_w", "im2col_w_128", "im2col_no_offs")
-WIDE_MODES = ("im2col_w", "im2col_w_128")
-MODES = ("tile", "gather4", "scatter4") + IM2COL_MODES
-DIRECTIONS = ("load", "store", "reduce", "prefetch")
+IM2COL_MODES = tuple(m for m, enc in contract.MODE_ENCODE.items() if enc != "tiled")
+WIDE_MODES = tuple(m for m, enc in contract.MODE_ENCODE.items() if enc == "im2col_wide")
+MODES = contract.MODES
+DIRECTIONS = contract.DIRECTIONS
 PTX_MODES = {"tile": "tile", "gather4": "tile::gather4",
              "scatter4": "tile::scatter4", "im2col": "im2col",
              "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
@@ -104,23 +83,25 @@ PTX_MODES = {"tile": "tile", "gather4": "tile::gather4",
 # Largest per-block shared memory the verifier allows ([shared-size]).
 SHARED_LIMIT = 227 * 1024
 # Bytes of the swizzle span (4..6 are the sm_100 128-byte atom variants).
-SWIZZLE_SPAN = {0: 0, 1: 32, 2: 64, 3: 128, 4: 128, 5: 128, 6: 128}
-REDUCTIONS = ["add", "min", "max", "inc", "dec", "and", "or", "xor"]
-# (element type, explicit format or None) pairs each reduction accepts.
-REDUCTION_FORMS = {
-    "add": [("ui32", None), ("i32", None), ("si32", None), ("i32", "int32"),
-            ("ui64", None), ("i64", None), ("f32", None), ("f32", "float32"),
-            ("f16", None), ("bf16", None)],
-    "min": [("ui32", None), ("si32", None), ("i32", "uint32"), ("i32", "int32"),
-            ("ui64", None), ("si64", None), ("i64", "int64"), ("i64", "uint64"),
-            ("f16", None), ("bf16", None)],
-    "inc": [("ui32", None), ("i32", None), ("i32", "uint32")],
-    "and": [("ui32", None), ("i32", None), ("si32", None), ("ui64", None),
-            ("i64", None)],
-}
-REDUCTION_FORMS["max"] = REDUCTION_FORMS["min"]
-REDUCTION_FORMS["dec"] = REDUCTION_FORMS["inc"]
-REDUCTION_FORMS["or"] = REDUCTION_FORMS["xor"] = REDUCTION_FORMS["and"]
+SWIZZLE_SPAN = dict(enumerate(contract.SWIZZLE_SPAN_BYTES))
+REDUCTIONS = list(contract.REDUCTION_OPERATORS)
+
+
+def _reduction_forms(op: str) -> list:
+    """(element type, explicit format or None) pairs reduction `op` accepts:
+    its formats, and a signless integer with no format only where the
+    operator ignores signedness ([reduction-signedness])."""
+    formats = contract.REDUCTIONS[op]
+    forms = []
+    for mlir, e in _ELEMENTS.items():
+        if e.default_format in formats and not (
+                e.signless and op in contract.SIGNED_REDUCTIONS):
+            forms.append((mlir, None))
+        forms += [(mlir, fmt) for fmt in e.formats if fmt in formats]
+    return forms
+
+
+REDUCTION_FORMS = {op: _reduction_forms(op) for op in REDUCTIONS}
 
 # Targets: (chip, features or None) -> (sm, arch-specific, PTX version), as
 # Contract.cpp reads them (without +ptxNN: 7.8 for sm_90, 8.0 for sm_90a, 8.6

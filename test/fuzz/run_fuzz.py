@@ -54,6 +54,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
 import generator as G  # noqa: E402
+from tile_mlir import contract  # noqa: E402
 
 SPLIT = "// -----\n"
 CRASH_MARKERS = ("Assertion", "LLVM ERROR", "PLEASE submit a bug report",
@@ -120,12 +121,8 @@ PARSER_MESSAGES = [
 PARSER_RES = [(re.compile(p), why) for p, why in PARSER_MESSAGES]
 
 
-def rule_names() -> set:
-    text = (ROOT / "dialect" / "include" / "Tile" / "Rules.def").read_text()
-    return set(re.findall(r'^TILE_(?:HOST_|RUNTIME_)?RULE\(\w+,\s*"([a-z0-9-]+)"', text, re.M))
-
-
-RULES = rule_names()
+# Every rule of Rules.def (through the generated contract tables).
+RULES = set(contract.RULES)
 
 
 def template(msg: str) -> str:
