@@ -8,7 +8,7 @@ oob_fill, format, l2_promotion, cache_hint, reduction, coord_steps + repeat,
 cluster (multicast CTAs), dst_cluster, dynamic_strides, runtime_shape.
 """
 
-from ..emulator.reduce import ALLOWED
+from .. import contract
 
 NATURAL = {
     "uint8": "uint8", "int8": "uint8", "uint16": "uint16", "int16": "uint16",
@@ -98,10 +98,10 @@ def _loads() -> list[dict]:
     return cases
 
 
-# Every (operator, dtype) pair the contract allows, as the emulator lists it
-# (the verifier's table): the sweep runs them all.
-REDUCTIONS = {op: tuple(d for d in dtypes if d in ITEMSIZE)
-              for op, dtypes in ALLOWED.items()}
+# Every (operator, format) pair of the contract's reduction table (the
+# verifier's): the sweep runs them all, each format as the dtype it names.
+REDUCTIONS = {op: tuple(d for d in formats if d in ITEMSIZE)
+              for op, formats in contract.REDUCTIONS.items()}
 
 
 def _stores() -> list[dict]:
