@@ -292,20 +292,23 @@ def schedule(actors, machine, rng, limit=100000):
     raise AssertionError("did not finish")
 
 
+def _producer(m, full, empty, count, stages):
+    """The warp-specialized producer (ring_and_producer): for tile j it
+    waits until stage j % stages is empty, arms "full" and loads."""
+    for j in range(count):
+        s = j % stages
+        p = empty_parity(j, stages)
+        yield lambda: empty[s].try_wait_parity(p)
+        full[s].arrive(tx=1)
+        m.load(s, j, full[s])
+        yield None
+
+
 def ws_protocol(count, stages, lag, seed):
     rng = random.Random(seed)
     m = Machine(stages, rng)
     full = [MBarrier() for _ in range(stages)]
     empty = [MBarrier() for _ in range(stages)]
-
-    def producer():
-        for j in range(count):
-            s = j % stages
-            p = empty_parity(j, stages)
-            yield lambda: empty[s].try_wait_parity(p)
-            full[s].arrive(tx=1)
-            m.load(s, j, full[s])
-            yield None
 
     def consumer():
         for j in range(count):
@@ -320,7 +323,7 @@ def ws_protocol(count, stages, lag, seed):
             yield None
         yield lambda: not m.reads_pending_beyond(0)
 
-    schedule([producer(), consumer()], m, rng)
+    schedule([_producer(m, full, empty, count, stages), consumer()], m, rng)
     assert m.out == {j: j for j in range(count)}
 
 
@@ -347,15 +350,6 @@ def tma_simt_protocol(count, stages, consumers, seed):
     empty = [MBarrier(consumers) for _ in range(stages)]
     reads = {}
 
-    def producer():
-        for j in range(count):
-            s = j % stages
-            p = empty_parity(j, stages)
-            yield lambda: empty[s].try_wait_parity(p)
-            full[s].arrive(tx=1)
-            m.load(s, j, full[s])
-            yield None
-
     def consumer(c):
         for j in range(count):
             s = j % stages
@@ -365,7 +359,8 @@ def tma_simt_protocol(count, stages, consumers, seed):
             yield None
             empty[s].arrive()
 
-    schedule([producer()] + [consumer(c) for c in range(consumers)], m, rng)
+    schedule([_producer(m, full, empty, count, stages)]
+             + [consumer(c) for c in range(consumers)], m, rng)
     assert reads == {j: [j] * consumers for j in range(count)}
 
 

@@ -39,6 +39,9 @@ from tile_mlir.errors import TileVerifyError  # noqa: E402
 HOPPER, BLACKWELL = "sm_90a", "sm_100a"
 ARCHES = (HOPPER, BLACKWELL)
 
+# Independent expectations, written out here rather than read from
+# tile_mlir.contract: the manifests and the accepted forms are checked
+# against them.
 # Bits of each builder dtype (fp4 is packed: two per byte).
 BITS = {
     "uint8": 8, "uint16": 16, "uint32": 32, "int32": 32, "uint64": 64,

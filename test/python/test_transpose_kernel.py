@@ -126,6 +126,19 @@ def _tma_store_tile(plan, b, shared, addr, i0, j0):
     return b
 
 
+def _ld_step(plan, warp, lanes, k, src_base, dst_base):
+    """The swizzled shared addresses (src, dst) the 32 lanes give warp
+    `warp`'s k-th ldmatrix.x4.trans / stmatrix.x4 pair, and its worst
+    bank-conflict degree (one 8-row phase per matrix)."""
+    src, dst = plan.ld_lane(warp, lanes, k, IntOps)
+    src = swizzle_address(src_base + src, plan.swizzle, IntOps)
+    dst = swizzle_address(dst_base + dst, plan.swizzle, IntOps)
+    assert not (src % 16).any() and not (dst % 16).any()
+    degree = max(max(_conflicts(src[8 * g:8 * g + 8], 16),
+                     _conflicts(dst[8 * g:8 * g + 8], 16)) for g in range(4))
+    return src, dst, degree
+
+
 def _model(plan, a, base=0):
     """B as the kernel leaves it, one tile at a time (stage rotation as the
     persistent loop does it); returns (B, worst bank-conflict degree)."""
@@ -142,13 +155,8 @@ def _model(plan, a, base=0):
         for warp in range(plan.warps):
             if plan.method == "ldmatrix":
                 for k in range(plan.ld_ops_per_warp):
-                    src, dst = plan.ld_lane(warp, lanes, k, IntOps)
-                    src = swizzle_address(in_base + src, sw, IntOps)
-                    dst = swizzle_address(out_base + dst, sw, IntOps)
-                    assert not (src % 16).any() and not (dst % 16).any()
-                    for g in range(4):  # one 8-row phase per matrix
-                        worst = max(worst, _conflicts(src[8 * g:8 * g + 8], 16),
-                                    _conflicts(dst[8 * g:8 * g + 8], 16))
+                    src, dst, degree = _ld_step(plan, warp, lanes, k, in_base, out_base)
+                    worst = max(worst, degree)
                     _stmatrix_x4(shared, dst, _ldmatrix_x4_trans(shared, src))
             else:
                 for k in range(plan.scalar_ops_per_warp):
@@ -214,7 +222,6 @@ def _model_one_tile(plan, a, base=0):
     into one buffer, every warp's ldmatrix.x4.trans reads (all before the
     CTA barrier), then every warp's stmatrix.x4 writes into the same bytes,
     then the TMA store(s). Returns (B, worst bank-conflict degree)."""
-    sw = plan.swizzle
     shared = np.full(base + plan.tile_bytes, 0xA5, np.uint8)
     b = np.zeros((plan.cols, plan.rows), np.uint16)
     lanes = np.arange(32)
@@ -225,12 +232,8 @@ def _model_one_tile(plan, a, base=0):
         moves = []
         for warp in range(plan.warps):
             for k in range(plan.ld_ops_per_warp):
-                src, dst = plan.ld_lane(warp, lanes, k, IntOps)
-                src = swizzle_address(base + src, sw, IntOps)
-                dst = swizzle_address(base + dst, sw, IntOps)
-                for g in range(4):
-                    worst = max(worst, _conflicts(src[8 * g:8 * g + 8], 16),
-                                _conflicts(dst[8 * g:8 * g + 8], 16))
+                src, dst, degree = _ld_step(plan, warp, lanes, k, base, base)
+                worst = max(worst, degree)
                 moves.append((dst, _ldmatrix_x4_trans(shared, src)))
         for dst, regs in moves:  # after the barrier: every read is done
             _stmatrix_x4(shared, dst, regs)

@@ -159,6 +159,22 @@ def build_load_only(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: 
                                ("C", K.Tensor((grid, 2), dtype))], name=name)
 
 
+def _one_box(box, dtype: str, box_bytes: int):
+    """(buffer, mbarrier): one box at the base of dynamic shared memory and
+    its barrier after it."""
+    buf = K.dynamic_shared(tuple(box), dtype, 0)
+    return buf, K.dynamic_shared((1,), "uint64", box_bytes).ptr_to([0])
+
+
+def _load_and_wait(A, buf, bar, box, coords, tag: str) -> None:
+    """One thread: init `bar`, arm it with the load's bytes, load the box of
+    A at coords() into `buf` and wait for it."""
+    K.mbarrier_init(bar, 1)
+    K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
+    tma.apply(load_opcode(), buf, A, box=box, coords=coords(), mbar=bar, tag=tag)
+    K.mbarrier_wait(bar, 0)
+
+
 def build_store_only(rows: int, cols: int, box=(64, 128), grid: int = 132,
                      dtype: str = "bfloat16", name: str = "tma_store_only",
                      in_flight: int = 4) -> K.KernelDef:
@@ -172,21 +188,15 @@ def build_store_only(rows: int, cols: int, box=(64, 128), grid: int = 132,
     the end. B's tile t equals A's tile t % grid afterwards.
     """
     tiles_c, n_tiles, stage_bytes = tiling(rows, cols, box, dtype)
-    br, bc = box
 
     def body(A, B):
         tid = K.thread_id()
-        buf = K.dynamic_shared((br, bc), dtype, 0)
-        bar = K.dynamic_shared((1,), "uint64", stage_bytes).ptr_to([0])
+        buf, bar = _one_box(box, dtype, stage_bytes)
         block = K.block_id()
         count = round_robin_count(block, n_tiles, grid)
 
         with K.if_(tid == 0):
-            K.mbarrier_init(bar, 1)
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("src"))
-            tma.apply(load_opcode(), buf, A, box=box, coords=box_origin(block, tiles_c, box),
-                      mbar=bar, tag="src")
-            K.mbarrier_wait(bar, 0)
+            _load_and_wait(A, buf, bar, box, lambda: box_origin(block, tiles_c, box), "src")
             for j in K.range_(0, count):
                 tma.apply(store_opcode(), B, buf, box=box,
                           coords=box_origin(block + j * grid, tiles_c, box))
@@ -207,18 +217,13 @@ def build_copy_one_tile(rows: int, cols: int, box=(64, 128), dtype: str = "bfloa
     until it has finished reading shared memory before the CTA exits.
     Shared memory: one box (+ the barrier)."""
     tiles_c, n_tiles, stage_bytes = tiling(rows, cols, box, dtype)
-    br, bc = box
 
     def body(A, B):
         tid = K.thread_id()
-        buf = K.dynamic_shared((br, bc), dtype, 0)
-        bar = K.dynamic_shared((1,), "uint64", stage_bytes).ptr_to([0])
+        buf, bar = _one_box(box, dtype, stage_bytes)
         coords = box_origin(K.block_id(), tiles_c, box)
         with K.if_(tid == 0):
-            K.mbarrier_init(bar, 1)
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("box"))
-            tma.apply(load_opcode(), buf, A, box=box, coords=coords, mbar=bar, tag="box")
-            K.mbarrier_wait(bar, 0)
+            _load_and_wait(A, buf, bar, box, lambda: coords, "box")
             tma.apply(store_opcode(), B, buf, box=box, coords=coords)
             K.bulk_commit_group()
             K.bulk_wait_group(0, read=True)
