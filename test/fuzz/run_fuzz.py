@@ -51,8 +51,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
 
+# generator sits beside this script (Python puts the script's folder first on
+# sys.path); tile_mlir comes from PYTHONPATH (build/python_packages).
 import generator as G  # noqa: E402
 from tile_mlir import contract  # noqa: E402
 
@@ -844,7 +845,6 @@ def main(argv=None) -> int:
     if not Path(args.tile_opt).exists():
         print(f"tile-opt not found at {args.tile_opt} (build first)", file=sys.stderr)
         return 2
-    sys.path.insert(0, str(Path(args.tile_opt).resolve().parents[2]))
     if args.case is not None:
         return one_case(args)
     print(f"seed {args.seed}", flush=True)
