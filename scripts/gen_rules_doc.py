@@ -1,42 +1,28 @@
-"""Writes docs/rules.md from dialect/include/Tile/Rules.def (the one list).
+"""Writes docs/rules.md from the contract's rule table (Rules.def, read
+through tile_mlir.contract: run with the built package on PYTHONPATH).
 
 `--check` exits non-zero when docs/rules.md is out of date.
 """
 
-import re
 import sys
 from pathlib import Path
 
+from tile_mlir import contract
+
 ROOT = Path(__file__).resolve().parents[1]
-RULES_DEF = ROOT / "dialect" / "include" / "Tile" / "Rules.def"
 DOC = ROOT / "docs" / "rules.md"
-_ENTRY = re.compile(r'^(TILE_RULE|TILE_HOST_RULE|TILE_RUNTIME_RULE)\((\w+), "([a-z0-9-]+)", "(.*)"\)$')
-_DYNAMIC = re.compile(r'^TILE_DYNAMIC_CHECK\((\w+), "(.*)"\)$')
 
 
-def rules():
-    """[(kind, name, text)] in the order of Rules.def."""
-    out = []
-    for line in RULES_DEF.read_text().splitlines():
-        match = _ENTRY.match(line.strip())
-        if match:
-            out.append((match.group(1), match.group(3), match.group(4)))
-    return out
+def rules(kind: str | None = None) -> list:
+    """Rules.def's rules (contract.RuleInfo) of `kind`, in their order."""
+    return [r for r in contract.RULES.values() if kind is None or r.kind == kind]
 
 
-def dynamic_checks():
-    """[(name, text)]: verifier rules also checked on runtime values."""
-    text = RULES_DEF.read_text()
-    names = {m.group(2): m.group(3) for m in map(_ENTRY.match, text.splitlines()) if m}
-    return [(names[m.group(1)], m.group(2))
-            for m in map(_DYNAMIC.match, text.splitlines()) if m]
+def _table(rows) -> list:
+    return ["| rule | requires |", "| --- | --- |"] + [f"| `{n}` | {t} |" for n, t in rows]
 
 
 def render() -> str:
-    static = [(n, t) for k, n, t in rules() if k == "TILE_RULE"]
-    host = [(n, t) for k, n, t in rules() if k == "TILE_HOST_RULE"]
-    host += dynamic_checks()
-    runtime = [(n, t) for k, n, t in rules() if k == "TILE_RUNTIME_RULE"]
     lines = [
         "# Rules of `tile.tma_copy`",
         "",
@@ -47,16 +33,15 @@ def render() -> str:
         "field, the value found and what the rule expects, e.g.",
         "`'tile.tma_copy' op [box-extent] box[1] = 300 is outside 1..256`.",
         "From Python the same rejection is a `TileVerifyError` whose `.rule` is the",
-        "name. Each static rule has an `expected-error` case in",
-        "`test/lit/Dialect/Tile/invalid.mlir` and a valid neighbour in",
-        "`valid.mlir`.",
+        "name (`TileRuntimeError` for the host and runtime rules). Each static rule",
+        "has an `expected-error` case in `test/lit/Dialect/Tile/invalid.mlir` and a",
+        "valid neighbour in `valid.mlir`; `test/python/test_rules_documented.py`",
+        "checks that every rule raised anywhere is listed here and tested.",
         "",
         "## Decided by the verifier",
         "",
-        "| rule | requires |",
-        "| --- | --- |",
     ]
-    lines += [f"| `{n}` | {t} |" for n, t in static]
+    lines += _table((r.name, r.text) for r in rules("verify"))
     lines += [
         "",
         "## Decided at run time (before a tensor map is encoded)",
@@ -66,18 +51,15 @@ def render() -> str:
         "lowering and the Python runtime check them before calling",
         "`cuTensorMapEncode*` and fail with the same rule name.",
         "",
-        "| rule | requires |",
-        "| --- | --- |",
     ]
-    lines += [f"| `{n}` | {t} |" for n, t in host]
+    lines += _table([(r.name, r.text) for r in rules("host")] +
+                    [(r.name, r.dynamic) for r in rules("verify") if r.dynamic])
     lines += [
         "",
         "## Checked by the Python launcher",
         "",
-        "| rule | requires |",
-        "| --- | --- |",
     ]
-    lines += [f"| `{n}` | {t} |" for n, t in runtime]
+    lines += _table((r.name, r.text) for r in rules("runtime"))
     return "\n".join(lines) + "\n"
 
 
