@@ -1,7 +1,13 @@
 //===- FinalizeTensorMaps.cpp - grid_constant tensor-map parameters -------===//
+//
+// After the GPU-to-NVVM conversion: marks each tensor-map parameter of the
+// flattened signature and records its index as the spec's `llvm_param`.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Tile/Contract.h"
 #include "Tile/Passes.h"
+#include "Tile/TileOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -43,9 +49,16 @@ struct TileFinalizeTensorMapsPass
           flattenedStarts(cast<FunctionType>(signature.getValue()));
       SmallVector<Attribute> updated;
       for (Attribute attr : specs) {
-        auto spec = cast<DictionaryAttr>(attr);
-        int64_t param = cast<IntegerAttr>(spec.get("param")).getInt();
-        unsigned index = starts[param];
+        auto spec = dyn_cast<tile::TensorMapSpecAttr>(attr);
+        if (!spec || !spec.getParam()) {
+          func.emitOpError("tile.tensor_maps holds ")
+              << attr << ", not a tensor-map spec with its parameter";
+          return signalPassFailure();
+        }
+        int64_t param = *spec.getParam();
+        unsigned index = param < int64_t(starts.size())
+                             ? starts[param]
+                             : func.getNumArguments();
         if (index >= func.getNumArguments() ||
             !isa<LLVM::LLVMPointerType>(func.getArgument(index).getType())) {
           func.emitOpError("tensor-map parameter ")
@@ -59,9 +72,7 @@ struct TileFinalizeTensorMapsPass
                         b.getI64IntegerAttr(tile::kTensorMapAlign));
         func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
                         b.getUnitAttr());
-        NamedAttrList entries(spec);
-        entries.set("llvm_param", b.getI64IntegerAttr(index));
-        updated.push_back(entries.getDictionary(&getContext()));
+        updated.push_back(spec.withLlvmParam(index));
       }
       func->setAttr("tile.tensor_maps", b.getArrayAttr(updated));
     });

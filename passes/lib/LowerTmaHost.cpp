@@ -1,11 +1,13 @@
-//===- LowerTmaHost.cpp - tile.tensor_map to cuTensorMapEncodeTiled -------===//
+//===- LowerTmaHost.cpp - tile.tensor_map to cuTensorMapEncode* -----------===//
 //
 // Host side of the tensor maps: each `tile.tensor_map` (made by tile-lower-tma
 // at a launch) becomes, where it stands, the runtime-rule checks of its
-// source, a `cuTensorMapEncodeTiled` call into a 128-byte stack slot, and the
-// map's bytes as the launch operand. The descriptor fields come from the spec
-// (`tile.tensor_maps`, docs/tensor-map-spec.md); only the address, sizes and
-// strides are computed here, as python/tile_mlir/runtime/tensormap.py does.
+// source, the spec's `cuTensorMapEncode*` call into a 128-byte stack slot, and
+// the map's bytes as the launch operand. The descriptor fields and the host
+// decisions (alignments, inner multiple) come from the verified spec
+// (#tile.tensor_map_spec, docs/tensor-map-spec.md); only the address, sizes
+// and strides are computed here, as python/tile_mlir/runtime/tensormap.py
+// does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,103 +42,6 @@ namespace {
 
 constexpr int64_t kMaxDim = int64_t(1) << 32;
 constexpr int64_t kMaxStride = int64_t(1) << 40;
-
-/// The spec fields the host needs (docs/tensor-map-spec.md).
-struct Spec {
-  int64_t source = 0, param = -1, dataType = 0, elemBits = 0, rank = 0,
-          globalRank = 0, interleave = 0, swizzle = 0, l2Promotion = 0,
-          oobFill = 0;
-  std::string format;
-  SmallVector<int64_t> box, elementStrides; // innermost-first
-  // "tiled", "im2col" or "im2col_wide" (which cuTensorMapEncode* to call).
-  std::string encode = "tiled";
-  SmallVector<int64_t> pixelBoxLower, pixelBoxUpper; // innermost-first
-  int64_t channelsPerPixel = 0, pixelsPerColumn = 0, wideMode = 0;
-
-  bool im2col() const { return encode != "tiled"; }
-  bool paddedPacked() const {
-    return format == "float4_e2m1fn" || format == "float6_align16b";
-  }
-  /// Base address and outer stride alignment in bytes.
-  int64_t alignment() const {
-    return interleave == 2 || paddedPacked() ? 32 : 16;
-  }
-  /// The inner dimension is a multiple of this many elements.
-  int64_t innerMultiple() const {
-    return paddedPacked() ? 128 : format == "float4_e2m1fn_align8b" ? 2 : 1;
-  }
-};
-
-FailureOr<Spec> parseSpec(TensorMapOp op) {
-  DictionaryAttr dict = op.getSpec();
-  Spec s;
-  auto integer = [&](StringRef key, int64_t &out, bool required = true) {
-    auto attr = dict.getAs<IntegerAttr>(key);
-    if (!attr) {
-      if (required)
-        op.emitOpError("spec has no integer '") << key << "'";
-      return !required;
-    }
-    out = attr.getInt();
-    return true;
-  };
-  auto array = [&](StringRef key, SmallVector<int64_t> &out) {
-    auto attr = dict.getAs<DenseI64ArrayAttr>(key);
-    if (!attr) {
-      op.emitOpError("spec has no i64 array '") << key << "'";
-      return false;
-    }
-    out.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
-    return true;
-  };
-  auto format = dict.getAs<StringAttr>("format");
-  if (!format) {
-    op.emitOpError("spec has no string 'format'");
-    return failure();
-  }
-  s.format = format.str();
-  if (!integer("source", s.source) || !integer("param", s.param, false) ||
-      !integer("data_type", s.dataType) || !integer("elem_bits", s.elemBits) ||
-      !integer("rank", s.rank) || !integer("global_rank", s.globalRank) ||
-      !integer("interleave", s.interleave) || !integer("swizzle", s.swizzle) ||
-      !integer("l2_promotion", s.l2Promotion) ||
-      !integer("oob_fill", s.oobFill) || !array("box", s.box) ||
-      !array("element_strides", s.elementStrides))
-    return failure();
-  if (auto encode = dict.getAs<StringAttr>("encode"))
-    s.encode = encode.str();
-  if (s.encode != "tiled" && s.encode != "im2col" && s.encode != "im2col_wide") {
-    op.emitOpError("spec has an unknown encode '") << s.encode << "'";
-    return failure();
-  }
-  if (s.im2col()) {
-    int64_t corners = s.encode == "im2col" ? s.rank - 2 : 1;
-    if (!array("pixel_box_lower", s.pixelBoxLower) ||
-        !array("pixel_box_upper", s.pixelBoxUpper) ||
-        !integer("channels_per_pixel", s.channelsPerPixel) ||
-        !integer("pixels_per_column", s.pixelsPerColumn) ||
-        !integer("wide_mode", s.wideMode, s.encode == "im2col_wide"))
-      return failure();
-    if (s.rank < 3 || int64_t(s.pixelBoxLower.size()) != corners ||
-        int64_t(s.pixelBoxUpper.size()) != corners) {
-      op.emitOpError("inconsistent im2col spec: rank ")
-          << s.rank << ", " << s.pixelBoxLower.size() << "/"
-          << s.pixelBoxUpper.size() << " corner entries";
-      return failure();
-    }
-  }
-  int64_t boxEntries = s.im2col() ? 2 : s.rank;
-  if (s.rank < 1 || s.rank > 5 || int64_t(s.box.size()) != boxEntries ||
-      int64_t(s.elementStrides.size()) != s.rank || s.elemBits <= 0 ||
-      s.globalRank != s.rank + (s.interleave ? 1 : 0)) {
-    op.emitOpError("inconsistent spec: rank ")
-        << s.rank << ", global_rank " << s.globalRank << ", "
-        << s.box.size() << " box and " << s.elementStrides.size()
-        << " element_strides entries, elem_bits " << s.elemBits;
-    return failure();
-  }
-  return s;
-}
 
 /// Module-level declarations and string constants, made once per module.
 class HostDecls {
@@ -193,7 +98,7 @@ private:
   MLIRContext *ctx;
   HostDecls &decls;
   LLVM::LLVMFuncOp printfFn, fflushFn, abortFn;
-  llvm::StringMap<LLVM::LLVMFuncOp> encodeFns;
+  DenseMap<EncodeKind, LLVM::LLVMFuncOp> encodeFns;
 
   Type i32() { return IntegerType::get(ctx, 32); }
   Type i64() { return IntegerType::get(ctx, 64); }
@@ -216,27 +121,28 @@ private:
   }
 
   /// The driver entry point of `encode` (declared on first use).
-  FailureOr<LLVM::LLVMFuncOp> encodeFn(Location loc, StringRef encode) {
+  FailureOr<LLVM::LLVMFuncOp> encodeFn(Location loc, EncodeKind encode) {
     LLVM::LLVMFuncOp &fn = encodeFns[encode];
     if (fn)
       return fn;
     Type p = ptr(), i = i32();
     // The CUDA driver API signatures (all enums and counts are 32-bit).
     LLVM::LLVMFunctionType type;
-    StringRef name;
-    if (encode == "tiled") {
-      name = "cuTensorMapEncodeTiled";
+    switch (encode) {
+    case EncodeKind::tiled:
       type = LLVM::LLVMFunctionType::get(i, {p, i, i, p, p, p, p, p, i, i, i, i});
-    } else if (encode == "im2col") {
-      name = "cuTensorMapEncodeIm2col";
+      break;
+    case EncodeKind::im2col:
       type = LLVM::LLVMFunctionType::get(
           i, {p, i, i, p, p, p, p, p, i, i, p, i, i, i, i});
-    } else {
-      name = "cuTensorMapEncodeIm2colWide";
+      break;
+    case EncodeKind::im2col_wide:
       type = LLVM::LLVMFunctionType::get(
           i, {p, i, i, p, p, p, i, i, i, i, p, i, i, i, i, i});
+      break;
     }
-    FailureOr<LLVM::LLVMFuncOp> declared = decls.func(loc, name, type);
+    FailureOr<LLVM::LLVMFuncOp> declared =
+        decls.func(loc, tensorMapEncodeFunction(encode), type);
     if (succeeded(declared))
       fn = *declared;
     return declared;
@@ -359,21 +265,24 @@ std::string launchName(TensorMapOp op) {
 
 LogicalResult HostLowering::lower(TensorMapOp op) {
   Location loc = op.getLoc();
-  FailureOr<Spec> parsed = parseSpec(op);
-  if (failed(parsed))
-    return failure();
-  const Spec &s = *parsed;
+  // A verified attribute: its fields agree with each other and the contract.
+  TensorMapSpecAttr s = op.getSpec();
+  bool im2col = s.getEncode() != EncodeKind::tiled;
   auto type = cast<MemRefType>(op.getSource().getType());
   int64_t globalRank = type.getRank();
-  if (globalRank != s.globalRank)
-    return op.emitOpError("[global-rank] the source has rank ")
-           << globalRank << ", the spec's global_rank is " << s.globalRank;
+  if (globalRank != s.getGlobalRank())
+    return op.emitOpError("[")
+           << ruleName(Rule::GlobalRank) << "] the source has rank "
+           << globalRank << ", the spec's global_rank is "
+           << s.getGlobalRank();
   if (type.getElementType().isIntOrFloat() &&
-      int64_t(type.getElementType().getIntOrFloatBitWidth()) != s.elemBits)
-    return op.emitOpError("[global-dtype] the source element type ")
+      int64_t(type.getElementType().getIntOrFloatBitWidth()) !=
+          s.getElemBits())
+    return op.emitOpError("[")
+           << ruleName(Rule::GlobalDtype) << "] the source element type "
            << type.getElementType() << " has "
            << type.getElementType().getIntOrFloatBitWidth()
-           << " bits, the spec's elem_bits is " << s.elemBits;
+           << " bits, the spec's elem_bits is " << s.getElemBits();
   SmallVector<int64_t> staticStrides;
   int64_t staticOffset;
   if (failed(type.getStridesAndOffset(staticStrides, staticOffset)))
@@ -388,7 +297,7 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
     return failure();
 
   // Messages name the launch argument (kernel argument `source`).
-  std::string where = llvm::formatv("argument {0}", s.source).str();
+  std::string where = llvm::formatv("argument {0}", s.getSource()).str();
   if (std::string kernel = launchName(op); !kernel.empty())
     where += " of " + kernel;
   std::string escaped;
@@ -397,8 +306,10 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
       escaped += '%';
     escaped += c;
   }
-  auto message = [&](StringRef rule, const Twine &text) {
-    return ("tile-mlir: [" + rule + "] " + escaped + ": " + text + "\n").str();
+  auto message = [&](Rule rule, const Twine &text) {
+    return ("tile-mlir: [" + ruleName(rule) + "] " + escaped + ": " + text +
+            "\n")
+        .str();
   };
 
   // Source layout: static values from the type, the rest from the memref.
@@ -449,28 +360,30 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   using P = arith::CmpIPredicate;
   // Element counts to bytes; for sub-byte elements (packed fp4) through bits,
   // so that a value that is not a whole number of bytes fails the alignment.
-  bool wholeBytes = s.elemBits % 8 == 0;
+  int64_t elemBits = s.getElemBits();
+  bool wholeBytes = elemBits % 8 == 0;
   DenseMap<Value, Value> bitsOf;
   auto bits = [&](Value elements) {
     Value &v = bitsOf[elements];
     if (!v)
-      v = mul(elements, s.elemBits);
+      v = mul(elements, elemBits);
     return v;
   };
   auto bytes = [&](Value elements) {
     if (wholeBytes)
-      return mul(elements, s.elemBits / 8);
+      return mul(elements, elemBits / 8);
     return b.createOrFold<arith::DivUIOp>(loc, bits(elements),
                                           cst64(b, loc, 8));
   };
-  int64_t align = s.alignment();
+  int64_t align = s.getBaseAlignment();
+  int64_t strideAlign = s.getStrideAlignment();
 
   // globalDim / globalStrides, innermost-first.
   SmallVector<Value> dims, byteStrides, elemStrides;
-  int64_t descRank = s.rank;
+  int64_t descRank = s.getRank();
   for (int64_t i = descRank - 1; i >= 0; --i)
     dims.push_back(sizes[i]);
-  int64_t outer = s.interleave ? descRank - 1 : globalRank - 1;
+  int64_t outer = s.getInterleave() ? descRank - 1 : globalRank - 1;
   for (int64_t i = outer - 1; i >= 0; --i) {
     elemStrides.push_back(strides[i]);
     byteStrides.push_back(bytes(strides[i]));
@@ -481,7 +394,7 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   // The runtime rules, in the order tensormap.check_source applies them.
   Value zero = cst64(b, loc, 0);
   if (failed(check(b, op, cmpK(P::ne, strides[globalRank - 1], 1),
-                   message("global-inner-stride",
+                   message(Rule::GlobalInnerStride,
                            "the innermost stride is %lld elements, expected 1"),
                    {strides[globalRank - 1]})))
     return failure();
@@ -489,7 +402,7 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   if (!wholeBytes)
     baseBad = either(baseBad, cmp(P::ne, urem(bits(offset), 8), zero));
   if (failed(check(b, op, baseBad,
-                   message("global-base-alignment",
+                   message(Rule::GlobalBaseAlignment,
                            llvm::formatv("base address 0x%llx is not "
                                          "{0}-byte aligned",
                                          align)),
@@ -500,7 +413,7 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
     Value large = cmpK(P::sgt, dim, kMaxDim);
     Value bad = either(small, large);
     if (failed(check(b, op, bad,
-                     message("global-dim-range",
+                     message(Rule::GlobalDimRange,
                              llvm::formatv("dimension %lld (innermost-first "
                                            "index {0}) is outside 1..2^32",
                                            i)),
@@ -508,20 +421,20 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
       return failure();
   }
   for (auto [i, stride] : llvm::enumerate(byteStrides)) {
-    Value rem = wholeBytes ? urem(stride, align)
-                           : urem(bits(elemStrides[i]), align * 8);
+    Value rem = wholeBytes ? urem(stride, strideAlign)
+                           : urem(bits(elemStrides[i]), strideAlign * 8);
     Value bad = cmp(P::ne, rem, zero);
     if (failed(check(b, op, bad,
-                     message("global-stride-alignment",
+                     message(Rule::GlobalStrideAlignment,
                              llvm::formatv("byte stride %lld (innermost-first "
                                            "index {0}) is not a multiple of "
                                            "{1}",
-                                           i + 1, align)),
+                                           i + 1, strideAlign)),
                      {stride})))
       return failure();
     // Unsigned: a negative stride is out of range too.
     if (failed(check(b, op, cmpK(P::uge, stride, kMaxStride),
-                     message("global-stride-range",
+                     message(Rule::GlobalStrideRange,
                              llvm::formatv("byte stride %lld (innermost-first "
                                            "index {0}) is not below 2^40",
                                            i + 1)),
@@ -530,23 +443,25 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   }
   for (auto [i, dim] : llvm::enumerate(dims)) {
     // An im2col box is (channels, pixels): only channels bound a dimension.
-    if (s.im2col() && i > 0)
+    if (im2col && i > 0)
       break;
-    if (failed(check(b, op, cmpK(P::slt, dim, s.box[i]),
-                     message("box-within-dim",
+    int64_t extent = s.getBox()[i];
+    if (failed(check(b, op, cmpK(P::slt, dim, extent),
+                     message(Rule::BoxWithinDim,
                              llvm::formatv("box extent {0} is larger than "
                                            "dimension %lld (innermost-first "
                                            "index {1})",
-                                           s.box[i], i)),
+                                           extent, i)),
                      {dim})))
       return failure();
   }
-  if (s.innerMultiple() > 1 &&
-      failed(check(b, op, cmp(P::ne, urem(dims[0], s.innerMultiple()), zero),
-                   message("packed-inner-dim",
+  int64_t innerMultiple = s.getInnerMultiple();
+  if (innerMultiple > 1 &&
+      failed(check(b, op, cmp(P::ne, urem(dims[0], innerMultiple), zero),
+                   message(Rule::PackedInnerDim,
                            llvm::formatv("inner dimension %lld is not a "
                                          "multiple of {0}",
-                                         s.innerMultiple())),
+                                         innerMultiple)),
                    {dims[0]})))
     return failure();
 
@@ -565,7 +480,7 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   Value dimArray = slot(i64(), dims.size(), 8);
   Value strideArray = slot(i64(), byteStrides.size(), 8);
   // Tiled maps take boxDim; im2col maps take corners, channels and pixels.
-  Value boxArray = s.encode == "tiled" ? slot(i32(), descRank, 4) : Value();
+  Value boxArray = im2col ? Value() : slot(i32(), descRank, 4);
   Value esArray = slot(i32(), descRank, 4);
   auto fill = [&](Value array, Type elem, ValueRange values) {
     for (auto [i, v] : llvm::enumerate(values)) {
@@ -583,42 +498,51 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
   fill(dimArray, i64(), dims);
   fill(strideArray, i64(), byteStrides);
   if (boxArray)
-    fill(boxArray, i32(), i32s(s.box));
-  fill(esArray, i32(), i32s(s.elementStrides));
+    fill(boxArray, i32(), i32s(s.getBox()));
+  fill(esArray, i32(), i32s(s.getElementStrides()));
 
-  SmallVector<Value> fields = i32s({s.dataType, descRank});
+  SmallVector<Value> fields = i32s({s.getDataType(), descRank});
   Value addressPtr = LLVM::IntToPtrOp::create(b, loc, ptr(), address);
   SmallVector<Value> args = {map, fields[0], fields[1], addressPtr,
                              dimArray, strideArray};
-  if (s.encode == "tiled") {
+  switch (s.getEncode()) {
+  case EncodeKind::tiled:
     args.append({boxArray, esArray});
-    llvm::append_range(args, i32s({s.interleave, s.swizzle, s.l2Promotion,
-                                   s.oobFill}));
-  } else if (s.encode == "im2col") {
-    Value lower = slot(i32(), s.pixelBoxLower.size(), 4);
-    Value upper = slot(i32(), s.pixelBoxUpper.size(), 4);
-    fill(lower, i32(), i32s(s.pixelBoxLower));
-    fill(upper, i32(), i32s(s.pixelBoxUpper));
+    llvm::append_range(args, i32s({s.getInterleave(), s.getSwizzle(),
+                                   s.getL2Promotion(), s.getOobFill()}));
+    break;
+  case EncodeKind::im2col: {
+    Value lower = slot(i32(), s.getPixelBoxLower().size(), 4);
+    Value upper = slot(i32(), s.getPixelBoxUpper().size(), 4);
+    fill(lower, i32(), i32s(s.getPixelBoxLower()));
+    fill(upper, i32(), i32s(s.getPixelBoxUpper()));
     args.append({lower, upper});
-    llvm::append_range(args, i32s({s.channelsPerPixel, s.pixelsPerColumn}));
+    llvm::append_range(args, i32s({*s.getChannelsPerPixel(),
+                                   *s.getPixelsPerColumn()}));
     args.push_back(esArray);
-    llvm::append_range(args, i32s({s.interleave, s.swizzle, s.l2Promotion,
-                                   s.oobFill}));
-  } else {
-    llvm::append_range(args, i32s({s.pixelBoxLower[0], s.pixelBoxUpper[0],
-                                   s.channelsPerPixel, s.pixelsPerColumn}));
-    args.push_back(esArray);
-    llvm::append_range(args, i32s({s.interleave, s.wideMode, s.swizzle,
-                                   s.l2Promotion, s.oobFill}));
+    llvm::append_range(args, i32s({s.getInterleave(), s.getSwizzle(),
+                                   s.getL2Promotion(), s.getOobFill()}));
+    break;
   }
-  FailureOr<LLVM::LLVMFuncOp> encode = encodeFn(loc, s.encode);
+  case EncodeKind::im2col_wide:
+    llvm::append_range(args, i32s({s.getPixelBoxLower()[0],
+                                   s.getPixelBoxUpper()[0],
+                                   *s.getChannelsPerPixel(),
+                                   *s.getPixelsPerColumn()}));
+    args.push_back(esArray);
+    llvm::append_range(args, i32s({s.getInterleave(), *s.getWideMode(),
+                                   s.getSwizzle(), s.getL2Promotion(),
+                                   s.getOobFill()}));
+    break;
+  }
+  FailureOr<LLVM::LLVMFuncOp> encode = encodeFn(loc, s.getEncode());
   if (failed(encode))
     return failure();
   Value status = LLVM::CallOp::create(b, loc, *encode, args).getResult();
   Value failedEncode = b.createOrFold<arith::CmpIOp>(
       loc, P::ne, status, cst(b, loc, i32(), 0));
   if (failed(check(b, op, failedEncode,
-                   message("tensor-map-encode",
+                   message(Rule::TensorMapEncode,
                            (encode->getSymName() + " returned %d").str()),
                    {status})))
     return failure();

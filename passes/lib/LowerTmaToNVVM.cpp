@@ -7,6 +7,7 @@
 
 #include "Tile/Contract.h"
 #include "Tile/Passes.h"
+#include "Tile/TensorMapSpec.h"
 #include "Tile/TileOps.h"
 
 #include "Tile/Opcode.h"
@@ -29,60 +30,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-template <typename T>
-SmallVector<T> reversed(ArrayRef<T> values) {
-  return SmallVector<T>(values.rbegin(), values.rend());
-}
-
-/// The descriptor fields of `op`'s tensor map, innermost-first as the driver
-/// takes them. `param` is added once the kernel parameter exists.
-DictionaryAttr descriptorSpec(TmaCopyOp op, unsigned source) {
-  Builder b(op.getContext());
-  CopyFields f = getCopyFields(op);
-  auto globalType = cast<MemRefType>(op.getGlobal().getType());
-  SmallVector<NamedAttribute> entries = {
-      b.getNamedAttr("source", b.getI64IntegerAttr(source)),
-      b.getNamedAttr("mode", b.getStringAttr(stringifyMode(f.mode))),
-      b.getNamedAttr("format", b.getStringAttr(stringifyFormat(f.format))),
-      b.getNamedAttr("data_type",
-                     b.getI64IntegerAttr(cuTensorMapDataType(f.format))),
-      b.getNamedAttr("elem_bits", b.getI64IntegerAttr(formatBits(f.format))),
-      b.getNamedAttr("rank", b.getI64IntegerAttr(f.rank)),
-      b.getNamedAttr("global_rank", b.getI64IntegerAttr(globalType.getRank())),
-      b.getNamedAttr("box", b.getDenseI64ArrayAttr(
-                                reversed(ArrayRef<int64_t>(f.box)))),
-      b.getNamedAttr("element_strides",
-                     b.getDenseI64ArrayAttr(
-                         reversed(ArrayRef<int64_t>(f.elementStrides)))),
-      b.getNamedAttr("interleave", b.getI64IntegerAttr(f.interleave)),
-      b.getNamedAttr("swizzle", b.getI64IntegerAttr(f.swizzle)),
-      b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(op.getL2Promotion())),
-      b.getNamedAttr("oob_fill", b.getI64IntegerAttr(op.getOobFill())),
-  };
-  // im2col maps: `box` is (channels_per_pixel, pixels_per_column) and the
-  // corners are innermost-first, as cuTensorMapEncodeIm2col(Wide) takes them.
-  std::string encode = "tiled";
-  if (isIm2colMode(f.mode)) {
-    encode = isIm2colWideMode(f.mode) ? "im2col_wide" : "im2col";
-    entries.push_back(b.getNamedAttr(
-        "pixel_box_lower",
-        b.getDenseI64ArrayAttr(reversed(*op.getPixelBoxLower()))));
-    entries.push_back(b.getNamedAttr(
-        "pixel_box_upper",
-        b.getDenseI64ArrayAttr(reversed(*op.getPixelBoxUpper()))));
-    entries.push_back(b.getNamedAttr("channels_per_pixel",
-                                     b.getI64IntegerAttr(f.box[1])));
-    entries.push_back(b.getNamedAttr("pixels_per_column",
-                                     b.getI64IntegerAttr(f.box[0])));
-    if (isIm2colWideMode(f.mode))
-      entries.push_back(b.getNamedAttr(
-          "wide_mode",
-          b.getI64IntegerAttr(f.mode == Mode::im2col_w_128 ? 1 : 0)));
-  }
-  entries.push_back(b.getNamedAttr("encode", b.getStringAttr(encode)));
-  return b.getDictionaryAttr(entries);
-}
 
 Value constI32(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
@@ -330,8 +277,10 @@ struct TileLowerTmaPass
     // A copy outside any gpu.func with a memref global has no kernel
     // parameter to take its descriptor from.
     getOperation()->walk([&](TmaCopyOp op) {
-      op.emitOpError("[global-source] a memref global operand must be an "
-                     "argument of the enclosing gpu.func kernel");
+      op.emitOpError("[")
+          << ruleName(Rule::GlobalSource)
+          << "] a memref global operand must be an argument of the "
+             "enclosing gpu.func kernel";
       signalPassFailure();
     });
   }
@@ -349,11 +298,10 @@ struct TileLowerTmaPass
       OpBuilder b(launch);
       SmallVector<Value> maps;
       for (Attribute attr : specs) {
-        auto spec = cast<DictionaryAttr>(attr);
-        int64_t source = cast<IntegerAttr>(spec.get("source")).getInt();
+        auto spec = cast<TensorMapSpecAttr>(attr);
         maps.push_back(TensorMapOp::create(
             b, launch.getLoc(), LLVM::LLVMPointerType::get(b.getContext()),
-            launch.getKernelOperands()[source], spec));
+            launch.getKernelOperands()[spec.getSource()], spec));
       }
       launch.getKernelOperandsMutable().append(maps);
     });
@@ -381,9 +329,10 @@ struct TileLowerTmaPass
             map = LLVM::AddrSpaceCastOp::create(rewriter, op.getLoc(),
                                                 cast.getType(), cast.getArg());
           if (!dominance.properlyDominates(map, op)) {
-            op.emitOpError("[prefetch-tensormap-tag] the tensor map of a "
-                           "copy tagged \"")
-                << op.getTag() << "\" is computed after this prefetch";
+            op.emitOpError("[")
+                << ruleName(Rule::PrefetchTensorMapTag)
+                << "] the tensor map of a copy tagged \"" << op.getTag()
+                << "\" is computed after this prefetch";
             signalPassFailure();
             continue;
           }
@@ -411,19 +360,21 @@ struct TileLowerTmaPass
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
 
-    // One parameter per distinct descriptor, in first-use order.
-    llvm::MapVector<DictionaryAttr, BlockArgument> params;
-    SmallVector<std::pair<TmaCopyOp, DictionaryAttr>> work;
+    // One parameter per distinct descriptor, in first-use order (keyed by
+    // the spec without its parameter index).
+    llvm::MapVector<TensorMapSpecAttr, BlockArgument> params;
+    SmallVector<std::pair<TmaCopyOp, TensorMapSpecAttr>> work;
     for (TmaCopyOp op : copies) {
       if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(op.getGlobal().getType())) {
         // An opaque tensor map is addressed generically (PTX: the generic
         // address of a map in .param, .const or .global space).
         unsigned space = ptr.getAddressSpace();
         if (space != 0 && space != 1 && space != 4)
-          return op.emitOpError("[global-source] an opaque tensor map lives "
-                                "in param, constant or global memory: "
-                                "expected a generic, global (1) or constant "
-                                "(4) pointer, got ")
+          return op.emitOpError("[")
+                 << ruleName(Rule::DescriptorSpace)
+                 << "] an opaque tensor map lives in param, constant or "
+                    "global memory: expected a generic, global (1) or "
+                    "constant (4) pointer, got "
                  << ptr;
         work.push_back({op, nullptr});
         continue;
@@ -432,10 +383,13 @@ struct TileLowerTmaPass
       // at launch; a device function has no such parameter to add.
       auto arg = dyn_cast<BlockArgument>(op.getGlobal());
       if (!arg || arg.getOwner() != &entry || !func.isKernel())
-        return op.emitOpError("[global-source] a memref global operand must "
-                              "be an argument of the enclosing gpu.func "
-                              "kernel (the host encodes its tensor map)");
-      DictionaryAttr spec = descriptorSpec(op, arg.getArgNumber());
+        return op.emitOpError("[")
+               << ruleName(Rule::GlobalSource)
+               << "] a memref global operand must be an argument of the "
+                  "enclosing gpu.func kernel (the host encodes its tensor map)";
+      TensorMapSpecAttr spec = buildTensorMapSpec(op, arg.getArgNumber());
+      if (!spec)
+        return failure();
       work.push_back({op, spec});
       if (params.count(spec))
         continue;
@@ -445,7 +399,7 @@ struct TileLowerTmaPass
                                         b.getI8Type(), kTensorMapBytes)));
       argAttrs.append("llvm.align", b.getI64IntegerAttr(kTensorMapAlign));
       // nvvm.grid_constant is only valid on llvm.func kernels: this marker
-      // becomes it after the GPU-to-NVVM conversion (tile-mark-grid-constant).
+      // becomes it after the GPU-to-NVVM conversion (tile-finalize-tensor-maps).
       argAttrs.append("tile.tensor_map", b.getUnitAttr());
       unsigned index = func.getNumArguments();
       if (failed(func.insertArgument(index, ptrType,
@@ -456,12 +410,8 @@ struct TileLowerTmaPass
     }
 
     SmallVector<Attribute> specs;
-    for (auto &[spec, arg] : params) {
-      NamedAttrList entries(spec);
-      entries.append("param", b.getI64IntegerAttr(arg.getArgNumber()));
-      entries.append("bytes", b.getI64IntegerAttr(kTensorMapBytes));
-      specs.push_back(entries.getDictionary(ctx));
-    }
+    for (auto &[spec, arg] : params)
+      specs.push_back(spec.withParam(arg.getArgNumber()));
     if (!specs.empty()) {
       func->setAttr("tile.tensor_maps", b.getArrayAttr(specs));
       // The GPU-to-NVVM conversion flattens memref parameters and drops

@@ -1,7 +1,11 @@
-//===- Pipeline.cpp - tile-to-ptx: tile IR to a gpu.binary ----------------===//
+//===- Pipeline.cpp - the named tile pipelines ----------------------------===//
 //
-// The device pipeline as one named pipeline, so tile-opt, the mlir-opt plugin
-// and Python's PassManager all run the very same passes.
+// The device and host pipelines by name, so tile-opt, the mlir-opt plugin
+// and Python's PassManager all run the very same passes:
+//   tile-to-nvvm       tile IR in gpu.modules to NVVM with finalized maps
+//   tile-to-ptx        tile-to-nvvm, then gpu-module-to-binary
+//   tile-host-to-llvm  host code (after serialization) to the LLVM dialect,
+//                      tile.tensor_map ops encoded by tile-lower-tma-host
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,24 +26,54 @@ struct TileToPtxOptions : public PassPipelineOptions<TileToPtxOptions> {
                              llvm::cl::init("isa")};
 };
 
-void buildTileToPtx(OpPassManager &pm, const TileToPtxOptions &options) {
-  std::string pipeline =
-      "tile-lower-tma,"
-      "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,convert-nvvm-to-llvm,"
-      "canonicalize,cse,reconcile-unrealized-casts),"
-      "tile-finalize-tensor-maps,"
-      "gpu-module-to-binary{format=" +
-      options.format.getValue() + "}";
+void addPipeline(OpPassManager &pm, StringRef name, StringRef pipeline) {
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    llvm::report_fatal_error("tile-to-ptx: invalid pipeline");
+    llvm::report_fatal_error(llvm::Twine(name) + ": invalid pipeline");
+}
+
+/// Everything up to and including tile-finalize-tensor-maps: the kernels'
+/// `tile.tensor_maps` are final here (what the manifest records).
+void buildTileToNvvm(OpPassManager &pm) {
+  addPipeline(pm, "tile-to-nvvm",
+              "tile-lower-tma,"
+              "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
+              "convert-nvvm-to-llvm,canonicalize,cse,"
+              "reconcile-unrealized-casts),"
+              "tile-finalize-tensor-maps");
+}
+
+void buildTileToPtx(OpPassManager &pm, const TileToPtxOptions &options) {
+  buildTileToNvvm(pm);
+  addPipeline(pm, "tile-to-ptx",
+              "gpu-module-to-binary{format=" + options.format.getValue() +
+                  "}");
+}
+
+/// docs/tensor-map-spec.md, `tile-lower-tma-host`.
+void buildTileHostToLlvm(OpPassManager &pm) {
+  addPipeline(pm, "tile-host-to-llvm",
+              "tile-lower-tma-host,convert-scf-to-cf,gpu-to-llvm,"
+              "expand-strided-metadata,finalize-memref-to-llvm,"
+              "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+              "convert-func-to-llvm,reconcile-unrealized-casts");
 }
 } // namespace
 
 namespace mlir::tile {
 void registerTilePipelines() {
+  PassPipelineRegistration<>(
+      "tile-to-nvvm",
+      "Lower tile IR in gpu.modules to NVVM and finalize the tensor-map "
+      "parameters (no serialization)",
+      buildTileToNvvm);
   PassPipelineRegistration<TileToPtxOptions>(
       "tile-to-ptx",
       "Lower tile IR in gpu.modules to NVVM and serialize (PTX by default)",
       buildTileToPtx);
+  PassPipelineRegistration<>(
+      "tile-host-to-llvm",
+      "Encode the tensor maps on the host and lower host code to the LLVM "
+      "dialect (after gpu-module-to-binary)",
+      buildTileHostToLlvm);
 }
 } // namespace mlir::tile

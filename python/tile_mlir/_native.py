@@ -59,6 +59,14 @@ def _lib() -> ctypes.CDLL:
         fn = getattr(lib, name)
         fn.argtypes = [ctypes.c_void_p]
         fn.restype = ctypes.c_int64
+    lib.tileTensorMapSpecToJSON.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_size_t)]
+    lib.tileTensorMapSpecToJSON.restype = ctypes.c_int
+    lib.tileTensorMapSpecFromJSON.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_size_t)]
+    lib.tileTensorMapSpecFromJSON.restype = ctypes.c_int
     lib.tileRegisterPasses()
     return lib
 
@@ -104,3 +112,36 @@ def transaction_bytes(op: ir.Operation) -> int:
 
 def slot_count(op: ir.Operation) -> int:
     return _lib().tileSlotCount(_capi_pointer(op, "Operation"))
+
+
+def _text_call(fn, *args) -> tuple[int, str]:
+    """Calls a C entry point that writes text (see TileCAPI.cpp copyText),
+    growing the buffer until the text fits."""
+    size = 4096
+    while True:
+        out = ctypes.create_string_buffer(size)
+        length = ctypes.c_size_t()
+        status = fn(*args, out, size, ctypes.byref(length))
+        if length.value < size:
+            return status, out.value.decode()
+        size = length.value + 1
+
+
+def tensor_map_spec_json(attr: ir.Attribute) -> str:
+    """The manifest entry (JSON text) of a #tile.tensor_map_spec, written by
+    the one C++ serializer (tensorMapSpecToJSON)."""
+    status, text = _text_call(_lib().tileTensorMapSpecToJSON,
+                              _capi_pointer(attr, "Attribute"))
+    if not status:
+        raise TypeError(f"not a #tile.tensor_map_spec: {attr}")
+    return text
+
+
+def tensor_map_spec_attr(context: ir.Context, json_text: str) -> ir.Attribute:
+    """The #tile.tensor_map_spec of a manifest entry (JSON text), verified."""
+    status, text = _text_call(_lib().tileTensorMapSpecFromJSON,
+                              _capi_pointer(context, "Context"),
+                              json_text.encode())
+    if not status:
+        raise ValueError(text)
+    return ir.Attribute.parse(text, context)

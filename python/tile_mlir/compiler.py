@@ -1,13 +1,17 @@
 """Compile driver: tile IR (a builder kernel or a module) to PTX and a cubin.
 
-Stages, each a pure function of its input:
-  tile IR --tile-to-ptx--> gpu.binary holding PTX --ptxas--> cubin
-The tensor-map specs the lowering records on each kernel go into the
-artifact's manifest, which is what the runtime reads on the GPU machine.
+Stages, each a pure function of its input, each a pipeline registered by
+name in C++ (passes/lib/Pipeline.cpp):
+  tile IR --tile-to-nvvm--> NVVM --gpu-module-to-binary--> PTX --ptxas--> cubin
+(tile-to-ptx is the first two.) The tensor-map specs the lowering records on
+each kernel (#tile.tensor_map_spec, final after tile-to-nvvm) go into the
+artifact's manifest as the C++ serializer writes them; the runtime reads
+them on the GPU machine through tile_mlir.spec.TensorMapSpec.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -20,6 +24,7 @@ from mlir.passmanager import PassManager
 
 from . import _native
 from .artifact import Artifact
+from .errors import from_mlir_error, verify_operation
 from .kernel import KernelDef, make_context
 
 ARCHES = ("sm_90a", "sm_100a")
@@ -130,33 +135,19 @@ def _param(t: ir.Type) -> dict:
 
 
 def _tensor_maps(module: ir.Module) -> dict[str, list[dict]]:
-    """tile.tensor_maps of each lowered kernel, as plain dictionaries."""
+    """tile.tensor_maps of each lowered kernel: its manifest entries, as the
+    one C++ serializer of #tile.tensor_map_spec writes them."""
     found = {}
 
     def visit(op):
         if "tile.tensor_maps" in op.attributes and "sym_name" in op.attributes:
             name = ir.StringAttr(op.attributes["sym_name"]).value
-            found[name] = [_dict(ir.DictAttr(d))
-                           for d in ir.ArrayAttr(op.attributes["tile.tensor_maps"])]
+            found[name] = [json.loads(_native.tensor_map_spec_json(spec))
+                           for spec in ir.ArrayAttr(op.attributes["tile.tensor_maps"])]
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
     return found
-
-
-def _dict(attr: ir.DictAttr) -> dict:
-    out = {}
-    for named in attr:
-        value = named.attr
-        if isinstance(value, ir.IntegerAttr):
-            out[named.name] = value.value
-        elif isinstance(value, ir.StringAttr):
-            out[named.name] = value.value
-        elif isinstance(value, ir.DenseI64ArrayAttr):
-            out[named.name] = list(value)
-        else:
-            out[named.name] = str(value)
-    return out
 
 
 def _ptx_of(module: ir.Module) -> str:
@@ -185,26 +176,28 @@ def assemble(ptx: str, arch: str, ptxas: str | None = None) -> bytes:
 
 def compile(kernel: KernelDef | ir.Module, arch: str = "sm_90a",
             cubin: bool = True) -> Artifact:
-    """Compiles a builder kernel or a module of gpu.modules for `arch`."""
+    """Compiles a builder kernel or a module of gpu.modules for `arch`. A
+    module the verifier rejects raises TileVerifyError naming the rule; a
+    failing stage raises CompileError."""
     if isinstance(kernel, KernelDef):
         module = kernel.build(make_context())
         launch = {"grid": list(kernel.grid), "block": list(kernel.block),
                   "cluster": list(kernel.cluster) if kernel.cluster else None}
     else:
         _native.register_dialect(kernel.context)
-        module = ir.Module.parse(str(kernel), kernel.context)
+        try:
+            module = ir.Module.parse(str(kernel), kernel.context)
+        except ir.MLIRError as err:
+            raise from_mlir_error(err) from None
         launch = None
     with module.context, ir.Location.unknown():
         _retarget(module, arch)
-        if not module.operation.verify():
-            raise CompileError("the module does not verify")
+        verify_operation(module.operation)  # a rejection names its rule
         kernels = _kernel_metadata(module)
         lowered = ir.Module.parse(str(module), module.context)
-        _run(lowered, "builtin.module(tile-lower-tma,"
-                      "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
-                      "convert-nvvm-to-llvm,canonicalize,cse,"
-                      "reconcile-unrealized-casts),tile-finalize-tensor-maps)")
-        maps = _tensor_maps(lowered)
+        _run(lowered, "builtin.module(tile-to-nvvm)")
+        maps = _tensor_maps(lowered)  # final: llvm_param is set
+        # The rest of tile-to-ptx.
         _run(lowered, "builtin.module(gpu-module-to-binary{format=isa})")
         ptx = _ptx_of(lowered)
     for info in kernels:

@@ -25,6 +25,7 @@ from tile_mlir import compiler, kernel as K, tma  # noqa: E402
 from tile_mlir.runtime.arrays import DeviceView  # noqa: E402
 from tile_mlir.runtime.errors import TileRuntimeError  # noqa: E402
 from tile_mlir.runtime.tensormap import check_source, descriptor_layout  # noqa: E402
+from tile_mlir.spec import TensorMapSpec  # noqa: E402
 from tile_mlir.testing.host_encoder import HostEncoder, aligned_empty  # noqa: E402
 
 LOAD = "cp.async.bulk.tensor.{rank}d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
@@ -56,7 +57,7 @@ KERNELS = {
 
 
 @functools.lru_cache(maxsize=None)
-def kernel_spec(name: str) -> tuple[dict, str]:
+def kernel_spec(name: str) -> tuple[TensorMapSpec, str]:
     """The kernel's one tensor-map spec (from the manifest) and the memref
     type of its global parameter."""
     tensor, box, shared_shape, kwargs, align = KERNELS[name]
@@ -72,7 +73,8 @@ def kernel_spec(name: str) -> tuple[dict, str]:
 
     k.__name__ = name
     artifact = compiler.compile(K.kernel(grid=1, block=32)(k), cubin=False)
-    (spec,) = artifact.manifest["kernels"][0]["tensor_maps"]
+    (entry,) = artifact.manifest["kernels"][0]["tensor_maps"]
+    spec = TensorMapSpec.from_json(entry)
     with ir.Context(), ir.Location.unknown():
         memref_type = str(tensor.memref_type())
     return spec, memref_type
@@ -84,21 +86,21 @@ def view_of(array: np.ndarray) -> DeviceView:
                       dtype=array.dtype)
 
 
-def expected_call(spec: dict, array: np.ndarray) -> dict:
+def expected_call(spec: TensorMapSpec, array: np.ndarray) -> dict:
     """What the Python runtime passes cuTensorMapEncodeTiled for `array`."""
     view = view_of(array)
-    check_source(spec, view, spec["source"])  # the runtime accepts it too
+    check_source(spec, view, spec.source)  # the runtime accepts it too
     dims, strides = descriptor_layout(spec, view)
     return {
-        "data_type": spec["data_type"], "rank": spec["rank"], "address": view.ptr,
+        "data_type": spec.data_type, "rank": spec.rank, "address": view.ptr,
         "dims": dims, "strides": strides or [dims[0] * view.itemsize],
-        "box": spec["box"], "element_strides": spec["element_strides"],
-        "interleave": spec["interleave"], "swizzle": spec["swizzle"],
-        "l2_promotion": spec["l2_promotion"], "oob_fill": spec["oob_fill"],
+        "box": list(spec.box), "element_strides": list(spec.element_strides),
+        "interleave": spec.interleave, "swizzle": spec.swizzle,
+        "l2_promotion": spec.l2_promotion, "oob_fill": spec.oob_fill,
     }
 
 
-def assert_encoded_like_runtime(call: dict, spec: dict, array: np.ndarray):
+def assert_encoded_like_runtime(call: dict, spec: TensorMapSpec, array: np.ndarray):
     assert call["map"] % 128 == 0, "the map's stack slot is not 128-byte aligned"
     got = {k: v for k, v in call.items() if k != "map"}
     assert got == expected_call(spec, array)
@@ -110,8 +112,11 @@ def assert_encoded_like_runtime(call: dict, spec: dict, array: np.ndarray):
 def test_specs_come_from_the_device_lowering():
     spec, memref_type = kernel_spec("static_f32")
     assert memref_type == "memref<64x32xf32>"
-    assert spec["box"] == [16, 8] and spec["data_type"] == 7
-    assert spec["param"] == 1 and "llvm_param" in spec
+    assert spec.box == (16, 8) and spec.data_type == 7
+    assert spec.param == 1 and spec.llvm_param is not None
+    # The host decisions of a plain float32 map.
+    assert (spec.base_alignment, spec.stride_alignment) == (16, 16)
+    assert spec.inner_multiple == 1 and spec.packing == (1, 1)
 
 
 def test_lowered_host_needs_only_libcuda_and_libc():
@@ -164,7 +169,8 @@ def test_encodes_once_per_call_with_that_calls_layout():
 
 def test_interleave():
     spec, memref_type = kernel_spec("interleave")
-    assert spec["interleave"] == 2 and spec["global_rank"] == 4 and spec["rank"] == 3
+    assert spec.interleave == 2 and spec.global_rank == 4 and spec.rank == 3
+    assert spec.base_alignment == spec.stride_alignment == 32
     encoder = HostEncoder(spec, memref_type)
     array = aligned_empty((2, 4, 8, 16), np.uint16)
     call = encoder(array)
@@ -179,7 +185,7 @@ def test_im2col_calls_encode_im2col():
     2304); the corners go innermost-first (w, h), the box becomes
     channelsPerPixel 32 and pixelsPerColumn 32, elementStrides (c, w, h, n)."""
     spec, memref_type = kernel_spec("im2col_f16")
-    assert memref_type == "memref<2x6x6x32xf16>" and spec["encode"] == "im2col"
+    assert memref_type == "memref<2x6x6x32xf16>" and spec.encode == "im2col"
     encoder = HostEncoder(spec, memref_type)
     assert encoder.function == "cuTensorMapEncodeIm2col"
     externals = {line.split("@")[1].split("(")[0]
@@ -198,11 +204,11 @@ def test_im2col_calls_encode_im2col():
     }
     # What the Python runtime would pass for the same array.
     view = view_of(array)
-    check_source(spec, view, spec["source"])
+    check_source(spec, view, spec.source)
     dims, strides = descriptor_layout(spec, view)
     assert (call["dims"], call["strides"]) == (dims, strides)
-    assert (call["lower"], call["upper"]) == (spec["pixel_box_lower"],
-                                              spec["pixel_box_upper"])
+    assert (call["lower"], call["upper"]) == (list(spec.pixel_box_lower),
+                                              list(spec.pixel_box_upper))
 
 
 def test_rank1_has_a_stride_array():
@@ -250,7 +256,7 @@ def test_violation_aborts_with_the_rule(name):
         # The Python runtime rejects the same array under the same rule.
         spec, _ = kernel_spec(kernel)
         with pytest.raises(TileRuntimeError) as err:
-            check_source(spec, view_of(make()), spec["source"])
+            check_source(spec, view_of(make()), spec.source)
         assert err.value.rule == rule
     code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})"
             f"['run_violation']({name!r})")

@@ -12,6 +12,7 @@
 #include "Tile/Contract.h"
 #include "Tile/Opcode.h"
 #include "Tile/Passes.h"
+#include "Tile/TensorMapSpec.h"
 #include "Tile/TileDialect.h"
 #include "Tile/TileOps.h"
 
@@ -108,6 +109,55 @@ int64_t tilePrintPtxOpcode(const int *fields, char *out, size_t outSize) {
     out[outSize - 1] = '\0';
   }
   return static_cast<int64_t>(spelling.size());
+}
+
+/// Copies `text` into `out` (NUL-terminated, cut to `size`) and stores its
+/// whole length in `length`: a caller whose buffer was too small retries.
+static void copyText(const std::string &text, char *out, size_t size,
+                     size_t *length) {
+  *length = text.size();
+  if (size) {
+    size_t n = std::min(text.size(), size - 1);
+    std::memcpy(out, text.data(), n);
+    out[n] = '\0';
+  }
+}
+
+/// The manifest entry (JSON) of a #tile.tensor_map_spec: returns 1 and the
+/// text, or 0 when `attr` is no spec.
+int tileTensorMapSpecToJSON(MlirAttribute attr, char *out, size_t size,
+                            size_t *length) {
+  auto spec = llvm::dyn_cast<mlir::tile::TensorMapSpecAttr>(unwrap(attr));
+  if (!spec)
+    return 0;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(mlir::tile::tensorMapSpecToJSON(spec));
+  copyText(text, out, size, length);
+  return 1;
+}
+
+/// The #tile.tensor_map_spec (printed) of a manifest entry: returns 1 and
+/// the attribute's text, or 0 and the error message.
+int tileTensorMapSpecFromJSON(MlirContext context, const char *json,
+                              char *out, size_t size, size_t *length) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(json);
+  if (!value) {
+    copyText(llvm::toString(value.takeError()), out, size, length);
+    return 0;
+  }
+  std::string error;
+  mlir::tile::TensorMapSpecAttr spec =
+      mlir::tile::tensorMapSpecFromJSON(unwrap(context), *value, error);
+  if (!spec) {
+    copyText(error, out, size, length);
+    return 0;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  mlir::Attribute(spec).print(os);
+  copyText(text, out, size, length);
+  return 1;
 }
 
 } // extern "C"

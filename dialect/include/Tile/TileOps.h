@@ -9,11 +9,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "Tile/TileAttrs.h"
 #include "Tile/TileDialect.h"
-#include "Tile/TileEnums.h.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "Tile/TileAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "Tile/TileOps.h.inc"

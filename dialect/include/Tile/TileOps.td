@@ -8,6 +8,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Dialect/LLVMIR/LLVMTypes.td"
 include "Tile/TileDialect.td"
 include "Tile/TileEnums.td"
+include "Tile/TileAttrs.td"
 
 def Tile_SharedPtr : LLVM_PointerInAddressSpace<3>;
 
@@ -113,14 +114,15 @@ def Tile_TensorMapOp : Tile_Op<"tensor_map", [
     `tile.tensor_maps`, `source` the memref passed for its `source`
     argument. The result stands for the 128-byte CUtensorMap passed by value;
     `tile-lower-tma-host` (after the kernels are serialized) replaces it with
-    the runtime-rule checks, a `cuTensorMapEncodeTiled` call and the map's
-    bytes as the launch operand.
+    the runtime-rule checks, the spec's `cuTensorMapEncode*` call and the
+    map's bytes as the launch operand.
 
     ```mlir
-    %map = tile.tensor_map %A {spec = {...}} : memref<16x16xui32> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<...>}
+        : memref<16x16xui32> -> !llvm.ptr
     ```
   }];
-  let arguments = (ins AnyMemRef:$source, DictionaryAttr:$spec);
+  let arguments = (ins AnyMemRef:$source, Tile_TensorMapSpecAttr:$spec);
   let results = (outs LLVM_AnyPointer:$map);
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($map)";
 }

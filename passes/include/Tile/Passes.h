@@ -17,7 +17,8 @@ namespace mlir::tile {
 #define GEN_PASS_REGISTRATION
 #include "Tile/Passes.h.inc"
 
-/// Registers `tile-to-ptx`, the whole device pipeline.
+/// Registers the named pipelines: `tile-to-nvvm`, `tile-to-ptx` (the whole
+/// device pipeline) and `tile-host-to-llvm` (passes/lib/Pipeline.cpp).
 void registerTilePipelines();
 
 } // namespace mlir::tile

@@ -25,8 +25,9 @@ def TileLowerTma : Pass<"tile-lower-tma", "ModuleOp"> {
     becomes one new kernel parameter, a 128-byte `__grid_constant__` tensor
     map passed by value (`llvm.byval`, `llvm.align = 128`,
     `nvvm.grid_constant`). The kernel records `tile.tensor_maps`, one
-    dictionary per parameter (docs/tensor-map-spec.md), from which the host
-    encodes the maps. An opaque `!llvm.ptr` descriptor is used as given.
+    `#tile.tensor_map_spec` per parameter (docs/tensor-map-spec.md), from
+    which the host encodes the maps. An opaque `!llvm.ptr` descriptor is used
+    as given.
 
     No thread election, wait, fence or descriptor prefetch is inserted.
   }];
@@ -57,7 +58,7 @@ def TileFinalizeTensorMaps : Pass<"tile-finalize-tensor-maps", "ModuleOp"> {
 }
 
 def TileLowerTmaHost : Pass<"tile-lower-tma-host", "ModuleOp"> {
-  let summary = "Encode each tile.tensor_map on the host with cuTensorMapEncodeTiled";
+  let summary = "Encode each tile.tensor_map on the host with cuTensorMapEncode*";
   let description = [{
     Runs on host code after the gpu.modules have been serialized
     (`gpu-module-to-binary`) and before `gpu-to-llvm` / `func-to-llvm`.

@@ -15,6 +15,7 @@ import mlir.ir as ir
 import numpy as np
 
 from .. import contract, tma
+from ..spec import TensorMapSpec
 from ..emulator import formats as _formats
 from ..emulator import image as _image
 from ..emulator import im2col as _im2col
@@ -79,7 +80,7 @@ class TensorMap:
     swizzle: int
     l2_promotion: int
     oob_fill: int
-    spec: dict                 # the kernel's tile.tensor_maps entry
+    spec: TensorMapSpec        # the kernel's tile.tensor_maps entry
     encode: str = "tiled"      # tiled | im2col | im2col_wide
     pixel_box_lower: tuple = ()   # innermost-first (wide: the W corner)
     pixel_box_upper: tuple = ()
@@ -195,7 +196,7 @@ class Explanation:
         return len(self.slots)
 
 
-def _tensor_map(spec: dict, global_type, fmt) -> TensorMap:
+def _tensor_map(spec: TensorMapSpec, global_type, fmt) -> TensorMap:
     """The driver's arguments: fields from the spec; globalDim/globalStrides
     from the memref type through the runtime's own descriptor_layout."""
     from types import SimpleNamespace
@@ -209,11 +210,12 @@ def _tensor_map(spec: dict, global_type, fmt) -> TensorMap:
     dyn_stride = ir.ShapedType.get_dynamic_stride_or_offset()
     strides = [UNKNOWN if s == dyn_stride else s for s in strides]
     itemsize = fmt.dtype.itemsize
-    if fmt.packed:
-        # The runtime sees packed elements as bytes (fp4: two a byte, fp6:
-        # four in three bytes).
-        shape[-1] = UNKNOWN if shape[-1] is UNKNOWN else shape[-1] * fmt.bits // 8
-        strides = [s if s is UNKNOWN else s * fmt.bits // 8 for s in strides]
+    values, nbytes = spec.packing
+    if (values, nbytes) != (1, 1):
+        # The runtime sees packed elements as bytes (the spec's packing: fp4
+        # two a byte, fp6 four in three bytes).
+        shape[-1] = UNKNOWN if shape[-1] is UNKNOWN else shape[-1] * nbytes // values
+        strides = [s if s is UNKNOWN else s * nbytes // values for s in strides]
         strides[-1] = 1
     view = SimpleNamespace(shape=tuple(shape), strides=tuple(strides),
                            itemsize=itemsize)
@@ -223,17 +225,17 @@ def _tensor_map(spec: dict, global_type, fmt) -> TensorMap:
         return tuple(None if v is UNKNOWN else int(v) for v in values)
 
     return TensorMap(
-        data_type=spec["data_type"], rank=spec["rank"], global_dim=known(dims),
-        global_strides=known(byte_strides), box_dim=tuple(spec["box"]),
-        element_strides=tuple(spec["element_strides"]),
-        interleave=spec["interleave"], swizzle=spec["swizzle"],
-        l2_promotion=spec["l2_promotion"], oob_fill=spec["oob_fill"],
-        spec=dict(spec), encode=spec.get("encode", "tiled"),
-        pixel_box_lower=tuple(spec.get("pixel_box_lower", ())),
-        pixel_box_upper=tuple(spec.get("pixel_box_upper", ())),
-        channels_per_pixel=spec.get("channels_per_pixel", 0),
-        pixels_per_column=spec.get("pixels_per_column", 0),
-        wide_mode=spec.get("wide_mode"))
+        data_type=spec.data_type, rank=spec.rank, global_dim=known(dims),
+        global_strides=known(byte_strides), box_dim=spec.box,
+        element_strides=spec.element_strides,
+        interleave=spec.interleave, swizzle=spec.swizzle,
+        l2_promotion=spec.l2_promotion, oob_fill=spec.oob_fill,
+        spec=spec, encode=spec.encode,
+        pixel_box_lower=spec.pixel_box_lower,
+        pixel_box_upper=spec.pixel_box_upper,
+        channels_per_pixel=spec.channels_per_pixel or 0,
+        pixels_per_column=spec.pixels_per_column or 0,
+        wide_mode=spec.wide_mode)
 
 
 def _dummy_global(fmt, logical: tuple) -> np.ndarray:
@@ -358,9 +360,9 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     im2col = mode in _image.IM2COL_MODES
     spec = isolated.spec
     try:
-        fmt = _formats.get_format(spec["format"])
+        fmt = _formats.get_format(spec.format)
     except ValueError:
-        raise ExplainError(f"explain does not support format {spec['format']} "
+        raise ExplainError(f"explain does not support format {spec.format} "
                            "yet (the emulator does not model it)") from None
 
     mtype = ir.MemRefType(isolated.global_type)

@@ -20,6 +20,7 @@ from mlir.dialects import arith, gpu, memref
 
 from .. import _native
 from ..errors import TileVerifyError, from_diagnostic
+from ..spec import TensorMapSpec
 from ..tma import find_copies
 
 OP_NAME = "tile.tma_copy"
@@ -55,7 +56,7 @@ class Isolated:
     """The op alone in a verified kernel, with constant coordinates."""
     module: ir.Module
     op: ir.Operation
-    spec: dict | None             # its tile.tensor_maps entry (None: opaque map)
+    spec: TensorMapSpec | None    # its tile.tensor_maps entry (None: opaque map)
     coords: tuple                 # starting coordinates, outer-to-inner
     rows: tuple | None            # gather4/scatter4 row operands
     global_type: ir.Type
@@ -495,7 +496,7 @@ def isolate(selected: Selected, *, coords=None, rows=None,
                     notes, alignment, offset_values)
 
 
-def _lower_spec(module: ir.Module) -> dict:
+def _lower_spec(module: ir.Module) -> TensorMapSpec:
     from ..compiler import CompileError, _tensor_maps, lower_to_nvvm
     try:
         lowered = lower_to_nvvm(module)
@@ -505,7 +506,7 @@ def _lower_spec(module: ir.Module) -> dict:
     if len(maps) != 1:
         raise ExplainError(f"expected one tensor map for the isolated copy, got "
                            f"{len(maps)}")
-    return maps[0]
+    return TensorMapSpec.from_json(maps[0])
 
 
 def attribute(op: ir.Operation, name: str, default=None):

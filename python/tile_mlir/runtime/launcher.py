@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..artifact import Artifact
 from ..launch_shape import dim3
+from ..spec import TensorMapSpec
 from .arrays import DeviceView, accepted_dtypes, device_view, download, upload
 from .driver import check, context, cuda
 from .errors import TileRuntimeError
@@ -52,7 +53,8 @@ class Kernel:
         self.name = info["name"]
         self.function = check(cuda().cuModuleGetFunction(module.handle, self.name.encode()),
                               "cuModuleGetFunction")
-        self.specs = info.get("tensor_maps", [])
+        self.specs = [TensorMapSpec.from_json(entry)
+                      for entry in info.get("tensor_maps", [])]
         self.maps = TensorMapCache()
         self.dynamic_shared = int(info.get("dynamic_shared_bytes", 0))
         check_shared_bytes(info, _shared_limit())
@@ -85,7 +87,7 @@ class Kernel:
                     raise TileRuntimeError("argument-shape", f"argument {i}: axis "
                                            f"{axis} is {got}, expected {want}")
         for spec in self.specs:
-            check_source(spec, views[spec["source"]], spec["source"])
+            check_source(spec, views[spec.source], spec.source)
 
     # -- launch ------------------------------------------------------------
     def _prepare(self, args, grid, block, cluster) -> "BoundLaunch":
@@ -93,8 +95,8 @@ class Kernel:
         self._check_args(views)  # nothing is uploaded or launched before this
         views = [upload(v) if v.host is not None else v for v in views]
         for spec in self.specs:  # device addresses now known
-            check_source(spec, views[spec["source"]], spec["source"])
-        maps = [self.maps.get(spec, views[spec["source"]]) for spec in self.specs]
+            check_source(spec, views[spec.source], spec.source)
+        maps = [self.maps.get(spec, views[spec.source]) for spec in self.specs]
         return BoundLaunch(self, views, _pack(views, self.specs, maps),
                            dim3(grid or self.info.get("grid", (1, 1, 1))),
                            dim3(block or self.info.get("block", (1, 1, 1))),
@@ -190,7 +192,7 @@ def _pack(views, specs, maps) -> _Params:
             params.add(ctypes.c_int64(size))
         for stride in view.strides:
             params.add(ctypes.c_int64(stride))
-    for spec, tmap in sorted(zip(specs, maps), key=lambda p: p[0]["param"]):
+    for spec, tmap in sorted(zip(specs, maps), key=lambda p: p[0].param):
         params.add_address(int(tmap.getPtr()))
     return params
 

@@ -1,13 +1,14 @@
 """Tensor maps from the compiler's spec and an argument's runtime layout.
 
-The spec (`tile.tensor_maps`, copied into the manifest) is the only place the
-descriptor fields are decided; this module adds what only run time knows
-(base address, sizes, strides), checks the runtime rules first, and caches
-each encoded map by (spec, pointer, shape, strides).
+The spec (#tile.tensor_map_spec, a manifest entry read as a TensorMapSpec)
+holds every descriptor field and host decision; this module adds what only
+run time knows (base address, sizes, strides), checks the runtime rules
+first, and caches each encoded map by (spec, pointer, shape, strides).
 """
 
 from __future__ import annotations
 
+from ..spec import TensorMapSpec
 from .arrays import DeviceView
 from .driver import check, cuda
 from .errors import CudaError, TileRuntimeError
@@ -16,31 +17,15 @@ _MAX_DIM = 1 << 32
 _MAX_STRIDE = 1 << 40
 
 
-_PADDED_PACKED = ("float4_e2m1fn", "float6_align16b")
-# Packed formats: (values, bytes) of the host array's innermost axis.
-_PACKING = {"float4_e2m1fn": (2, 1), "float4_e2m1fn_align8b": (2, 1),
-            "float6_align16b": (4, 3)}
-
-
-def _base_alignment(spec: dict) -> int:
-    return 32 if spec["interleave"] == 2 or spec["format"] in _PADDED_PACKED else 16
-
-
-def _inner_multiple(spec: dict) -> int:
-    if spec["format"] in _PADDED_PACKED:
-        return 128
-    return 2 if spec["format"] == "float4_e2m1fn_align8b" else 1
-
-
-def descriptor_layout(spec: dict, view: DeviceView) -> tuple[list[int], list[int]]:
+def descriptor_layout(spec: TensorMapSpec, view: DeviceView) -> tuple[list[int], list[int]]:
     """globalDim (elements) and globalStrides (bytes), innermost-first."""
-    rank = spec["rank"]
+    rank = spec.rank
     shape = list(view.shape)
     strides = [s * view.itemsize for s in view.strides]
-    if spec["format"] in _PACKING:
-        values, nbytes = _PACKING[spec["format"]]
+    values, nbytes = spec.packing
+    if (values, nbytes) != (1, 1):  # packed values: the array's last axis is bytes
         shape[-1] = shape[-1] * values // nbytes
-    if spec["interleave"]:
+    if spec.interleave:
         # Axes (N, C_slices, *spatial, Ci): Ci is the implicit slice and the
         # innermost spatial axis steps by one slice.
         dims = shape[:rank]
@@ -51,17 +36,17 @@ def descriptor_layout(spec: dict, view: DeviceView) -> tuple[list[int], list[int
     return dims[::-1], outer_strides[::-1]
 
 
-def check_source(spec: dict, view: DeviceView, index: int) -> None:
+def check_source(spec: TensorMapSpec, view: DeviceView, index: int) -> None:
     """The runtime rules (docs/rules.md) for one tensor-map source."""
     where = f"argument {index}"
-    if len(view.shape) != spec["global_rank"]:
+    if len(view.shape) != spec.global_rank:
         raise TileRuntimeError("global-rank", f"{where} has rank {len(view.shape)}, "
-                               f"the kernel expects {spec['global_rank']}")
+                               f"the kernel expects {spec.global_rank}")
     if view.strides and view.strides[-1] != 1:
         raise TileRuntimeError("global-inner-stride", f"{where}: the innermost stride "
                                f"is {view.strides[-1]} elements, expected 1 "
                                "(make the array contiguous in its last axis)")
-    align = _base_alignment(spec)
+    align = spec.base_alignment
     if view.host is None and view.ptr % align:
         raise TileRuntimeError("global-base-alignment", f"{where}: base address "
                                f"{view.ptr:#x} is not {align}-byte aligned")
@@ -69,8 +54,8 @@ def check_source(spec: dict, view: DeviceView, index: int) -> None:
     for i, dim in enumerate(dims):
         if not 1 <= dim <= _MAX_DIM:
             raise TileRuntimeError("global-dim-range", f"{where}: dimension {dim} "
-                                   "(innermost-first index {i}) is outside 1..2^32")
-    stride_align = _base_alignment(spec)
+                                   f"(innermost-first index {i}) is outside 1..2^32")
+    stride_align = spec.stride_alignment
     for i, stride in enumerate(strides):
         if stride % stride_align:
             raise TileRuntimeError("global-stride-alignment", f"{where}: byte stride "
@@ -80,50 +65,47 @@ def check_source(spec: dict, view: DeviceView, index: int) -> None:
             raise TileRuntimeError("global-stride-range", f"{where}: byte stride "
                                    f"{stride} is not below 2^40")
     # An im2col box is (channels, pixels): only the channels bound a dim.
-    boxes = spec["box"][:1] if spec.get("encode", "tiled") != "tiled" else spec["box"]
+    boxes = spec.box[:1] if spec.im2col else spec.box
     for i, (box, dim) in enumerate(zip(boxes, dims)):
         if box > dim:
             raise TileRuntimeError("box-within-dim", f"{where}: box extent {box} "
                                    f"is larger than dimension {dim} (innermost-first "
                                    f"index {i})")
-    multiple = _inner_multiple(spec)
+    multiple = spec.inner_multiple
     if dims[0] % multiple:
         raise TileRuntimeError("packed-inner-dim", f"{where}: inner dimension {dims[0]} "
                                f"is not a multiple of {multiple}")
 
 
-def encode(spec: dict, view: DeviceView):
+def encode(spec: TensorMapSpec, view: DeviceView):
     """cuTensorMapEncodeTiled / Im2col / Im2colWide (by the spec's `encode`)
     for `spec` over `view` (already checked)."""
     drv = cuda()
     dims, strides = descriptor_layout(spec, view)
     head = (
-        drv.CUtensorMapDataType(spec["data_type"]), spec["rank"], view.ptr,
+        drv.CUtensorMapDataType(spec.data_type), spec.rank, view.ptr,
         [drv.cuuint64_t(d) for d in dims],
         # Rank 1 has no strides; the driver still wants a non-null array.
         [drv.cuuint64_t(s) for s in strides or [dims[0] * view.itemsize]],
     )
-    element_strides = [drv.cuuint32_t(e) for e in spec["element_strides"]]
-    tail = (drv.CUtensorMapSwizzle(spec["swizzle"]),
-            drv.CUtensorMapL2promotion(spec["l2_promotion"]),
-            drv.CUtensorMapFloatOOBfill(spec["oob_fill"]))
-    interleave = drv.CUtensorMapInterleave(spec["interleave"])
-    kind = spec.get("encode", "tiled")
-    if kind == "tiled":
-        name = "cuTensorMapEncodeTiled"
-        args = head + ([drv.cuuint32_t(b) for b in spec["box"]], element_strides,
+    element_strides = [drv.cuuint32_t(e) for e in spec.element_strides]
+    tail = (drv.CUtensorMapSwizzle(spec.swizzle),
+            drv.CUtensorMapL2promotion(spec.l2_promotion),
+            drv.CUtensorMapFloatOOBfill(spec.oob_fill))
+    interleave = drv.CUtensorMapInterleave(spec.interleave)
+    name = spec.encode_function
+    if spec.encode == "tiled":
+        args = head + ([drv.cuuint32_t(b) for b in spec.box], element_strides,
                        interleave) + tail
-    elif kind == "im2col":
-        name = "cuTensorMapEncodeIm2col"
-        args = head + (list(spec["pixel_box_lower"]), list(spec["pixel_box_upper"]),
-                       spec["channels_per_pixel"], spec["pixels_per_column"],
+    elif spec.encode == "im2col":
+        args = head + (list(spec.pixel_box_lower), list(spec.pixel_box_upper),
+                       spec.channels_per_pixel, spec.pixels_per_column,
                        element_strides, interleave) + tail
     else:
-        name = "cuTensorMapEncodeIm2colWide"
-        args = head + (spec["pixel_box_lower"][0], spec["pixel_box_upper"][0],
-                       spec["channels_per_pixel"], spec["pixels_per_column"],
+        args = head + (spec.pixel_box_lower[0], spec.pixel_box_upper[0],
+                       spec.channels_per_pixel, spec.pixels_per_column,
                        element_strides, interleave,
-                       drv.CUtensorMapIm2ColWideMode(spec["wide_mode"])) + tail
+                       drv.CUtensorMapIm2ColWideMode(spec.wide_mode)) + tail
     try:
         return check(getattr(drv, name)(*args), name)
     except CudaError as err:
@@ -137,7 +119,7 @@ class TensorMapCache:
     def __init__(self):
         self._maps = {}
 
-    def get(self, spec: dict, view: DeviceView):
+    def get(self, spec: TensorMapSpec, view: DeviceView):
         key = (id(spec), view.ptr, view.shape, view.strides)
         tmap = self._maps.get(key)
         if tmap is None:

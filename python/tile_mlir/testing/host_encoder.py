@@ -1,12 +1,13 @@
 """The MLIR host lowering run on the CPU: `HostEncoder` JIT-compiles a
-host function holding one `tile.tensor_map` (tile-lower-tma-host plus the
-standard host passes, MLIR's ExecutionEngine) and records the arguments it
-passes cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col, which a stand-in
-receives instead of the driver. Needs MLIR (not for the GPU machine)."""
+host function holding one `tile.tensor_map` (the `tile-host-to-llvm`
+pipeline, MLIR's ExecutionEngine) and records the arguments it passes
+cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col, which a stand-in receives
+instead of the driver. Needs MLIR (not for the GPU machine)."""
 
 from __future__ import annotations
 
 import ctypes
+import json
 
 import numpy as np
 import mlir.ir as ir
@@ -14,25 +15,12 @@ from mlir.execution_engine import ExecutionEngine
 from mlir.passmanager import PassManager
 from mlir.runtime import get_ranked_memref_descriptor
 
+from .. import _native
 from ..builder import make_context
+from ..spec import TensorMapSpec
 
-HOST_PIPELINE = ("builtin.module(tile-lower-tma-host,convert-scf-to-cf,"
-                 "expand-strided-metadata,finalize-memref-to-llvm,"
-                 "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
-                 "convert-func-to-llvm,reconcile-unrealized-casts)")
-
-
-def spec_attr(spec: dict) -> str:
-    """The manifest's dictionary back in MLIR attribute syntax."""
-    parts = []
-    for key, value in sorted(spec.items()):
-        if isinstance(value, list):
-            parts.append(f"{key} = array<i64: {', '.join(map(str, value))}>")
-        elif isinstance(value, str):
-            parts.append(f'{key} = "{value}"')
-        else:
-            parts.append(f"{key} = {value} : i64")
-    return "{" + ", ".join(parts) + "}"
+# passes/lib/Pipeline.cpp: tile-lower-tma-host and the host lowering to LLVM.
+HOST_PIPELINE = "builtin.module(tile-host-to-llvm)"
 
 
 ENCODE = ctypes.CFUNCTYPE(
@@ -49,31 +37,40 @@ ENCODE_IM2COL = ctypes.CFUNCTYPE(
     ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32),
     ctypes.c_uint32, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32),
     ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
-STAND_INS = {"tiled": ("cuTensorMapEncodeTiled", ENCODE, "_record"),
-             "im2col": ("cuTensorMapEncodeIm2col", ENCODE_IM2COL, "_record_im2col")}
+# The stand-in's prototype and recorder for each spec `encode`.
+STAND_INS = {"tiled": (ENCODE, "_record"),
+             "im2col": (ENCODE_IM2COL, "_record_im2col")}
 
 
 class HostEncoder:
     """`@encode(%A)` holding one tile.tensor_map over %A, lowered and JITed;
     each call records the arguments it passed cuTensorMapEncodeTiled (or,
-    for an im2col spec, cuTensorMapEncodeIm2col)."""
+    for an im2col spec, cuTensorMapEncodeIm2col). `spec` is a manifest entry
+    or its TensorMapSpec."""
 
-    def __init__(self, spec: dict, memref_type: str, status: int = 0):
+    def __init__(self, spec: TensorMapSpec | dict, memref_type: str, status: int = 0):
+        if not isinstance(spec, TensorMapSpec):
+            spec = TensorMapSpec.from_json(spec)
+        self.spec = spec
         self.calls = []
         self.status = status
+        self.context = make_context()
+        # The manifest entry back as the attribute (the C++ reader of the
+        # serializer's JSON, verified).
+        attr = _native.tensor_map_spec_attr(self.context, json.dumps(spec.to_json()))
         text = f"""
         func.func @encode(%A: {memref_type}) attributes {{llvm.emit_c_interface}} {{
-          %map = tile.tensor_map %A {{spec = {spec_attr(spec)}}} : {memref_type} -> !llvm.ptr
+          %map = tile.tensor_map %A {{spec = {attr}}} : {memref_type} -> !llvm.ptr
           return
         }}"""
-        self.context = make_context()
         with self.context:
             module = ir.Module.parse(text)
             PassManager.parse(HOST_PIPELINE).run(module.operation)
             self.lowered = str(module)
             self.engine = ExecutionEngine(module, opt_level=2)
         # Bound before the first lookup, which materializes the code.
-        self.function, prototype, method = STAND_INS[spec.get("encode", "tiled")]
+        self.function = spec.encode_function
+        prototype, method = STAND_INS[spec.encode]
         self._callback = prototype(getattr(self, method))
         self.engine.raw_register_runtime(
             self.function, ctypes.cast(self._callback, ctypes.c_void_p))

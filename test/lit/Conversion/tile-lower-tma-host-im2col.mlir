@@ -22,7 +22,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kernels [#gpu.object<#nvvm.target, "">]
   func.func @nhwc(%A: memref<2x6x6x32xf16>) {
     %c1 = arith.constant 1 : index
-    %map = tile.tensor_map %A {spec = {box = array<i64: 32, 16>, bytes = 128 : i64, channels_per_pixel = 32 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 2, 1, 1>, encode = "im2col", format = "float16", global_rank = 4 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "im2col", oob_fill = 0 : i64, param = 1 : i64, pixel_box_lower = array<i64: -2, -1>, pixel_box_upper = array<i64: -1, 0>, pixels_per_column = 16 : i64, rank = 4 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<2x6x6x32xf16> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = im2col, encode = im2col, format = float16, data_type = 6, elem_bits = 16, rank = 4, global_rank = 4, box = [32, 16], element_strides = [1, 2, 1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, pixel_box_lower = [-2, -1], pixel_box_upper = [-1, 0], channels_per_pixel = 32, pixels_per_column = 16, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<2x6x6x32xf16> -> !llvm.ptr
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<2x6x6x32xf16>, %map : !llvm.ptr)
     return
   }
@@ -37,7 +37,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kernels [#gpu.object<#nvvm.target, "">]
   func.func @wide(%A: memref<2x8x128x64xf16>) {
     %c1 = arith.constant 1 : index
-    %map = tile.tensor_map %A {spec = {box = array<i64: 64, 128>, bytes = 128 : i64, channels_per_pixel = 64 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1, 1, 1>, encode = "im2col_wide", format = "float16", global_rank = 4 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "im2col_w_128", oob_fill = 0 : i64, param = 1 : i64, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: -1>, pixels_per_column = 128 : i64, rank = 4 : i64, source = 0 : i64, swizzle = 4 : i64, wide_mode = 1 : i64}} : memref<2x8x128x64xf16> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = im2col_w_128, encode = im2col_wide, format = float16, data_type = 6, elem_bits = 16, rank = 4, global_rank = 4, box = [64, 128], element_strides = [1, 1, 1, 1], interleave = 0, swizzle = 4, l2_promotion = 0, oob_fill = 0, bytes = 128, pixel_box_lower = [-1], pixel_box_upper = [-1], channels_per_pixel = 64, pixels_per_column = 128, wide_mode = 1, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<2x8x128x64xf16> -> !llvm.ptr
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<2x8x128x64xf16>, %map : !llvm.ptr)
     return
   }
@@ -51,7 +51,7 @@ module attributes {gpu.container_module} {
   func.func @channels(%A: memref<2x6x6x16xf16>) {
     %c1 = arith.constant 1 : index
     // expected-error @+1 {{[box-within-dim] argument 0 of @kernels::@k: box extent 32 is larger than dimension 16 (innermost-first index 0)}}
-    %map = tile.tensor_map %A {spec = {box = array<i64: 32, 16>, bytes = 128 : i64, channels_per_pixel = 32 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1, 1, 1>, encode = "im2col", format = "float16", global_rank = 4 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "im2col", oob_fill = 0 : i64, param = 1 : i64, pixel_box_lower = array<i64: -1, -1>, pixel_box_upper = array<i64: -1, -1>, pixels_per_column = 16 : i64, rank = 4 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<2x6x6x16xf16> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = im2col, encode = im2col, format = float16, data_type = 6, elem_bits = 16, rank = 4, global_rank = 4, box = [32, 16], element_strides = [1, 1, 1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, pixel_box_lower = [-1, -1], pixel_box_upper = [-1, -1], channels_per_pixel = 32, pixels_per_column = 16, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<2x6x6x16xf16> -> !llvm.ptr
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<2x6x6x16xf16>, %map : !llvm.ptr)
     return
   }

@@ -101,7 +101,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kernels [#gpu.object<#nvvm.target, "">]
   func.func @static_2d(%A: memref<64x32xf32>) {
     %c1 = arith.constant 1 : index
-    %map = tile.tensor_map %A {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 2 : i64, llvm_param = 7 : i64, mode = "tile", oob_fill = 1 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<64x32xf32> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, llvm_param = 7, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 2, oob_fill = 1, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<64x32xf32> -> !llvm.ptr
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<64x32xf32>, %map : !llvm.ptr)
     return
   }
@@ -188,7 +188,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kernels [#gpu.object<#nvvm.target, "">]
   func.func @dynamic_strided(%A: memref<?x?xf16, strided<[?, 1], offset: ?>>) {
     %c1 = arith.constant 1 : index
-    %map = tile.tensor_map %A {spec = {box = array<i64: 64, 32>, bytes = 128 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1>, format = "float16", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, llvm_param = 7 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 3 : i64}} : memref<?x?xf16, strided<[?, 1], offset: ?>> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, llvm_param = 7, source = 0, mode = tile, encode = tiled, format = float16, data_type = 6, elem_bits = 16, rank = 2, global_rank = 2, box = [64, 32], element_strides = [1, 1], interleave = 0, swizzle = 3, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<?x?xf16, strided<[?, 1], offset: ?>> -> !llvm.ptr
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<?x?xf16, strided<[?, 1], offset: ?>>, %map : !llvm.ptr)
     return
   }
@@ -207,7 +207,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: llvm.call @printf(%{{.+}}, %[[INNER]])
 // CHECK: llvm.call @cuTensorMapEncodeTiled(
 func.func @dynamic_inner_stride(%A: memref<16x16xui32, strided<[?, ?]>>) {
-  %map = tile.tensor_map %A {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 2 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "uint32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<16x16xui32, strided<[?, ?]>> -> !llvm.ptr
+  %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 2, source = 0, mode = tile, encode = tiled, format = uint32, data_type = 2, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<16x16xui32, strided<[?, ?]>> -> !llvm.ptr
   return
 }
 
@@ -274,7 +274,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kernels [#gpu.object<#nvvm.target, "">]
   func.func @interleave(%A: memref<2x4x8x16xui16>) {
     %c1 = arith.constant 1 : index
-    %map = tile.tensor_map %A {spec = {box = array<i64: 8, 1, 1>, bytes = 128 : i64, data_type = 1 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1, 1>, format = "uint16", global_rank = 4 : i64, interleave = 2 : i64, l2_promotion = 0 : i64, llvm_param = 11 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 3 : i64, source = 0 : i64, swizzle = 1 : i64}} : memref<2x4x8x16xui16> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, llvm_param = 11, source = 0, mode = tile, encode = tiled, format = uint16, data_type = 1, elem_bits = 16, rank = 3, global_rank = 4, box = [8, 1, 1], element_strides = [1, 1, 1], interleave = 2, swizzle = 1, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 32, stride_alignment = 32, inner_multiple = 1, packing = [1, 1]>} : memref<2x4x8x16xui16> -> !llvm.ptr
     gpu.launch_func @kernels::@conv blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<2x4x8x16xui16>, %map : !llvm.ptr)
     return
   }
@@ -308,7 +308,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kernels [#gpu.object<#nvvm.target, "">]
   func.func @rank1(%A: memref<?xui32>) {
     %c1 = arith.constant 1 : index
-    %map = tile.tensor_map %A {spec = {box = array<i64: 64>, bytes = 128 : i64, data_type = 2 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1>, format = "uint32", global_rank = 1 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, llvm_param = 5 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 1 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<?xui32> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, llvm_param = 5, source = 0, mode = tile, encode = tiled, format = uint32, data_type = 2, elem_bits = 32, rank = 1, global_rank = 1, box = [64], element_strides = [1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<?xui32> -> !llvm.ptr
     gpu.launch_func @kernels::@copy1d blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<?xui32>, %map : !llvm.ptr)
     return
   }
@@ -349,7 +349,7 @@ module attributes {gpu.container_module} {
 // CHECK: llvm.call @printf(%{{.+}}, %[[COLS]])
 // CHECK: llvm.call @cuTensorMapEncodeTiled(
 func.func @fp4(%A: memref<?x?xf4E2M1FN, strided<[?, 1], offset: ?>>) {
-  %map = tile.tensor_map %A {spec = {box = array<i64: 128, 8>, bytes = 128 : i64, data_type = 14 : i64, elem_bits = 4 : i64, element_strides = array<i64: 1, 1>, format = "float4_e2m1fn", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<?x?xf4E2M1FN, strided<[?, 1], offset: ?>> -> !llvm.ptr
+  %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = tile, encode = tiled, format = float4_e2m1fn, data_type = 14, elem_bits = 4, rank = 2, global_rank = 2, box = [128, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 32, stride_alignment = 32, inner_multiple = 128, packing = [2, 1]>} : memref<?x?xf4E2M1FN, strided<[?, 1], offset: ?>> -> !llvm.ptr
   return
 }
 
@@ -378,7 +378,7 @@ module attributes {gpu.container_module} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.for %i = %c0 to %n step %c1 {
-      %map = tile.tensor_map %A {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<64x32xf32> -> !llvm.ptr
+      %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<64x32xf32> -> !llvm.ptr
       func.call @use(%map) : (!llvm.ptr) -> ()
       gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<64x32xf32>, %map : !llvm.ptr)
     }
@@ -392,7 +392,7 @@ module attributes {gpu.container_module} {
 
 func.func @static_row_stride(%A: memref<16x10xf32>) {
   // expected-error @below {{[global-stride-alignment] argument 0: byte stride 40 (innermost-first index 1) is not a multiple of 16}}
-  %map = tile.tensor_map %A {spec = {box = array<i64: 8, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<16x10xf32> -> !llvm.ptr
+  %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [8, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<16x10xf32> -> !llvm.ptr
   return
 }
 
@@ -400,7 +400,7 @@ func.func @static_row_stride(%A: memref<16x10xf32>) {
 
 func.func @static_box(%A: memref<4x32xf32>) {
   // expected-error @below {{[box-within-dim] argument 0: box extent 8 is larger than dimension 4 (innermost-first index 1)}}
-  %map = tile.tensor_map %A {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<4x32xf32> -> !llvm.ptr
+  %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<4x32xf32> -> !llvm.ptr
   return
 }
 
@@ -408,7 +408,7 @@ func.func @static_box(%A: memref<4x32xf32>) {
 
 func.func @static_inner_stride(%A: memref<16x16xf32, strided<[32, 2]>>) {
   // expected-error @below {{[global-inner-stride] argument 0: the innermost stride is 2 elements, expected 1}}
-  %map = tile.tensor_map %A {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<16x16xf32, strided<[32, 2]>> -> !llvm.ptr
+  %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<16x16xf32, strided<[32, 2]>> -> !llvm.ptr
   return
 }
 
@@ -416,7 +416,7 @@ func.func @static_inner_stride(%A: memref<16x16xf32, strided<[32, 2]>>) {
 
 func.func @wrong_rank(%A: memref<4x16x32xf32>) {
   // expected-error @below {{[global-rank] the source has rank 3, the spec's global_rank is 2}}
-  %map = tile.tensor_map %A {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 1 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<4x16x32xf32> -> !llvm.ptr
+  %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 1, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<4x16x32xf32> -> !llvm.ptr
   return
 }
 
@@ -425,7 +425,7 @@ func.func @wrong_rank(%A: memref<4x16x32xf32>) {
 gpu.module @device {
   gpu.func @k(%A: memref<16x16xui32>) kernel {
     // expected-error @below {{is device code: tile-lower-tma-host lowers host code, after gpu-module-to-binary}}
-    %map = tile.tensor_map %A {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 2 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, format = "uint32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<16x16xui32> -> !llvm.ptr
+    %map = tile.tensor_map %A {spec = #tile.tensor_map_spec<param = 2, source = 0, mode = tile, encode = tiled, format = uint32, data_type = 2, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<16x16xui32> -> !llvm.ptr
     gpu.return
   }
 }

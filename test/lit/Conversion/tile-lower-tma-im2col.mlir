@@ -10,8 +10,8 @@
 // CHECK-SAME: %[[A:[^:]+]]: memref<2x6x6x32xf16>
 // CHECK-SAME: %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}
 // CHECK-SAME: %[[MAP2:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 32, 16>, bytes = 128 : i64, channels_per_pixel = 32 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 2, 1, 1>, encode = "im2col", format = "float16", global_rank = 4 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "im2col", oob_fill = 0 : i64, param = 3 : i64, pixel_box_lower = array<i64: -2, -1>, pixel_box_upper = array<i64: -1, 0>, pixels_per_column = 16 : i64, rank = 4 : i64, source = 0 : i64, swizzle = 0 : i64}
-// CHECK-SAME: encode = "im2col", format = "float16", global_rank = 4 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "im2col_no_offs"
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<param = 3, source = 0, mode = im2col, encode = im2col, format = float16, data_type = 6, elem_bits = 16, rank = 4, global_rank = 4, box = [32, 16], element_strides = [1, 2, 1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, pixel_box_lower = [-2, -1], pixel_box_upper = [-1, 0], channels_per_pixel = 32, pixels_per_column = 16, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>,
+// CHECK-SAME: #tile.tensor_map_spec<param = 4, source = 0, mode = im2col_no_offs, encode = im2col, format = float16, data_type = 6, elem_bits = 16, rank = 4, global_rank = 4, box = [32, 16], element_strides = [1, 1, 1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, pixel_box_lower = [0, 0], pixel_box_upper = [-1, 0], channels_per_pixel = 32, pixels_per_column = 16, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>]
 // CHECK: nvvm.prefetch tensormap, %[[MAP]] : !llvm.ptr
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %{{.*}}, box[%[[C:.*]], %[[W:.*]], %[[H:.*]], %[[N:.*]]] im2col[%[[OW:.*]], %[[OH:.*]]] {isCTAOnly = true, mode = #nvvm.tma_load_mode<im2col>}
 // CHECK: nvvm.cp.async.bulk.tensor.prefetch %[[MAP]], box[%[[C]], %[[W]], %[[H]], %[[N]]] im2col[%[[OW]], %[[OH]]] {mode = #nvvm.tma_load_mode<im2col>}
@@ -38,10 +38,8 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // 64 + 2 pixel rows.
 
 // CHECK-LABEL: gpu.func @wide(
-// CHECK-SAME: encode = "im2col_wide"
-// CHECK-SAME: mode = "im2col_w", oob_fill = 0 : i64, param = 2 : i64, pixel_box_lower = array<i64: -1>, pixel_box_upper = array<i64: -1>, pixels_per_column = 64 : i64, rank = 4 : i64, source = 0 : i64, swizzle = 3 : i64, wide_mode = 0 : i64
-// CHECK-SAME: mode = "im2col_w_128"
-// CHECK-SAME: wide_mode = 1 : i64
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<param = 2, source = 0, mode = im2col_w, encode = im2col_wide, format = float16, data_type = 6, elem_bits = 16, rank = 4, global_rank = 4, box = [64, 64], element_strides = [1, 1, 1, 1], interleave = 0, swizzle = 3, l2_promotion = 0, oob_fill = 0, bytes = 128, pixel_box_lower = [-1], pixel_box_upper = [-1], channels_per_pixel = 64, pixels_per_column = 64, wide_mode = 0, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>,
+// CHECK-SAME: #tile.tensor_map_spec<param = 3, source = 0, mode = im2col_w_128, encode = im2col_wide, {{.*}}, pixels_per_column = 128, wide_mode = 1, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>]
 // CHECK: %[[HALO:.*]] = arith.constant 2 : i16
 // CHECK: %[[OFF:.*]] = arith.constant 1 : i16
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} im2col[%[[HALO]], %[[OFF]]] {isCTAOnly = true, mode = #nvvm.tma_load_mode<im2col_w>}

@@ -19,7 +19,7 @@ module attributes {gpu.container_module} {
   // CHECK-SAME: (%[[A:.*]]: memref<16x16xui32>, %[[BAR:.*]]: !llvm.ptr<3>)
   func.func @host(%A: memref<16x16xui32>, %bar: !llvm.ptr<3>) {
     %c1 = arith.constant 1 : index
-    // CHECK: %[[M0:.*]] = tile.tensor_map %[[A]] {spec = {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 2 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "uint32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}} : memref<16x16xui32> -> !llvm.ptr
+    // CHECK: %[[M0:.*]] = tile.tensor_map %[[A]] {spec = #tile.tensor_map_spec<param = 2, source = 0, mode = tile, encode = tiled, format = uint32, data_type = 2, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>} : memref<16x16xui32> -> !llvm.ptr
     // CHECK-NEXT: gpu.launch_func @kernels::@seed {{.*}} args(%[[A]] : memref<16x16xui32>, %[[BAR]] : !llvm.ptr<3>, %[[M0]] : !llvm.ptr)
     gpu.launch_func @kernels::@seed blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<16x16xui32>, %bar : !llvm.ptr<3>)
     // A second launch encodes its own map (once per launch).

@@ -29,7 +29,7 @@
 // CHECK-LABEL: gpu.func @seed(
 // CHECK-SAME: %[[A:[^:]+]]: memref<16x16xui32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.kernel_signature = (memref<16x16xui32>, !llvm.ptr<3>, !llvm.ptr) -> ()
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 2 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "uint32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<param = 2, source = 0, mode = tile, encode = tiled, format = uint32, data_type = 2, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>]}
 // CHECK: %[[C0:[^ ]+]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[S:[^ ]+]] = memref.get_global @smem : memref<2x8x16xui32, 3>
 // CHECK-NEXT: %[[I:[^ ]+]] = memref.extract_aligned_pointer_as_index %[[S]] : memref<2x8x16xui32, 3> -> index
@@ -59,7 +59,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @store_tile(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[ROW:[^:]+]]: i32, %[[COL:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 3 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<param = 3, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>]}
 // CHECK: %[[BASE:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[BASE]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %[[P0]], box[%[[COL]], %[[ROW]]] : !llvm.ptr, <3>
@@ -79,7 +79,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @reduce_all(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xui32>, %[[ROW:[^:]+]]: i32, %[[COL:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, {{[^}]*}}, data_type = 2 : i64, {{[^}]*}}, param = 3 : i64, {{[^}]*}}}]}
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<{{([^>]* )?}}param = 3,{{([^>]* )?}}data_type = 2,{{([^>]* )?}}box = [16, 8],{{[^>]*}}>]}
 // CHECK: %[[B_P0:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B_P0]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.reduce %[[MAP]], %[[P0]], box[%[[COL]], %[[ROW]]] {redKind = #nvvm.tma_redux_kind<add>} : !llvm.ptr, <3>
@@ -128,9 +128,9 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // CHECK-LABEL: gpu.func @reduce_formats(
 // CHECK-SAME: %[[H:[^:]+]]: memref<64x64xf16>, %[[L:[^:]+]]: memref<64x64xsi64>, %[[U:[^:]+]]: memref<64x64xui64>, %[[ROW:[^:]+]]: i32, %[[COL:[^:]+]]: i32, %[[MH:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[ML:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[MU:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.tensor_maps = [
-// CHECK-SAME: {box = array<i64: 16, 8>, {{[^}]*}}, data_type = 6 : i64, elem_bits = 16 : i64, {{[^}]*}}, format = "float16", {{[^}]*}}, param = 5 : i64, {{[^}]*}}, source = 0 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 8, 8>, {{[^}]*}}, data_type = 5 : i64, elem_bits = 64 : i64, {{[^}]*}}, format = "int64", {{[^}]*}}, param = 6 : i64, {{[^}]*}}, source = 1 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 8, 8>, {{[^}]*}}, data_type = 4 : i64, elem_bits = 64 : i64, {{[^}]*}}, format = "uint64", {{[^}]*}}, param = 7 : i64, {{[^}]*}}, source = 2 : i64, {{[^}]*}}}]
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 5,{{([^>]* )?}}source = 0,{{([^>]* )?}}format = float16,{{([^>]* )?}}data_type = 6,{{([^>]* )?}}elem_bits = 16,{{([^>]* )?}}box = [16, 8],{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 6,{{([^>]* )?}}source = 1,{{([^>]* )?}}format = int64,{{([^>]* )?}}data_type = 5,{{([^>]* )?}}elem_bits = 64,{{([^>]* )?}}box = [8, 8],{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 7,{{([^>]* )?}}source = 2,{{([^>]* )?}}format = uint64,{{([^>]* )?}}data_type = 4,{{([^>]* )?}}elem_bits = 64,{{([^>]* )?}}box = [8, 8],{{[^>]*}}>]
 // CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MH]], %{{[^ ]+}}, box[%[[COL]], %[[ROW]]] {redKind = #nvvm.tma_redux_kind<max>} : !llvm.ptr, <3>
 // CHECK: nvvm.cp.async.bulk.tensor.reduce %[[ML]], %{{[^ ]+}}, box[%[[COL]], %[[ROW]]] {redKind = #nvvm.tma_redux_kind<min>} : !llvm.ptr, <3>
 // CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MU]], %{{[^ ]+}}, box[%[[COL]], %[[ROW]]] {redKind = #nvvm.tma_redux_kind<xor>} : !llvm.ptr, <3>
@@ -158,7 +158,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @gather4(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[BASE_ROW:[^:]+]]: i32, %[[COL:[^:]+]]: i32, %[[R0:[^:]+]]: i32, %[[R1:[^:]+]]: i32, %[[R2:[^:]+]]: i32, %[[R3:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 32, 1>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "gather4", oob_fill = 0 : i64, param = 8 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]}
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<param = 8, source = 0, mode = gather4, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 2, global_rank = 2, box = [32, 1], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>]}
 // CHECK: %[[B_P0:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B_P0]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %[[MAP]], %[[BAR]], box[%[[COL]], %[[R0]], %[[R1]], %[[R2]], %[[R3]]] {isCTAOnly = true, mode = #nvvm.tma_load_mode<tile_gather4>} : !llvm.ptr<3>, !llvm.ptr
@@ -188,7 +188,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @scatter4(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[POLICY:[^:]+]]: i64, %[[COL:[^:]+]]: i32, %[[R0:[^:]+]]: i32, %[[R1:[^:]+]]: i32, %[[R2:[^:]+]]: i32, %[[R3:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 32, 1>, {{[^}]*}}, mode = "scatter4", {{[^}]*}}, param = 7 : i64, {{[^}]*}}}]}
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<{{([^>]* )?}}param = 7,{{([^>]* )?}}mode = scatter4,{{([^>]* )?}}box = [32, 1],{{[^>]*}}>]}
 // CHECK: %[[B_P0:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B_P0]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %[[P0]], box[%[[COL]], %[[R0]], %[[R1]], %[[R2]], %[[R3]]] {mode = #nvvm.tma_store_mode<tile_scatter4>} : !llvm.ptr, <3>
@@ -214,7 +214,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @gather4_repeat(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[R0:[^:]+]]: i32, %[[R1:[^:]+]]: i32, %[[R2:[^:]+]]: i32, %[[R3:[^:]+]]: i32, %[[GMAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[SMAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 32, 1>, {{[^}]*}}, mode = "gather4", {{[^}]*}}, param = 6 : i64, {{[^}]*}}}, {box = array<i64: 32, 1>, {{[^}]*}}, mode = "scatter4", {{[^}]*}}, param = 7 : i64, {{[^}]*}}}]}
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<{{([^>]* )?}}param = 6,{{([^>]* )?}}mode = gather4,{{([^>]* )?}}box = [32, 1],{{[^>]*}}>, #tile.tensor_map_spec<{{([^>]* )?}}param = 7,{{([^>]* )?}}mode = scatter4,{{([^>]* )?}}box = [32, 1],{{[^>]*}}>]}
 // CHECK: %[[C0:[^ ]+]] = arith.constant 0 : i32
 // CHECK: %[[BASE:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[BASE]] : i64 to !llvm.ptr<3>
@@ -367,11 +367,11 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
 // CHECK-LABEL: gpu.func @ranks(
 // CHECK-SAME: %[[A1:[^:]+]]: memref<256xf32>, %[[A2:[^:]+]]: memref<64x64xf32>, %[[A3:[^:]+]]: memref<4x64x64xf32>, %[[A4:[^:]+]]: memref<2x4x64x64xf32>, %[[A5:[^:]+]]: memref<2x2x4x64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[CA:[^:]+]]: i32, %[[CB:[^:]+]]: i32, %[[CC:[^:]+]]: i32, %[[CD:[^:]+]]: i32, %[[CE:[^:]+]]: i32, %[[M1:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M2:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M3:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M4:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M5:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.tensor_maps = [
-// CHECK-SAME: {box = array<i64: 16>, bytes = 128 : i64, data_type = 7 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1>, encode = "tiled", format = "float32", global_rank = 1 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 11 : i64, rank = 1 : i64, source = 0 : i64, swizzle = 0 : i64},
-// CHECK-SAME: {box = array<i64: 16, 8>, {{[^}]*}}, global_rank = 2 : i64, {{[^}]*}}, param = 12 : i64, rank = 2 : i64, source = 1 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 16, 8, 2>, {{[^}]*}}, element_strides = array<i64: 1, 1, 1>, {{[^}]*}}, global_rank = 3 : i64, {{[^}]*}}, param = 13 : i64, rank = 3 : i64, source = 2 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 16, 8, 2, 1>, {{[^}]*}}, global_rank = 4 : i64, {{[^}]*}}, param = 14 : i64, rank = 4 : i64, source = 3 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 16, 8, 2, 1, 1>, {{[^}]*}}, element_strides = array<i64: 1, 1, 1, 1, 1>, {{[^}]*}}, global_rank = 5 : i64, {{[^}]*}}, param = 15 : i64, rank = 5 : i64, source = 4 : i64, {{[^}]*}}}]
+// CHECK-SAME: #tile.tensor_map_spec<param = 11, source = 0, mode = tile, encode = tiled, format = float32, data_type = 7, elem_bits = 32, rank = 1, global_rank = 1, box = [16], element_strides = [1], interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 12,{{([^>]* )?}}source = 1,{{([^>]* )?}}rank = 2,{{([^>]* )?}}global_rank = 2,{{([^>]* )?}}box = [16, 8],{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 13,{{([^>]* )?}}source = 2,{{([^>]* )?}}rank = 3,{{([^>]* )?}}global_rank = 3,{{([^>]* )?}}box = [16, 8, 2],{{([^>]* )?}}element_strides = [1, 1, 1],{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 14,{{([^>]* )?}}source = 3,{{([^>]* )?}}rank = 4,{{([^>]* )?}}global_rank = 4,{{([^>]* )?}}box = [16, 8, 2, 1],{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 15,{{([^>]* )?}}source = 4,{{([^>]* )?}}rank = 5,{{([^>]* )?}}global_rank = 5,{{([^>]* )?}}box = [16, 8, 2, 1, 1],{{([^>]* )?}}element_strides = [1, 1, 1, 1, 1],{{[^>]*}}>]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{[^ ]+}}, %[[M1]], %[[BAR]], box[%[[CA]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[M1]], %{{[^ ]+}}, box[%[[CA]]] : !llvm.ptr, <3>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{[^ ]+}}, %[[M2]], %[[BAR]], box[%[[CB]], %[[CA]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -415,7 +415,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @repeat_2d(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[X:[^:]+]]: i32, %[[Y:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, {{[^}]*}}, param = 4 : i64, {{[^}]*}}}]
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<{{([^>]* )?}}param = 4,{{([^>]* )?}}box = [16, 8],{{[^>]*}}>]
 // CHECK: %[[BASE:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[BASE]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %[[MAP]], %[[BAR]], box[%[[Y]], %[[X]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -504,9 +504,9 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // CHECK-LABEL: gpu.func @swizzle(
 // CHECK-SAME: %[[H:[^:]+]]: memref<32x64xf16>, %[[F:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[M3:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M1:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M2:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.tensor_maps = [
-// CHECK-SAME: {box = array<i64: 8, 4>, bytes = 128 : i64, data_type = 6 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float16", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 3 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 3 : i64},
-// CHECK-SAME: {box = array<i64: 4, 8>, {{[^}]*}}, format = "float32", {{[^}]*}}, param = 4 : i64, {{[^}]*}}, source = 1 : i64, swizzle = 1 : i64},
-// CHECK-SAME: {box = array<i64: 16, 8>, {{[^}]*}}, format = "float32", {{[^}]*}}, param = 5 : i64, {{[^}]*}}, source = 1 : i64, swizzle = 2 : i64}]
+// CHECK-SAME: #tile.tensor_map_spec<param = 3, source = 0, mode = tile, encode = tiled, format = float16, data_type = 6, elem_bits = 16, rank = 2, global_rank = 2, box = [8, 4], element_strides = [1, 1], interleave = 0, swizzle = 3, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 4,{{([^>]* )?}}source = 1,{{([^>]* )?}}format = float32,{{([^>]* )?}}box = [4, 8],{{([^>]* )?}}swizzle = 1,{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 5,{{([^>]* )?}}source = 1,{{([^>]* )?}}format = float32,{{([^>]* )?}}box = [16, 8],{{([^>]* )?}}swizzle = 2,{{[^>]*}}>]
 // CHECK: %[[B3:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P30:[^ ]+]] = llvm.inttoptr %[[B3]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P30]], %[[M3]], %[[BAR]], box[%{{[^ ]+}}, %{{[^ ]+}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -556,7 +556,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // innermost-first.
 
 // CHECK-LABEL: gpu.func @element_strides(
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, {{[^}]*}}, element_strides = array<i64: 1, 2>, {{[^}]*}}}]
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<{{([^>]* )?}}box = [16, 8],{{([^>]* )?}}element_strides = [1, 2],{{[^>]*}}>]
 // CHECK: %[[B:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %{{[^ ]+}}, %{{[^ ]+}}, box[%[[C0:[^ ]+]], %[[C0]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -583,7 +583,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @interleave(
 // CHECK-SAME: %[[A:[^:]+]]: memref<2x4x8x16xui16>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[N:[^:]+]]: i32, %[[C:[^:]+]]: i32, %[[W:[^:]+]]: i32, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 8, 1, 1>, bytes = 128 : i64, data_type = 1 : i64, elem_bits = 16 : i64, element_strides = array<i64: 1, 1, 1>, encode = "tiled", format = "uint16", global_rank = 4 : i64, interleave = 2 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 5 : i64, rank = 3 : i64, source = 0 : i64, swizzle = 1 : i64}]
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<param = 5, source = 0, mode = tile, encode = tiled, format = uint16, data_type = 1, elem_bits = 16, rank = 3, global_rank = 4, box = [8, 1, 1], element_strides = [1, 1, 1], interleave = 2, swizzle = 1, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 32, stride_alignment = 32, inner_multiple = 1, packing = [1, 1]>]
 // CHECK: %[[B:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %[[MAP]], %[[BAR]], box[%[[W]], %[[C]], %[[N]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -616,7 +616,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // so slot 1 is at 1024.
 
 // CHECK-LABEL: gpu.func @packed_fp4(
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 128, 8>, bytes = 128 : i64, data_type = 14 : i64, elem_bits = 4 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "float4_e2m1fn", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 0 : i64, mode = "tile", oob_fill = 0 : i64, param = 2 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 3 : i64}]
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<param = 2, source = 0, mode = tile, encode = tiled, format = float4_e2m1fn, data_type = 14, elem_bits = 4, rank = 2, global_rank = 2, box = [128, 8], element_strides = [1, 1], interleave = 0, swizzle = 3, l2_promotion = 0, oob_fill = 0, bytes = 128, base_alignment = 32, stride_alignment = 32, inner_multiple = 128, packing = [2, 1]>]
 // CHECK: %[[B:[^ ]+]] = arith.index_cast %{{[^ ]+}} : index to i64
 // CHECK-NEXT: %[[P0:[^ ]+]] = llvm.inttoptr %[[B]] : i64 to !llvm.ptr<3>
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[P0]], %{{[^ ]+}}, %{{[^ ]+}}, box[%[[C0:[^ ]+]], %[[C0]]] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
@@ -646,10 +646,10 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[B:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[M0:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M1:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M2:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}, %[[M3:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
 // CHECK-SAME: tile.kernel_signature = (memref<64x64xf32>, memref<64x64xf32>, !llvm.ptr<3>, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK-SAME: tile.tensor_maps = [
-// CHECK-SAME: {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, {{[^}]*}}, param = 3 : i64, {{[^}]*}}, source = 0 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 16, 4>, bytes = 128 : i64, data_type = 7 : i64, {{[^}]*}}, param = 4 : i64, {{[^}]*}}, source = 0 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 7 : i64, {{[^}]*}}, param = 5 : i64, {{[^}]*}}, source = 1 : i64, {{[^}]*}}},
-// CHECK-SAME: {box = array<i64: 16, 8>, bytes = 128 : i64, data_type = 11 : i64, elem_bits = 32 : i64, element_strides = array<i64: 1, 1>, encode = "tiled", format = "tfloat32", global_rank = 2 : i64, interleave = 0 : i64, l2_promotion = 2 : i64, mode = "tile", oob_fill = 1 : i64, param = 6 : i64, rank = 2 : i64, source = 0 : i64, swizzle = 0 : i64}]
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 3,{{([^>]* )?}}source = 0,{{([^>]* )?}}data_type = 7,{{([^>]* )?}}box = [16, 8],{{([^>]* )?}}bytes = 128,{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 4,{{([^>]* )?}}source = 0,{{([^>]* )?}}data_type = 7,{{([^>]* )?}}box = [16, 4],{{([^>]* )?}}bytes = 128,{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<{{([^>]* )?}}param = 5,{{([^>]* )?}}source = 1,{{([^>]* )?}}data_type = 7,{{([^>]* )?}}box = [16, 8],{{([^>]* )?}}bytes = 128,{{[^>]*}}>,
+// CHECK-SAME: #tile.tensor_map_spec<param = 6, source = 0, mode = tile, encode = tiled, format = tfloat32, data_type = 11, elem_bits = 32, rank = 2, global_rank = 2, box = [16, 8], element_strides = [1, 1], interleave = 0, swizzle = 0, l2_promotion = 2, oob_fill = 1, bytes = 128, base_alignment = 16, stride_alignment = 16, inner_multiple = 1, packing = [1, 1]>]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{[^ ]+}}, %[[M0]], %[[BAR]]
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[M0]], %{{[^ ]+}}
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{[^ ]+}}, %[[M1]], %[[BAR]]
@@ -738,11 +738,11 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 
 // CHECK-LABEL: gpu.func @first(
 // CHECK-SAME: %[[A:[^:]+]]: memref<64x64xf32>, %[[BAR:[^:]+]]: !llvm.ptr<3>, %[[MAP:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 8>, {{[^}]*}}, param = 2 : i64, {{[^}]*}}, source = 0 : i64, {{[^}]*}}}]
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<{{([^>]* )?}}param = 2,{{([^>]* )?}}source = 0,{{([^>]* )?}}box = [16, 8],{{[^>]*}}>]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{[^ ]+}}, %[[MAP]], %[[BAR]], box[%{{[^ ]+}}, %{{[^ ]+}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
 // CHECK-LABEL: gpu.func @second(
 // CHECK-SAME: %[[BAR2:[^:]+]]: !llvm.ptr<3>, %[[A2:[^:]+]]: memref<64x64xf32>, %[[MAP2:[^:]+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, tile.tensor_map}) kernel
-// CHECK-SAME: tile.tensor_maps = [{box = array<i64: 16, 4>, {{[^}]*}}, param = 2 : i64, {{[^}]*}}, source = 1 : i64, {{[^}]*}}}]
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map_spec<{{([^>]* )?}}param = 2,{{([^>]* )?}}source = 1,{{([^>]* )?}}box = [16, 4],{{[^>]*}}>]
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP2]], %{{[^ ]+}}, box[%{{[^ ]+}}, %{{[^ ]+}}] : !llvm.ptr, <3>
 // CHECK-LABEL: gpu.func @untouched(
 // CHECK-SAME: %{{[^:]+}}: memref<64x64xf32>) kernel {
