@@ -19,6 +19,7 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 from tile_mlir import runtime
 from tile_mlir.runtime.driver import cuda
 from tile_mlir.runtime.tensormap import encode
+from tile_mlir.spec import TensorMapSpec
 from tile_mlir.runtime.arrays import device_view
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +66,7 @@ def main() -> int:
     rows["tile-mlir bound launch (maps encoded once)"] = per_launch_us(bound)
     rows["tile-mlir full call (checks each time, cached maps)"] = per_launch_us(
         lambda: small(a, out, sync=False), n=5000)
-    spec = small.artifact.kernel()["tensor_maps"][0]
+    spec = TensorMapSpec.from_json(small.artifact.kernel()["tensor_maps"][0])
     view = device_view(a, 0)
     rows["cuda-python cuTensorMapEncodeTiled"] = per_launch_us(lambda: encode(spec, view), n=5000)
 
