@@ -20,6 +20,16 @@ from .opcodes import EVICT_FIRST, load_opcode, store_opcode
 from .tiling import box_origin, round_robin_count, tile_order, tiling
 
 
+def _init_and_prefill(bars, stages: int, count, load) -> None:
+    """One thread: init the stages' mbarriers (count 1), then load(s, s,
+    "pro") the first min(stages, count) tiles, tile s into stage s."""
+    for s in range(stages):
+        K.mbarrier_init(bars.ptr_to([s]), 1)
+    for s in range(stages):
+        with K.if_(count > s):
+            load(s, K.Expr(K.Expr.of(s)), "pro")
+
+
 def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int = 132,
                swizzle: int = 0, dtype: str = "bfloat16", name: str = "tma_copy",
                l2_promotion: int = 0, evict_first: bool = False, store_lag: int = 1,
@@ -50,22 +60,18 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
             tag = f"{site}{stage_index}"
             bar = bars.ptr_to([stage_index])
             K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-            tma.apply(load_opcode(2, evict_first), bufs[stage_index], A, box=box, coords=coords(j),
-                      swizzle=swizzle, l2_promotion=l2_promotion, mbar=bar, tag=tag,
-                      **policy)
+            tma.apply(load_opcode(2, evict_first), bufs[stage_index], A, box=box,
+                      coords=coords(j), swizzle=swizzle, l2_promotion=l2_promotion,
+                      mbar=bar, tag=tag, **policy)
 
         with K.if_(tid == 0):
-            for s in range(stages):
-                K.mbarrier_init(bars.ptr_to([s]), 1)
-            for s in range(stages):
-                with K.if_(count > s):
-                    load(s, K.Expr(K.Expr.of(s)), "pro")
+            _init_and_prefill(bars, stages, count, load)
             for j in K.range_(0, count):
                 stage = j % stages
                 K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, stages))
                 K.on_stage(stage, stages, lambda s: tma.apply(
-                    store_opcode(2, evict_first), B, bufs[s], box=box, coords=coords(j), swizzle=swizzle,
-                    l2_promotion=l2_promotion, **policy))
+                    store_opcode(2, evict_first), B, bufs[s], box=box, coords=coords(j),
+                    swizzle=swizzle, l2_promotion=l2_promotion, **policy))
                 K.bulk_commit_group()
                 K.bulk_wait_group(store_lag, read=True)
                 prev = j - store_lag
@@ -122,11 +128,7 @@ def build_load_only(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: 
                       tag=f"{site}{s}")
 
         with K.if_(tid == 0):
-            for s in range(stages):
-                K.mbarrier_init(full.ptr_to([s]), 1)
-            for s in range(stages):
-                with K.if_(count > s):
-                    load(s, K.Expr(K.Expr.of(s)), "pro")
+            _init_and_prefill(full, stages, count, load)
 
             def step(j, accs):
                 stage = j % stages

@@ -93,8 +93,8 @@ def build_transpose(rows: int, cols: int, tile=(64, 64), stages: int = 4,
         def store(o: int, j):
             i0, j0 = origin(j)
             for m in range(tr // w):
-                tma.apply(store_opcode(), B, outs[o][m], box=(tc, w), coords=(j0, i0 + m * w),
-                          swizzle=swizzle)
+                tma.apply(store_opcode(), B, outs[o][m], box=(tc, w),
+                          coords=(j0, i0 + m * w), swizzle=swizzle)
 
         with K.if_(tid == 0):
             for s in range(S):

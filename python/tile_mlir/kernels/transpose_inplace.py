@@ -58,7 +58,8 @@ class InPlaceTile:
             return
         for k in range(tc // w):
             tma.apply(load_opcode(2, hint), self.ins[k], self.A, box=(tr, w),
-                      coords=(i0, j0 + k * w), swizzle=sw, mbar=bar, tag=tag, l2_promotion=self.l2, **policy)
+                      coords=(i0, j0 + k * w), swizzle=sw, mbar=bar, tag=tag,
+                      l2_promotion=self.l2, **policy)
 
     def transpose(self, lane_offsets) -> None:
         """All threads: read every block, CTA barrier, write them back."""

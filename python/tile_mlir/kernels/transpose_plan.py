@@ -100,25 +100,26 @@ class Plan:
     def shared_bytes(self) -> int:
         return self.bar_offset + 8 * self.stages
 
+    def _box_offset(self, row, col, rows: int, cols: int, wide: bool, ops):
+        """Logical byte offset of element (row, col) of a rows x cols tile
+        buffer: sub-box col // W holds columns [W k, W k + W) as `rows` rows
+        of W; a `wide` buffer (one 3-D box (rows, cols / W, W)) is the tile
+        row-major."""
+        if wide:
+            return row * (cols * self.elem) + col * self.elem
+        return (ops.div(col, self.width) * (rows * self.row_bytes) + row * self.row_bytes
+                + ops.mod(col, self.width) * self.elem)
+
     def in_elem(self, r, c, ops):
-        """Logical byte offset of in-tile element (r, c) in an input stage:
-        sub-box c // W holds columns [W k, W k + W) as TR rows of W; with
-        `wide_in` the one 3-D box (TR, TC / W, W) is the tile row-major."""
+        """Logical byte offset of in-tile element (r, c) in an input stage."""
         tr, tc = self.tile
-        if self.wide_in:
-            return r * (tc * self.elem) + c * self.elem
-        return (ops.div(c, self.width) * (tr * self.row_bytes) + r * self.row_bytes
-                + ops.mod(c, self.width) * self.elem)
+        return self._box_offset(r, c, tr, tc, self.wide_in, ops)
 
     def out_elem(self, c, r, ops):
         """Logical byte offset of out-tile element (c, r) (= in-tile (r, c))
-        in an output buffer: sub-box r // W holds TC rows of W; with
-        `wide_out` the one 3-D box (TC, TR / W, W) is the tile row-major."""
+        in an output buffer."""
         tr, tc = self.tile
-        if self.wide_out:
-            return c * (tr * self.elem) + r * self.elem
-        return (ops.div(r, self.width) * (tc * self.row_bytes) + c * self.row_bytes
-                + ops.mod(r, self.width) * self.elem)
+        return self._box_offset(c, r, tc, tr, self.wide_out, ops)
 
     # ldmatrix: per warp instruction four 8x8 blocks; lane l gives the address
     # of row l % 8 of block l // 8 (the same lanes give stmatrix's rows).
