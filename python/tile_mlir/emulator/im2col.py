@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import contract
 from .convert import to_format
 from .fields import check_fill_rounding_swizzle, check_shared
 from .formats import Format, fill_value, resolve_format, storage_view
@@ -67,7 +68,7 @@ from .swizzle import swizzle_span
 
 LOAD_MODES = ("im2col", "im2col_w", "im2col_w_128")
 STORE_MODES = ("im2col_no_offs",)
-W_MODES = ("im2col_w", "im2col_w_128")
+W_MODES = tuple(m for m, e in contract.MODE_ENCODE.items() if e == "im2col_wide")
 # Signed corner range and unsigned offset range, by descriptor rank.
 _SPATIAL_BITS = {3: 16, 4: 8, 5: 5}
 W_MODE_SWIZZLES = (2, 3, 4)      # cuTensorMapEncodeIm2colWide: 64B, 128B, 128B_ATOM_32B

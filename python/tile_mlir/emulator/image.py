@@ -21,12 +21,13 @@ from math import prod
 
 import numpy as np
 
+from .. import contract
 from .formats import Format, get_format
 from .swizzle import swizzle_address, swizzle_span
 
-MODES = ("tile", "gather4", "scatter4", "im2col", "im2col_w", "im2col_w_128",
-         "im2col_no_offs")
-IM2COL_MODES = ("im2col", "im2col_w", "im2col_w_128", "im2col_no_offs")
+MODES = contract.MODES
+# The modes whose tensor map is an im2col one.
+IM2COL_MODES = tuple(m for m in MODES if contract.MODE_ENCODE[m] != "tiled")
 
 
 

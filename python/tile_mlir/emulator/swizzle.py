@@ -28,9 +28,12 @@ import operator
 
 import numpy as np
 
-SWIZZLES = (0, 1, 2, 3, 4, 5, 6)
-SWIZZLE_NAMES = ("none", "32B", "64B", "128B", "128B_ATOM_32B",
-                 "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B")
+from .. import contract
+
+# The driver's swizzle modes (CU_TENSOR_MAP_SWIZZLE_*), by value.
+SWIZZLES = tuple(range(len(contract.SWIZZLES)))
+SWIZZLE_NAMES = tuple(n.removeprefix("CU_TENSOR_MAP_SWIZZLE_").replace("NONE", "none")
+                      for n in contract.SWIZZLES)
 # Swizzles that only loads may use (the PTX ISA allows the 8-byte flip only
 # for the global -> shared directions).
 LOAD_ONLY_SWIZZLES = (5,)
