@@ -8,7 +8,8 @@ tree: kernel.ptx and kernel.cubin must be byte-identical, and the manifest
 must mean the same: every key of the old manifest is present in the new one
 with the same value (tensor-map entries compared one by one), so a manifest
 may gain fields but never lose or change one. Every other JSON file (index,
-case and host-encode records) must be equal. Exits 1 on any difference.
+case and host-encode records) must be equal, except the builders' compile
+timings (`compile_s`), which are measurements. Exits 1 on any difference.
 """
 
 from __future__ import annotations
@@ -17,6 +18,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+
+# Measurements recorded beside the artifacts, not part of them.
+_TIMINGS = ("compile_s",)
+
+
+def _without_timings(value):
+    if isinstance(value, dict):
+        return {k: _without_timings(v) for k, v in value.items() if k not in _TIMINGS}
+    if isinstance(value, list):
+        return [_without_timings(v) for v in value]
+    return value
 
 
 def _covers(old, new, where: str, out: list[str]) -> None:
@@ -57,7 +70,8 @@ def compare(old: Path, new: Path) -> tuple[dict[str, int], list[str]]:
                     problems)
         elif rel.suffix == ".json":
             counts["json"] += 1
-            if json.loads(a.read_text()) != json.loads(b.read_text()):
+            if (_without_timings(json.loads(a.read_text()))
+                    != _without_timings(json.loads(b.read_text()))):
                 problems.append(f"{rel}: differs")
     return counts, problems
 
