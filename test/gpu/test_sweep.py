@@ -7,13 +7,11 @@ from math import prod
 import numpy as np
 import pytest
 
-from tile_mlir import emulator, runtime
+from tile_mlir import contract, emulator, runtime
 from tile_mlir.testing.cases import ITEMSIZE, NATURAL, all_cases
 
-STORAGE = {"uint8": np.uint8, "int8": np.int8, "uint16": np.uint16, "int16": np.int16,
-           "uint32": np.uint32, "int32": np.int32, "uint64": np.uint64,
-           "int64": np.int64, "float16": np.float16, "bfloat16": np.uint16,
-           "float32": np.float32, "float64": np.float64}
+# numpy storage of each dtype's host arrays (bfloat16: uint16 bit patterns).
+STORAGE = {d: np.dtype(contract.DTYPES[d].numpy).type for d in ITEMSIZE}
 FLOATS = {"float16", "bfloat16", "float32", "float64"}
 # Rounding of float32 to tf32 as measured on the H200 by test_tf32.py: ties
 # go to even (nearest_away did not match).

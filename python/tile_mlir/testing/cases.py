@@ -8,17 +8,17 @@ oob_fill, format, l2_promotion, cache_hint, reduction, coord_steps + repeat,
 cluster (multicast CTAs), dst_cluster, dynamic_strides, runtime_shape.
 """
 
+import numpy as np
+
 from .. import contract
 
-NATURAL = {
-    "uint8": "uint8", "int8": "uint8", "uint16": "uint16", "int16": "uint16",
-    "uint32": "uint32", "int32": "int32", "uint64": "uint64", "int64": "int64",
-    "float16": "float16", "bfloat16": "bfloat16", "float32": "float32",
-    "float64": "float64",
-}
-ITEMSIZE = {"uint8": 1, "int8": 1, "uint16": 2, "int16": 2, "float16": 2,
-            "bfloat16": 2, "uint32": 4, "int32": 4, "float32": 4, "uint64": 8,
-            "int64": 8, "float64": 8}
+# The sweep's dtypes (the case order follows this tuple), with the format a
+# map of each has by default and its element size, from the contract's
+# element-type table.
+SWEEP_DTYPES = ("uint8", "int8", "uint16", "int16", "float16", "bfloat16",
+                "uint32", "int32", "float32", "uint64", "int64", "float64")
+NATURAL = {d: contract.DTYPES[d].default_format for d in SWEEP_DTYPES}
+ITEMSIZE = {d: np.dtype(contract.DTYPES[d].numpy).itemsize for d in SWEEP_DTYPES}
 
 
 def case(name, kind, dtype, gshape, box, coords, **fields):
