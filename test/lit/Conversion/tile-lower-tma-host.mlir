@@ -1,7 +1,7 @@
 // RUN: tile-opt %s -split-input-file --tile-lower-tma-host --verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-lower-tma-host --verify-diagnostics | FileCheck %s --check-prefix=GONE
 // RUN: tile-opt %s -split-input-file --tile-lower-tma-host --verify-diagnostics \
-// RUN:   | tile-opt -split-input-file --pass-pipeline='builtin.module(convert-scf-to-cf,gpu-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)' \
+// RUN:   | tile-opt -split-input-file --tile-host-to-llvm \
 // RUN:   | FileCheck %s --check-prefix=HOST
 
 // tile-lower-tma-host: every tile.tensor_map becomes, where it stands, the
