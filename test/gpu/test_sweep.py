@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 from tile_mlir import contract, emulator, runtime
-from tile_mlir.testing.cases import ITEMSIZE, NATURAL, all_cases
+from tile_mlir.testing.cases import FLOATS, ITEMSIZE, NATURAL, all_cases
 
 # numpy storage of each dtype's host arrays (bfloat16: uint16 bit patterns).
 STORAGE = {d: np.dtype(contract.DTYPES[d].numpy).type for d in ITEMSIZE}
-FLOATS = {"float16", "bfloat16", "float32", "float64"}
 # Rounding of float32 to tf32 as measured on the H200 by test_tf32.py: ties
 # go to even (nearest_away did not match).
 TF32_ROUNDING = "nearest_even"

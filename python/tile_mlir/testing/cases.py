@@ -19,6 +19,7 @@ SWEEP_DTYPES = ("uint8", "int8", "uint16", "int16", "float16", "bfloat16",
                 "uint32", "int32", "float32", "uint64", "int64", "float64")
 NATURAL = {d: contract.DTYPES[d].default_format for d in SWEEP_DTYPES}
 ITEMSIZE = {d: np.dtype(contract.DTYPES[d].numpy).itemsize for d in SWEEP_DTYPES}
+FLOATS = frozenset(d for d in SWEEP_DTYPES if contract.FORMATS[NATURAL[d]].is_float)
 
 
 def case(name, kind, dtype, gshape, box, coords, **fields):

@@ -7,10 +7,8 @@ shared image small enough for static shared memory.
 
 import random
 
-from .cases import ITEMSIZE, REDUCTIONS
-
-SPAN = {0: None, 1: 32, 2: 64, 3: 128}
-FLOATS = ("float16", "bfloat16", "float32", "float64")
+from .. import contract
+from .cases import FLOATS, ITEMSIZE, REDUCTIONS
 
 
 def _pick_dtype(rng, kind):
@@ -27,7 +25,7 @@ def random_case(rng: random.Random, index: int) -> dict:
     rank = rng.randint(1, 5)
     swizzle = rng.choice([0, 0, 1, 2, 3])
     # Inner box: a multiple of 16 bytes, within the swizzle span when swizzled.
-    max_inner_bytes = SPAN[swizzle] or 256
+    max_inner_bytes = contract.SWIZZLE_SPAN_BYTES[swizzle] or 256
     inner_box = (16 // size) * rng.randint(1, max(1, max_inner_bytes // 16))
     inner_box = min(inner_box, 256)
     outer_box = [rng.randint(1, 6) for _ in range(rank - 1)]
