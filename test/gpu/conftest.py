@@ -2,8 +2,9 @@
 
 Build the artifacts where MLIR is installed (`python scripts/build_gpu_artifacts.py`,
 into .artifacts/ or $TILE_GPU_ARTIFACTS), carry them, run `pytest test/gpu`.
-Everything here imports only numpy, cuda-python and tile_mlir's runtime,
-emulator and artifact modules.
+Everything here imports only numpy, cuda-python and tile_mlir's pure-Python
+parts (runtime, emulator, artifact, contract, testing.cases), found through
+PYTHONPATH=build/python_packages or pyproject's pytest `pythonpath`.
 """
 
 import json
