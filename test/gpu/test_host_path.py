@@ -62,7 +62,7 @@ def test_im2col_runs_with_the_host_lowering_encode(artifacts, rng):
     mod = runtime.load(folder)
     kernel = mod.kernels[IM2COL_CASE]
     (spec,) = kernel.specs
-    assert spec["encode"] == "im2col"
+    assert spec.encode == "im2col"
 
     sshape = tuple(kernel.info["params"][1]["shape"])
     G = random_bits(rng, tuple(case["gshape"]), case["dtype"])
