@@ -19,7 +19,7 @@ import mlir.ir as ir
 from mlir.dialects import arith, gpu, memref
 
 from .. import _native
-from ..errors import TileVerifyError, from_diagnostic
+from ..errors import TileVerifyError, first_error_diagnostic, from_mlir_error
 from ..spec import TensorMapSpec
 from ..tma import find_copies
 
@@ -74,9 +74,8 @@ def _verify_error(err: ir.MLIRError, where: str | None = None,
     """The first diagnostic of `err` as a rule-named TileVerifyError, its
     `location` as file:line:col of the input (`line_delta`: lines a wrapper
     added before the input's text)."""
-    diags = list(err.error_diagnostics)
-    first = diags[0] if diags else None
-    error = from_diagnostic(first.message if first else str(err))
+    first = first_error_diagnostic(err)
+    error = from_mlir_error(err)
     if suffix:
         error = TileVerifyError(error.rule, error.message + suffix)
     error.location = where
