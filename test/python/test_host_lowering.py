@@ -28,10 +28,6 @@ from tile_mlir.runtime.tensormap import check_source, descriptor_layout  # noqa:
 from tile_mlir.spec import TensorMapSpec  # noqa: E402
 from tile_mlir.testing.host_encoder import HostEncoder, aligned_empty  # noqa: E402
 
-LOAD = "cp.async.bulk.tensor.{rank}d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
-IM2COL_LOAD = ("cp.async.bulk.tensor.{rank}d.shared::cta.global.im2col."
-               "mbarrier::complete_tx::bytes")
-
 
 # --- real specs: compile one TMA load per case -------------------------------------
 
@@ -49,7 +45,7 @@ KERNELS = {
     # im2col, NHWC (2, 6, 6, 32) float16: box (32 pixels, 32 channels),
     # corners lower (h -1, w -2) / upper (h 0, w -1), a W stride of 2.
     "im2col_f16": (K.Tensor((2, 6, 6, 32), "float16"), (32, 32), (32, 32),
-                   {"opcode": IM2COL_LOAD, "coords": (0, 0, 0, 0),
+                   {"mode": "im2col", "coords": (0, 0, 0, 0),
                     "pixel_box_lower": (-1, -2), "pixel_box_upper": (0, -1),
                     "offsets": (1, 2), "element_strides": (1, 1, 2, 1),
                     "swizzle": 2, "l2_promotion": 2, "oob_fill": 1}, 1024),
@@ -62,13 +58,13 @@ def kernel_spec(name: str) -> tuple[TensorMapSpec, str]:
     type of its global parameter."""
     tensor, box, shared_shape, kwargs, align = KERNELS[name]
     kwargs = dict(kwargs)
-    opcode = kwargs.pop("opcode", LOAD)
+    mode = kwargs.pop("mode", "tile")
     coords = kwargs.pop("coords", (0,) * len(box))
 
     def k(A: tensor):
         shared = K.alloc_shared(shared_shape, tensor.dtype, align=align)
         bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
-        tma.apply(opcode.format(rank=len(coords)), shared, A, box=box,
+        tma.apply(tma.format_opcode("load", mode, len(coords)), shared, A, box=box,
                   coords=coords, mbar=bar, **kwargs)
 
     k.__name__ = name
