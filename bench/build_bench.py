@@ -9,9 +9,10 @@ from pathlib import Path
 
 from tile_mlir import compiler
 from tile_mlir.kernels import (build_copy, build_copy_dynamic, build_copy_one_tile,
-                               build_copy_tma_simt, build_copy_ws, build_load_only,
-                               build_simt_copy, build_store_only, build_transpose,
-                               build_transpose_dynamic, build_transpose_one_tile)
+                               build_copy_tma_simt, build_copy_ws, build_empty,
+                               build_load_only, build_simt_copy, build_store_only,
+                               build_transpose, build_transpose_dynamic,
+                               build_transpose_one_tile, build_two_box_load)
 from tile_mlir.testing.racecheck import build as build_racecheck
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,34 +171,8 @@ def extra_kernels(out: Path) -> list:
 def small_kernels(out: Path) -> None:
     """An empty kernel (raw launch cost) and the contract's example on int32
     (a TMA kernel with one tensor map) for bench/launch_overhead.py."""
-    from tile_mlir import kernel as K
-    from tile_mlir import tma
-
-    @K.kernel(grid=1, block=32)
-    def empty():
-        pass
-
-    @K.kernel(grid=1, block=32)
-    def tma_small(A: K.Tensor((16, 16), "int32"), Out: K.Tensor((16, 16), "int32")):
-        lane = K.lane_id()
-        shared = K.alloc_shared((2, 8, 16), "int32", align=128)
-        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
-        with K.if_(lane == 0):
-            K.mbarrier_init(bar, 1)
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("both"))
-        K.cta_sync()
-        with K.if_(lane == 0):
-            tma.apply("cp.async.bulk.tensor.2d.shared::cta.global.tile."
-                      "mbarrier::complete_tx::bytes", shared, A, box=(8, 16),
-                      coords=(0, 0), coord_steps=((8, 0),), mbar=bar, tag="both")
-        K.mbarrier_wait(bar, 0)
-        K.cta_sync()
-        for g, r in K.grid(2, 8):
-            with K.if_(lane < 16):
-                Out[g * 8 + r, lane] = shared[g, r, lane]
-
-    compiler.compile(empty, "sm_90a").save(out / "empty")
-    compiler.compile(tma_small, "sm_90a").save(out / "tma_small")
+    compiler.compile(build_empty(), "sm_90a").save(out / "empty")
+    compiler.compile(build_two_box_load("int32"), "sm_90a").save(out / "tma_small")
 
 
 TRANSPOSE_N = 16384  # a 16384 x 16384 bf16 matrix: 512 MiB

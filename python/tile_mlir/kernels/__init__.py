@@ -18,7 +18,8 @@ Transposes (B = A^T, 16-bit elements; geometry in `Plan` / `make_plan`):
   build_transpose_one_tile   one tile per CTA, transposed in place
   build_transpose_dynamic    persistent, in place, tiles claimed at run time
 
-`TileClaims` is the run-time tile claiming both dynamic kernels share.
+`TileClaims` is the run-time tile claiming both dynamic kernels share;
+`build_empty` and `build_two_box_load` are the launch-overhead kernels.
 """
 
 from .claims import TileClaims
@@ -26,6 +27,7 @@ from .copy import build_copy, build_copy_one_tile, build_load_only, build_store_
 from .copy_dynamic import build_copy_dynamic
 from .copy_simt import build_simt_copy
 from .copy_ws import build_copy_tma_simt, build_copy_ws, ring_and_producer
+from .launch import build_empty, build_two_box_load
 from .opcodes import EVICT_FIRST
 from .tiling import box_origin, elem_bytes, tile_order, tiling
 from .transpose import build_transpose, swizzled
@@ -35,7 +37,7 @@ from .transpose_plan import METHODS, Plan, make_plan
 __all__ = [
     "EVICT_FIRST", "InPlaceTile", "METHODS", "Plan", "TileClaims", "box_origin",
     "build_copy", "build_copy_dynamic", "build_copy_one_tile", "build_copy_tma_simt",
-    "build_copy_ws", "build_load_only", "build_simt_copy", "build_store_only",
-    "build_transpose", "build_transpose_dynamic", "build_transpose_one_tile",
-    "elem_bytes", "make_plan", "ring_and_producer", "swizzled", "tile_order", "tiling",
+    "build_copy_ws", "build_empty", "build_load_only", "build_simt_copy",
+    "build_store_only", "build_transpose", "build_transpose_dynamic",
+    "build_transpose_one_tile", "build_two_box_load", "elem_bytes", "make_plan", "ring_and_producer", "swizzled", "tile_order", "tiling",
 ]
