@@ -476,15 +476,13 @@ def test_bandwidth_host_checks():
     """In a fresh process: triton's own LLVM does not coexist with an MLIR
     context this process may already have made."""
     import importlib.util
-    import os
     import subprocess
     for module in ("torch", "triton"):
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"needs {module}")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))  # this run's tile_mlir
     code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})"
             "['host_checks'](); print('ok')")
     proc = subprocess.run([sys.executable, "-c", code],
-                          env=env, capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), \
         proc.stdout[-2000:] + proc.stderr[-2000:]
