@@ -128,6 +128,29 @@ constexpr DriverEnumFacts kDriverEnums[] = {
 #include "Tile/DriverEnums.def"
 };
 
+constexpr SwizzleFacts kSwizzles[] = {
+#define TILE_SWIZZLE(VALUE, NAME, SPAN, LOAD_ONLY, IM2COL_WIDE, SM100)        \
+  {VALUE, NAME, SPAN, LOAD_ONLY, IM2COL_WIDE, SM100},
+#include "Tile/DriverEnums.def"
+};
+constexpr bool swizzleRowsInValueOrder() {
+  for (unsigned i = 0; i < std::size(kSwizzles); ++i)
+    if (kSwizzles[i].value != static_cast<int>(i))
+      return false;
+  return true;
+}
+static_assert(swizzleRowsInValueOrder(),
+              "DriverEnums.def swizzle rows must be in value order");
+
+// Formats.def's swizzle sets name only swizzles of the table.
+constexpr bool formatSwizzlesInTable() {
+  for (const FormatFacts &f : kFormats)
+    if ((f.loadSwizzles | f.storeSwizzles) >> std::size(kSwizzles))
+      return false;
+  return true;
+}
+static_assert(formatSwizzlesInTable(), "Formats.def names an unknown swizzle");
+
 constexpr std::pair<EncodeKind, llvm::StringLiteral> kEncodeFunctions[] = {
 #define TILE_ENCODE_FUNCTION(KIND, NAME) {EncodeKind::KIND, NAME},
 #include "Tile/DriverEnums.def"
@@ -183,6 +206,31 @@ bool mlir::tile::isSignedReduction(Reduction op) {
 
 llvm::ArrayRef<DriverEnumFacts> mlir::tile::driverEnumTable() {
   return kDriverEnums;
+}
+
+llvm::ArrayRef<SwizzleFacts> mlir::tile::swizzleTable() { return kSwizzles; }
+
+const SwizzleFacts *mlir::tile::swizzleFacts(int swizzle) {
+  if (swizzle < 0 || swizzle >= static_cast<int>(std::size(kSwizzles)))
+    return nullptr;
+  return &kSwizzles[swizzle];
+}
+
+std::string mlir::tile::swizzleShortName(int swizzle) {
+  const SwizzleFacts *s = swizzleFacts(swizzle);
+  if (!s)
+    return "";
+  llvm::StringRef name = s->cuName;
+  name.consume_front("CU_TENSOR_MAP_SWIZZLE_");
+  return name == "NONE" ? "none" : name.str();
+}
+
+unsigned mlir::tile::swizzleMask(bool (*pred)(const SwizzleFacts &)) {
+  unsigned mask = 0;
+  for (const SwizzleFacts &s : kSwizzles)
+    if (pred(s))
+      mask |= 1u << s.value;
+  return mask;
 }
 
 unsigned mlir::tile::formatBits(Format format) {
@@ -289,9 +337,8 @@ bool mlir::tile::formatMatches(Type type, Format format) {
 }
 
 int64_t mlir::tile::swizzleSpanBytes(int swizzle) {
-  if (swizzle >= 4)
-    return 128; // the 128B swizzles with 32B/64B atoms (sm_100)
-  return swizzle <= 0 ? 0 : int64_t(16) << swizzle;
+  const SwizzleFacts *s = swizzleFacts(swizzle);
+  return s ? s->spanBytes : 0;
 }
 
 int64_t mlir::tile::swizzlePeriodBytes(int swizzle) {

@@ -17,6 +17,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <limits>
 #include "llvm/Support/MathExtras.h"
@@ -238,11 +239,15 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
       return fail(op, Rule::ElementStridesRange)
              << "element_strides[" << i << "] = " << stride
              << " is outside 1..8";
-  if (f.swizzle < 0 || f.swizzle > 6)
+  if (!swizzleFacts(f.swizzle)) {
+    SmallVector<std::string> names;
+    for (const SwizzleFacts &s : swizzleTable())
+      names.push_back(swizzleShortName(s.value));
     return fail(op, Rule::SwizzleRange)
-           << "swizzle " << f.swizzle
-           << " is outside 0..6 (none, 32B, 64B, 128B, 128B_ATOM_32B, "
-              "128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)";
+           << "swizzle " << f.swizzle << " is outside 0.."
+           << swizzleTable().size() - 1 << " (" << llvm::join(names, ", ")
+           << ")";
+  }
   if (f.interleave < 0 || f.interleave > 2)
     return fail(op, Rule::InterleaveRange)
            << "interleave " << f.interleave
@@ -350,11 +355,13 @@ LogicalResult Verifier::verifyModes() {
   }
   if (isPackedFormat(format) && failed(verifyPacked()))
     return failure();
-  if (f.swizzle == 5 && (opc.direction == Direction::store ||
-                         opc.direction == Direction::reduce))
+  if (swizzleFacts(f.swizzle)->loadOnly &&
+      (opc.direction == Direction::store ||
+       opc.direction == Direction::reduce))
     return fail(op, Rule::SwizzleLoadOnly)
-           << "swizzle 5 (128B_ATOM_32B_FLIP_8B) is for loads only, got "
-           << "direction " << stringifyDirection(opc.direction);
+           << "swizzle " << f.swizzle << " (" << swizzleShortName(f.swizzle)
+           << ") is for loads only, got direction "
+           << stringifyDirection(opc.direction);
   return success();
 }
 
@@ -502,10 +509,14 @@ LogicalResult Verifier::verifyIm2col() {
                << "-bit unsigned for rank " << opc.rank << ")";
   }
   if (wide) {
-    if (f.swizzle < 2 || f.swizzle > 4)
+    if (!swizzleFacts(f.swizzle)->im2colWide)
       return fail(op, Rule::Im2colWSwizzle)
-             << stringifyMode(opc.mode) << " uses swizzle 2, 3 or 4, got "
-             << f.swizzle;
+             << stringifyMode(opc.mode) << " uses swizzle "
+             << swizzleList(swizzleMask([](const SwizzleFacts &s) {
+                              return s.im2colWide;
+                            }),
+                            " or ")
+             << ", got " << f.swizzle;
     std::optional<int64_t> halo = constant(op.getOffsets()[0]);
     int64_t haloLimit = opc.mode == Mode::im2col_w ? 512 : 32;
     if (!halo || *halo >= haloLimit)
@@ -865,10 +876,10 @@ LogicalResult Verifier::verifyTargets() {
       opc.mode == Mode::gather4 || opc.mode == Mode::scatter4 ||
               isIm2colWideMode(opc.mode)
           ? "mode"
-      : opc.ctaGroup       ? "cta_group"
-      : f.swizzle >= 4     ? "swizzle"
-      : isPackedFormat(format) ? "format"
-                               : nullptr;
+      : opc.ctaGroup                   ? "cta_group"
+      : swizzleFacts(f.swizzle)->sm100 ? "swizzle"
+      : isPackedFormat(format)         ? "format"
+                                       : nullptr;
   for (const TargetInfo &t : getTargets(op)) {
     std::string chip = "sm_" + std::to_string(t.sm) + (t.archSpecific ? "a" : "");
     if (t.sm < 90)

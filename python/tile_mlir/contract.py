@@ -1,5 +1,5 @@
 """The contract of the copy engine as data: formats, element types,
-reductions, enum orders, driver names and every rule.
+reductions, swizzles, enum orders, driver names and every rule.
 
 Every fact is stated once, in the C++ tables the dialect is compiled from
 (dialect/include/Tile/Formats.def, ElementTypes.def, Reductions.def,
@@ -61,6 +61,18 @@ class DtypeInfo:
 
 
 @dataclass(frozen=True)
+class SwizzleInfo:
+    """One CUtensorMapSwizzle (a TILE_SWIZZLE row of DriverEnums.def)."""
+    value: int
+    cu_name: str                # "CU_TENSOR_MAP_SWIZZLE_128B"
+    name: str                   # "128B" ("none" for 0)
+    span_bytes: int             # bytes of one swizzled row, 0 for none
+    load_only: bool             # stores and reductions do not take it
+    im2col_wide: bool           # cuTensorMapEncodeIm2colWide takes it
+    sm100: bool                 # it needs the data-center sm_100 family
+
+
+@dataclass(frozen=True)
 class RuleInfo:
     """One rule of Rules.def."""
     name: str
@@ -94,7 +106,15 @@ INTERLEAVES: tuple[str, ...] = DRIVER_ENUMS["interleave"]
 L2_PROMOTIONS: tuple[str, ...] = DRIVER_ENUMS["l2_promotion"]
 OOB_FILLS: tuple[str, ...] = DRIVER_ENUMS["oob_fill"]
 WIDE_MODES: tuple[str, ...] = DRIVER_ENUMS["wide_mode"]
-SWIZZLE_SPAN_BYTES: tuple[int, ...] = _contract.SWIZZLE_SPAN_BYTES
+
+# The swizzles' facts, indexed by value, and the sets the rules name.
+SWIZZLE_TABLE: tuple[SwizzleInfo, ...] = tuple(
+    SwizzleInfo(**row) for row in _contract.SWIZZLE_TABLE)
+SWIZZLE_SPAN_BYTES: tuple[int, ...] = tuple(s.span_bytes for s in SWIZZLE_TABLE)
+LOAD_ONLY_SWIZZLES: tuple[int, ...] = tuple(s.value for s in SWIZZLE_TABLE if s.load_only)
+IM2COL_WIDE_SWIZZLES: tuple[int, ...] = tuple(
+    s.value for s in SWIZZLE_TABLE if s.im2col_wide)
+SM100_SWIZZLES: tuple[int, ...] = tuple(s.value for s in SWIZZLE_TABLE if s.sm100)
 
 ENCODE_FUNCTIONS: dict[str, str] = dict(_contract.ENCODE_FUNCTIONS)
 # Mode -> the encode kind of its tensor map ("tile" -> "tiled").

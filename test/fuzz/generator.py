@@ -84,6 +84,10 @@ PTX_MODES = {"tile": "tile", "gather4": "tile::gather4",
 SHARED_LIMIT = 227 * 1024
 # Bytes of the swizzle span (4..6 are the sm_100 128-byte atom variants).
 SWIZZLE_SPAN = dict(enumerate(contract.SWIZZLE_SPAN_BYTES))
+# The sm_100 swizzles every direction takes, and those only loads take.
+SM100_SWIZZLES = [s for s in contract.SM100_SWIZZLES
+                  if s not in contract.LOAD_ONLY_SWIZZLES]
+LOAD_ONLY_SWIZZLES = list(contract.LOAD_ONLY_SWIZZLES)
 REDUCTIONS = list(contract.REDUCTION_OPERATORS)
 
 
@@ -267,7 +271,8 @@ class Case:
 
 def _pick_targets(rng: random.Random, f: Form) -> list | None:
     need_bw = (f.mode in ("gather4", "scatter4") + WIDE_MODES
-               or f.cta_group is not None or f.packed() or (f.swizzle or 0) >= 4)
+               or f.cta_group is not None or f.packed()
+               or (f.swizzle or 0) in contract.SM100_SWIZZLES)
     need_arch = f.multicast
     need_ptx86 = f.direction == "load" and not f.cluster
     no_sm100 = (f.interleave or 0) == 1 and (f.swizzle or 0) != 0
@@ -458,14 +463,16 @@ def build_valid(rng: random.Random) -> Form:
             es = [_small(rng, 1, 8) if i != 1 else 1 for i in range(f.rank)]
     else:
         if padded:
-            swz = rng.choice([0, 3, 4] + ([6] if packed == "float6_align16b"
-                                          and f.direction == "store" else []))
+            info = _FORMATS[packed]
+            swz = rng.choice(info.store_swizzles if f.direction == "store"
+                             else info.load_swizzles)
             inner = 128
         else:
             if wide:
-                swz = rng.choice([2, 3, 4])
+                swz = rng.choice(contract.IM2COL_WIDE_SWIZZLES)
             elif rng.random() < 0.25:
-                swz = rng.choice([4, 6] + ([] if stores else [5]))   # sm_100
+                swz = rng.choice(SM100_SWIZZLES +
+                                 ([] if stores else LOAD_ONLY_SWIZZLES))
             else:
                 swz = rng.choice([0, 0, 1, 2, 3])
             span = SWIZZLE_SPAN[swz]

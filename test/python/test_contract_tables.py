@@ -140,6 +140,22 @@ def test_driver_enums():
         "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B"
 
 
+def test_swizzles():
+    # cuda.h, CUtensorMapSwizzle: NONE, 32B, 64B, 128B and the sm_100 128B
+    # variants with 32B atoms, 32B atoms flipped per 8B, 64B atoms; PTX ISA
+    # "Tensor swizzling modes": the 8-byte flip is for global -> shared only;
+    # cuTensorMapEncodeIm2colWide takes 64B, 128B and 128B_ATOM_32B.
+    table = contract.SWIZZLE_TABLE
+    assert [s.value for s in table] == list(range(7))
+    assert [s.cu_name for s in table] == list(contract.SWIZZLES)
+    assert [s.name for s in table] == ["none", "32B", "64B", "128B", "128B_ATOM_32B",
+                                       "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"]
+    assert contract.SWIZZLE_SPAN_BYTES == (0, 32, 64, 128, 128, 128, 128)
+    assert contract.LOAD_ONLY_SWIZZLES == (5,)
+    assert contract.IM2COL_WIDE_SWIZZLES == (2, 3, 4)
+    assert contract.SM100_SWIZZLES == (4, 5, 6)
+
+
 def test_rules():
     assert contract.rule("box-extent").kind == "verify"
     assert contract.rule("global-base-alignment").kind == "host"

@@ -174,12 +174,19 @@ void writeEnums(llvm::raw_ostream &os) {
     os << "    " << str(stringifyMode(mode)) << ": "
        << str(stringifyEncodeKind(tensorMapEncodeKind(mode))) << ",\n";
   }
-  os << "}\n# Swizzle value -> span bytes (Contract.cpp swizzleSpanBytes).\n";
-  llvm::SmallVector<std::string> spans;
-  for (const DriverEnumFacts &e : driverEnumTable())
-    if (e.field == "swizzle")
-      spans.push_back(std::to_string(swizzleSpanBytes(e.value)));
-  os << "SWIZZLE_SPAN_BYTES = " << tuple(spans) << "\n\n";
+  os << "}\n\n";
+}
+
+void writeSwizzles(llvm::raw_ostream &os) {
+  os << "# DriverEnums.def TILE_SWIZZLE rows, by value.\nSWIZZLE_TABLE = (\n";
+  for (const SwizzleFacts &s : swizzleTable())
+    os << "    dict(value=" << s.value << ", cu_name=" << str(s.cuName)
+       << ", name=" << str(swizzleShortName(s.value))
+       << ",\n         span_bytes=" << swizzleSpanBytes(s.value)
+       << ", load_only=" << boolean(s.loadOnly)
+       << ", im2col_wide=" << boolean(s.im2colWide)
+       << ", sm100=" << boolean(s.sm100) << "),\n";
+  os << ")\n\n";
 }
 
 void writeRules(llvm::raw_ostream &os) {
@@ -237,6 +244,7 @@ int main(int argc, char **argv) {
   writeElementTypes(os, context);
   writeReductions(os);
   writeEnums(os);
+  writeSwizzles(os);
   writeRules(os);
 
   std::error_code error;

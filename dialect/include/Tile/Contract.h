@@ -16,6 +16,7 @@
 #include "Tile/TileOps.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::tile {
 
@@ -138,12 +139,31 @@ struct DriverEnumFacts {
 };
 llvm::ArrayRef<DriverEnumFacts> driverEnumTable();
 
+/// One TILE_SWIZZLE row of DriverEnums.def: swizzle `value` and its facts.
+struct SwizzleFacts {
+  int value;
+  llvm::StringLiteral cuName; // CU_TENSOR_MAP_SWIZZLE_*
+  int64_t spanBytes;          // bytes of one swizzled row, 0 for none
+  bool loadOnly;              // stores and reductions do not take it
+  bool im2colWide;            // cuTensorMapEncodeIm2colWide takes it
+  bool sm100;                 // it needs the data-center sm_100 family
+};
+/// The TILE_SWIZZLE rows, indexed by swizzle value.
+llvm::ArrayRef<SwizzleFacts> swizzleTable();
+/// The row of `swizzle`, or null outside the table.
+const SwizzleFacts *swizzleFacts(int swizzle);
+/// The driver name without CU_TENSOR_MAP_SWIZZLE_: "none", "32B", ...,
+/// "128B_ATOM_64B" ("" outside the table).
+std::string swizzleShortName(int swizzle);
+/// Bit s set for each swizzle s whose row satisfies `pred`.
+unsigned swizzleMask(bool (*pred)(const SwizzleFacts &));
+
 /// The format an element type has when none is given, if it has one.
 std::optional<Format> defaultFormat(Type elementType);
 /// Whether an explicit `format` describes `elementType` without reinterpreting it.
 bool formatMatches(Type elementType, Format format);
 
-/// 0, 32, 64 or 128 bytes (128 for the atom variants 4..6).
+/// 0, 32, 64 or 128 bytes (DriverEnums.def; 0 outside the table).
 int64_t swizzleSpanBytes(int swizzle);
 /// Bytes after which the swizzle pattern repeats: 8 rows of the span.
 int64_t swizzlePeriodBytes(int swizzle);

@@ -14,7 +14,7 @@ import numpy as np
 from .convert import TF32_ROUNDINGS
 from .formats import Format, resolve_format, storage_view
 from .image import IM2COL_MODES, Image, _ints, compute_image
-from .swizzle import LOAD_ONLY_SWIZZLES, swizzle_span
+from .swizzle import LOAD_ONLY_SWIZZLES, SWIZZLE_NAMES, swizzle_span
 
 DIRECTIONS = ("load", "store", "reduce")
 
@@ -174,8 +174,8 @@ def check_fill_rounding_swizzle(fmt: Format, oob_fill, tf32_rounding, swizzle,
 def check_swizzle_direction(swizzle, direction: str) -> None:
     if swizzle in LOAD_ONLY_SWIZZLES and direction != "load":
         raise ValueError(f"swizzle-load-only: swizzle {swizzle} "
-                         "(128B_ATOM_32B_FLIP_8B) is valid only for loads, got a "
-                         f"{direction}")
+                         f"({SWIZZLE_NAMES[swizzle]}) is valid only for loads, "
+                         f"got a {direction}")
 
 
 def _check_packed(fmt: Format, garr, direction, box, strides, coords, swizzle,

@@ -64,14 +64,21 @@ from .fields import check_fill_rounding_swizzle, check_shared
 from .formats import Format, fill_value, resolve_format, storage_view
 from .image import Image, _ints, checked_element_strides, compute_image, im2col_rows
 from .reduce import apply_reduction, check_reduction
-from .swizzle import swizzle_span
+from .swizzle import SWIZZLE_NAMES, swizzle_span
 
 LOAD_MODES = ("im2col", "im2col_w", "im2col_w_128")
 STORE_MODES = ("im2col_no_offs",)
 W_MODES = tuple(m for m, e in contract.MODE_ENCODE.items() if e == "im2col_wide")
 # Signed corner range and unsigned offset range, by descriptor rank.
 _SPATIAL_BITS = {3: 16, 4: 8, 5: 5}
-W_MODE_SWIZZLES = (2, 3, 4)      # cuTensorMapEncodeIm2colWide: 64B, 128B, 128B_ATOM_32B
+# The swizzles cuTensorMapEncodeIm2colWide takes (64B, 128B, 128B_ATOM_32B).
+W_MODE_SWIZZLES = contract.IM2COL_WIDE_SWIZZLES
+
+
+def _either(values) -> str:
+    """"2, 3 or 4"."""
+    *head, last = (str(v) for v in values)
+    return f"{', '.join(head)} or {last}" if head else last
 
 
 def corner_range(rank: int, mode: str) -> tuple:
@@ -153,8 +160,10 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
                          "a stride along N is not modelled (undocumented)")
     check_fill_rounding_swizzle(fmt, oob_fill, tf32_rounding, swizzle, direction)
     if mode in W_MODES and swizzle not in W_MODE_SWIZZLES:
-        raise ValueError(f"im2col-w-swizzle: {mode} needs swizzle 2, 3 or 4 (64B, "
-                         f"128B, 128B_ATOM_32B), got {swizzle}")
+        raise ValueError(f"im2col-w-swizzle: {mode} needs swizzle "
+                         f"{_either(W_MODE_SWIZZLES)} "
+                         f"({', '.join(SWIZZLE_NAMES[s] for s in W_MODE_SWIZZLES)}), "
+                         f"got {swizzle}")
     if image.row_payload_bytes % 16:
         raise ValueError(f"box-inner-bytes: channels_per_pixel {cpp} x "
                          f"{fmt.bits // 8} bytes = {image.row_payload_bytes} bytes, "

@@ -30,29 +30,24 @@ import numpy as np
 
 from .. import contract
 
-# The driver's swizzle modes (CU_TENSOR_MAP_SWIZZLE_*), by value.
-SWIZZLES = tuple(range(len(contract.SWIZZLES)))
-SWIZZLE_NAMES = tuple(n.removeprefix("CU_TENSOR_MAP_SWIZZLE_").replace("NONE", "none")
-                      for n in contract.SWIZZLES)
-# Swizzles that only loads may use (the PTX ISA allows the 8-byte flip only
-# for the global -> shared directions).
-LOAD_ONLY_SWIZZLES = (5,)
+# The driver's swizzle modes (CU_TENSOR_MAP_SWIZZLE_*) by value, their names
+# ("none", "32B", ...) and the ones only loads may use: the contract's facts
+# (DriverEnums.def). The XOR maps below are the emulator's own.
+SWIZZLES = tuple(s.value for s in contract.SWIZZLE_TABLE)
+SWIZZLE_NAMES = tuple(s.name for s in contract.SWIZZLE_TABLE)
+LOAD_ONLY_SWIZZLES = contract.LOAD_ONLY_SWIZZLES
 
 
 def _check(swizzle: int) -> int:
     if isinstance(swizzle, bool) or swizzle not in SWIZZLES:
-        raise ValueError(f"swizzle-range: swizzle {swizzle!r} is outside 0..6 "
-                         "(none, 32B, 64B, 128B, 128B_ATOM_32B, "
-                         "128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)")
+        raise ValueError(f"swizzle-range: swizzle {swizzle!r} is outside "
+                         f"0..{len(SWIZZLES) - 1} ({', '.join(SWIZZLE_NAMES)})")
     return int(swizzle)
 
 
 def swizzle_span(swizzle: int) -> int:
     """Bytes of one swizzled row: 0, 32, 64 or 128 (128 for 4..6)."""
-    s = _check(swizzle)
-    if s == 0:
-        return 0
-    return 16 << min(s, 3)
+    return contract.SWIZZLE_SPAN_BYTES[_check(swizzle)]
 
 
 def swizzle_period(swizzle: int) -> int:

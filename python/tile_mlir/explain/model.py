@@ -22,7 +22,6 @@ from ..emulator import im2col as _im2col
 from ..emulator.fields import resolve
 from ..emulator.indexing import axis_coordinates
 from ..emulator.load import slot_coords
-from ..emulator import swizzle as _swizzle
 from ..emulator.swizzle import swizzle_period, swizzle_span
 from . import im2col as _ex_im2col
 from .source import ExplainError, Isolated, Selected, attribute, operand_groups
@@ -328,8 +327,8 @@ def _slot_map(t, offset: int, size: int, global_rank: int) -> tuple:
 
 
 def _swizzle_name(swizzle: int) -> str:
-    names = getattr(_swizzle, "SWIZZLE_NAMES", ("none", "32B", "64B", "128B"))
-    return names[swizzle] if 0 <= swizzle < len(names) else str(swizzle)
+    table = contract.SWIZZLE_TABLE
+    return table[swizzle].name if 0 <= swizzle < len(table) else str(swizzle)
 
 
 def check_supported(op) -> None:
