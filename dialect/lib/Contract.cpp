@@ -60,10 +60,11 @@ constexpr FormatFacts kFormats[] = {
 #define TILE_FORMAT(NAME, CU_TYPE, CU_NAME, BITS, FLOAT, SIGNED, STORAGE,     \
                     NUMPY, PACKED, PADDED, ALIGN, INNER_MUL, PACK_VALUES,     \
                     PACK_BYTES, GROUP_DATA, GROUP_SLOT, LOAD_ONLY, NAN_FILL,  \
-                    LOAD_SWZ, STORE_SWZ, STORE_UNPACKED)                      \
+                    LOAD_SWZ, STORE_SWZ, STORE_UNPACKED, FTZ, TF32)           \
   {Format::NAME, CU_TYPE, CU_NAME, BITS, FLOAT, SIGNED, STORAGE, NUMPY,       \
    PACKED, PADDED, ALIGN, INNER_MUL, {PACK_VALUES, PACK_BYTES}, GROUP_DATA,    \
-   GROUP_SLOT, LOAD_ONLY, NAN_FILL, LOAD_SWZ, STORE_SWZ, STORE_UNPACKED},
+   GROUP_SLOT, LOAD_ONLY, NAN_FILL, LOAD_SWZ, STORE_SWZ, STORE_UNPACKED, FTZ,  \
+   TF32},
 #include "Tile/Formats.def"
 };
 
@@ -96,6 +97,9 @@ constexpr bool formatRowsConsistent() {
     if (f.loadOnly && (f.storeSwizzles != 0 || f.storeUnpacked))
       return false;
     if (f.storeUnpacked && !f.packed)
+      return false;
+    // Flush and tf32 rounding act on float32 values.
+    if ((f.flushesSubnormals || f.roundsToTf32) && !(f.isFloat && f.bits == 32))
       return false;
   }
   return true;

@@ -44,6 +44,8 @@ class FormatInfo:
     load_swizzles: tuple[int, ...]
     store_swizzles: tuple[int, ...]
     store_unpacked: bool        # stores read one value per shared byte (fp6)
+    flushes_subnormals: bool    # the copy flushes subnormal float32 values to zero
+    rounds_tf32: bool           # the copy rounds float32 values to tf32
 
     def allows_swizzle(self, swizzle: int, store: bool = False) -> bool:
         return swizzle in (self.store_swizzles if store else self.load_swizzles)

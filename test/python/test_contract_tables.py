@@ -66,6 +66,15 @@ def test_formats_match_the_driver():
         assert info.bits == bits, name
 
 
+def test_float32_conversions():
+    # cuda.h: the *_FTZ data types flush subnormals to zero, the TFLOAT32
+    # ones round to tf32 (independent expectation).
+    assert {n for n, f in contract.FORMATS.items() if f.flushes_subnormals} == \
+        {"float32_ftz", "tfloat32_ftz"}
+    assert {n for n, f in contract.FORMATS.items() if f.rounds_tf32} == \
+        {"tfloat32", "tfloat32_ftz"}
+
+
 def test_packed_formats():
     # CUDA driver API, cuTensorMapEncodeTiled: 16U4_ALIGN16B and 16U6_ALIGN16B
     # need 32-byte aligned addresses/strides and an inner dimension of a

@@ -97,7 +97,9 @@ void writeFormats(llvm::raw_ostream &os) {
        << ", nan_fill=" << boolean(f.nanFill) << ",\n         load_swizzles="
        << swizzles(f.loadSwizzles)
        << ", store_swizzles=" << swizzles(f.storeSwizzles)
-       << ",\n         store_unpacked=" << boolean(f.storeUnpacked) << "),\n";
+       << ",\n         store_unpacked=" << boolean(f.storeUnpacked)
+       << ", flushes_subnormals=" << boolean(f.flushesSubnormals)
+       << ", rounds_tf32=" << boolean(f.roundsToTf32) << "),\n";
   }
   os << ")\n\nFORMAT_ALIASES = {\n";
   for (auto [alias, format] : formatAliases())

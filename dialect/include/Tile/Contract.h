@@ -71,6 +71,8 @@ struct FormatFacts {
   unsigned loadSwizzles;  // bit s: swizzle s allowed for loads
   unsigned storeSwizzles; // ... and for stores
   bool storeUnpacked;     // stores read one value per shared byte
+  bool flushesSubnormals; // the copy flushes subnormal f32 values to zero
+  bool roundsToTf32;      // the copy rounds f32 values to tf32
 };
 /// The rows of Formats.def, indexed by Format value.
 llvm::ArrayRef<FormatFacts> formatTable();

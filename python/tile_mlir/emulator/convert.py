@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import contract
+
 TF32_ROUNDINGS = ("nearest_even", "nearest_away")
 
 _EXP32 = np.uint32(0x7F800000)
@@ -53,10 +55,13 @@ def round_tf32(values, rounding: str = "nearest_even") -> np.ndarray:
 
 def to_format(values: np.ndarray, fmt_name: str,
               tf32_rounding: str = "nearest_even") -> np.ndarray:
-    """Storage values as the copy engine delivers them for `fmt_name`."""
-    if fmt_name in ("float32_ftz", "tfloat32_ftz"):
+    """Storage values as the copy engine delivers them for `fmt_name`: which
+    formats flush and round is the contract's (Formats.def), the arithmetic
+    above is the emulator's own."""
+    info = contract.format_info(fmt_name)
+    if info.flushes_subnormals:
         values = flush_denormals_f32(values)
-    if fmt_name in ("tfloat32", "tfloat32_ftz"):
+    if info.rounds_tf32:
         values = round_tf32(values, tf32_rounding)
     return values
 
