@@ -690,18 +690,16 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
            << "the shared suffix " << list(suffix)
            << " is not the box image " << list<int64_t>(image.shape);
   }
-  // Largest per-block opt-in shared memory of the supported chips.
-  constexpr int64_t kMaxSharedBytes = 227 * 1024;
   int64_t totalBytes = image.storageBytes;
   for (int64_t extent : shape.take_front(prefix)) {
     totalBytes *= extent;
-    if (totalBytes > kMaxSharedBytes)
+    if (totalBytes > kMaxSharedBytesPerBlock)
       break;
   }
-  if (totalBytes > kMaxSharedBytes)
+  if (totalBytes > kMaxSharedBytesPerBlock)
     return fail(op, Rule::SharedSize)
            << "the shared buffer " << sharedType << " needs more than "
-           << kMaxSharedBytes << " bytes, the most one block can have";
+           << kMaxSharedBytesPerBlock << " bytes, the most one block can have";
   if (image.storageBytes % 128 != 0 && repeats > 0)
     return fail(op, Rule::SharedAtomAlignment)
            << "each slot's image is " << image.storageBytes

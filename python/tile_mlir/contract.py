@@ -1,9 +1,10 @@
 """The contract of the copy engine as data: formats, element types,
-reductions, swizzles, enum orders, driver names and every rule.
+reductions, swizzles, enum orders, driver names, limits and every rule.
 
 Every fact is stated once, in the C++ tables the dialect is compiled from
 (dialect/include/Tile/Formats.def, ElementTypes.def, Reductions.def,
-DriverEnums.def, Rules.def and the TableGen enums); the build writes them to
+DriverEnums.def, Rules.def, the TableGen enums and Contract.h's limits); the
+build writes them to
 `tile_mlir/_contract.py` (tools/tile-contract-gen) and this module wraps it.
 Pure Python: nothing here imports MLIR, so the runtime and the emulator can
 use it on a machine without MLIR.
@@ -121,6 +122,10 @@ SM100_SWIZZLES: tuple[int, ...] = tuple(s.value for s in SWIZZLE_TABLE if s.sm10
 ENCODE_FUNCTIONS: dict[str, str] = dict(_contract.ENCODE_FUNCTIONS)
 # Mode -> the encode kind of its tensor map ("tile" -> "tiled").
 MODE_ENCODE: dict[str, str] = dict(_contract.MODE_ENCODE)
+
+# The most shared memory one block can have (Contract.h; the verifier's
+# [shared-size] limit).
+MAX_SHARED_BYTES_PER_BLOCK: int = _contract.MAX_SHARED_BYTES_PER_BLOCK
 
 RULES: dict[str, RuleInfo] = {row["name"]: RuleInfo(**row) for row in _contract.RULES}
 

@@ -80,8 +80,9 @@ PTX_MODES = {"tile": "tile", "gather4": "tile::gather4",
              "scatter4": "tile::scatter4", "im2col": "im2col",
              "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
              "im2col_no_offs": "im2col_no_offs"}
-# Largest per-block shared memory the verifier allows ([shared-size]).
-SHARED_LIMIT = 227 * 1024
+# Largest per-block shared memory the verifier allows ([shared-size]), and
+# the most static shared memory ptxas accepts on sm_90/sm_100.
+SHARED_LIMIT = contract.MAX_SHARED_BYTES_PER_BLOCK
 # Bytes of the swizzle span (4..6 are the sm_100 128-byte atom variants).
 SWIZZLE_SPAN = dict(enumerate(contract.SWIZZLE_SPAN_BYTES))
 # The sm_100 swizzles every direction takes, and those only loads take.
@@ -121,7 +122,6 @@ TARGETS = [
     ("sm_90a", "+ptx86,+foo"), ("sm_100a", "+ptx90"),
 ]
 DC_BLACKWELL = {100, 101, 103, 110}
-SHARED_BYTES_MAX = 232448   # 227 KB: shared memory per block on sm_90/sm_100
 
 
 def target_info(chip: str, features: str | None):
@@ -1634,7 +1634,7 @@ def _render_shared(f: Form, k: _Kernel):
     nbytes = ELEM_BITS.get(f.shared_elem, 0) // 8
     for d in f.shared_shape:
         nbytes *= d or 0
-    if not 0 < nbytes <= SHARED_BYTES_MAX:
+    if not 0 < nbytes <= SHARED_LIMIT:
         ptx_ok = False
 
     return sname, stype, ptx_ok

@@ -165,6 +165,12 @@ def test_swizzles():
     assert contract.SM100_SWIZZLES == (4, 5, 6)
 
 
+def test_shared_memory_limit():
+    # CUDA C++ Programming Guide, compute capabilities 9.0 and 10.0: 227 KB
+    # of shared memory per block (opt-in).
+    assert contract.MAX_SHARED_BYTES_PER_BLOCK == 227 * 1024 == 232448
+
+
 def test_rules():
     assert contract.rule("box-extent").kind == "verify"
     assert contract.rule("global-base-alignment").kind == "host"

@@ -1,9 +1,9 @@
 //===- tile-contract-gen.cpp - the contract tables as a Python module -----===//
 //
 // Writes tile_mlir/_contract.py from the tables the dialect is compiled from
-// (Formats.def, ElementTypes.def, Reductions.def, DriverEnums.def, Rules.def
-// and the TableGen enums), asking the same Contract.h functions the verifier
-// and the lowering ask. tile_mlir.contract wraps the module; Python keeps no
+// (Formats.def, ElementTypes.def, Reductions.def, DriverEnums.def, Rules.def,
+// the TableGen enums and Contract.h's limits), asking the same Contract.h
+// functions the verifier and the lowering ask. tile_mlir.contract wraps the module; Python keeps no
 // copy of these facts.
 //
 //   tile-contract-gen --digest <sha256> --sources <path,...> -o <file>
@@ -179,6 +179,11 @@ void writeEnums(llvm::raw_ostream &os) {
   os << "}\n\n";
 }
 
+void writeLimits(llvm::raw_ostream &os) {
+  os << "# Contract.h.\nMAX_SHARED_BYTES_PER_BLOCK = " << kMaxSharedBytesPerBlock
+     << "\n\n";
+}
+
 void writeSwizzles(llvm::raw_ostream &os) {
   os << "# DriverEnums.def TILE_SWIZZLE rows, by value.\nSWIZZLE_TABLE = (\n";
   for (const SwizzleFacts &s : swizzleTable())
@@ -247,6 +252,7 @@ int main(int argc, char **argv) {
   writeReductions(os);
   writeEnums(os);
   writeSwizzles(os);
+  writeLimits(os);
   writeRules(os);
 
   std::error_code error;

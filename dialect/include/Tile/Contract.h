@@ -42,6 +42,10 @@ llvm::StringRef ruleDynamicText(Rule rule);
 constexpr int64_t kTensorMapBytes = 128;
 constexpr int64_t kTensorMapAlign = 128;
 
+/// The most shared memory one block can have: the opt-in per-block limit of
+/// the supported chips (227 KB on sm_90 and sm_100), [shared-size].
+constexpr int64_t kMaxSharedBytesPerBlock = 227 * 1024;
+
 /// (values, bytes) of a host array's innermost axis: (1, 1) unless packed
 /// (fp4: two values a byte, fp6: four in three bytes).
 struct Packing {

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import contract
+
 METHODS = ("ldmatrix", "scalar")
 ELEM_BYTES = {"bfloat16": 2, "float16": 2, "int16": 2, "uint16": 2}
-SHARED_LIMIT = 227 * 1024  # bytes of shared memory one CTA may use on sm_90
+SHARED_LIMIT = contract.MAX_SHARED_BYTES_PER_BLOCK  # bytes one CTA may use
 
 
 @dataclass(frozen=True)
