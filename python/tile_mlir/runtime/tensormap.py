@@ -77,40 +77,72 @@ def check_source(spec: TensorMapSpec, view: DeviceView, index: int) -> None:
                                f"is not a multiple of {multiple}")
 
 
+def encode_arguments(spec: TensorMapSpec, view: DeviceView) -> list[tuple[str, object]]:
+    """(parameter, value) of the spec's cuTensorMapEncode* call after the map
+    itself, in the driver's order and by its parameter names, as plain ints
+    and lists of ints."""
+    dims, strides = descriptor_layout(spec, view)
+    args = [("tensorDataType", spec.data_type), ("tensorRank", spec.rank),
+            ("globalAddress", view.ptr), ("globalDim", dims),
+            # Rank 1 has no strides; the driver still wants a non-null array.
+            ("globalStrides", strides or [dims[0] * view.itemsize])]
+    if spec.encode == "tiled":
+        args.append(("boxDim", list(spec.box)))
+    elif spec.encode == "im2col":
+        args += [("pixelBoxLowerCorner", list(spec.pixel_box_lower)),
+                 ("pixelBoxUpperCorner", list(spec.pixel_box_upper)),
+                 ("channelsPerPixel", spec.channels_per_pixel),
+                 ("pixelsPerColumn", spec.pixels_per_column)]
+    else:
+        args += [("pixelBoxLowerCornerWidth", spec.pixel_box_lower[0]),
+                 ("pixelBoxUpperCornerWidth", spec.pixel_box_upper[0]),
+                 ("channelsPerPixel", spec.channels_per_pixel),
+                 ("pixelsPerColumn", spec.pixels_per_column)]
+    args += [("elementStrides", list(spec.element_strides)),
+             ("interleave", spec.interleave)]
+    if spec.encode == "im2col_wide":
+        args.append(("mode", spec.wide_mode))
+    args += [("swizzle", spec.swizzle), ("l2Promotion", spec.l2_promotion),
+             ("oobFill", spec.oob_fill)]
+    return args
+
+
+# The cuda-python types of the parameters that take one, and of the arrays'
+# elements; the other parameters are passed as Python ints and lists.
+_SCALAR_TYPES = {
+    "tensorDataType": "CUtensorMapDataType", "interleave": "CUtensorMapInterleave",
+    "mode": "CUtensorMapIm2ColWideMode", "swizzle": "CUtensorMapSwizzle",
+    "l2Promotion": "CUtensorMapL2promotion", "oobFill": "CUtensorMapFloatOOBfill",
+}
+_ARRAY_TYPES = {"globalDim": "cuuint64_t", "globalStrides": "cuuint64_t",
+                "boxDim": "cuuint32_t", "elementStrides": "cuuint32_t"}
+
+
+def _driver_value(drv, parameter: str, value):
+    if parameter in _SCALAR_TYPES:
+        return getattr(drv, _SCALAR_TYPES[parameter])(value)
+    if parameter in _ARRAY_TYPES:
+        return [getattr(drv, _ARRAY_TYPES[parameter])(v) for v in value]
+    return value
+
+
 def encode(spec: TensorMapSpec, view: DeviceView):
     """cuTensorMapEncodeTiled / Im2col / Im2colWide (by the spec's `encode`)
-    for `spec` over `view` (already checked)."""
+    for `spec` over `view` (already checked). A map the driver rejects is a
+    [tensor-map-encode] error naming the call, its status and its arguments."""
     drv = cuda()
-    dims, strides = descriptor_layout(spec, view)
-    head = (
-        drv.CUtensorMapDataType(spec.data_type), spec.rank, view.ptr,
-        [drv.cuuint64_t(d) for d in dims],
-        # Rank 1 has no strides; the driver still wants a non-null array.
-        [drv.cuuint64_t(s) for s in strides or [dims[0] * view.itemsize]],
-    )
-    element_strides = [drv.cuuint32_t(e) for e in spec.element_strides]
-    tail = (drv.CUtensorMapSwizzle(spec.swizzle),
-            drv.CUtensorMapL2promotion(spec.l2_promotion),
-            drv.CUtensorMapFloatOOBfill(spec.oob_fill))
-    interleave = drv.CUtensorMapInterleave(spec.interleave)
+    arguments = encode_arguments(spec, view)
     name = spec.encode_function
-    if spec.encode == "tiled":
-        args = head + ([drv.cuuint32_t(b) for b in spec.box], element_strides,
-                       interleave) + tail
-    elif spec.encode == "im2col":
-        args = head + (list(spec.pixel_box_lower), list(spec.pixel_box_upper),
-                       spec.channels_per_pixel, spec.pixels_per_column,
-                       element_strides, interleave) + tail
-    else:
-        args = head + (spec.pixel_box_lower[0], spec.pixel_box_upper[0],
-                       spec.channels_per_pixel, spec.pixels_per_column,
-                       element_strides, interleave,
-                       drv.CUtensorMapIm2ColWideMode(spec.wide_mode)) + tail
     try:
-        return check(getattr(drv, name)(*args), name)
+        return check(getattr(drv, name)(*(_driver_value(drv, p, v)
+                                          for p, v in arguments)), name)
     except CudaError as err:
-        raise CudaError(f"{name}(dims={dims}, strides={strides}, spec={spec})",
-                        err.status) from None
+        status = getattr(err.status, "name", str(err.status))
+        listed = ", ".join(f"{p}={v:#x}" if p == "globalAddress" else f"{p}={v}"
+                           for p, v in arguments)
+        raise TileRuntimeError(
+            "tensor-map-encode", f"argument {spec.source}: {name} returned "
+            f"{status} ({int(err.status)}) for {listed}") from None
 
 
 class TensorMapCache:
