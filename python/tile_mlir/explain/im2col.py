@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..emulator import im2col as _im2col
+from .slots import scatter_slot
 
 CHUNK_BYTES = 16
 
@@ -104,10 +105,9 @@ def pixels(t: _im2col.Im2colTransfer, offset: int | None) -> list:
     return out
 
 
-def slot_map(t: _im2col.Im2colTransfer, offset: int, size: int, kinds) -> tuple:
+def slot_map(t: _im2col.Im2colTransfer, offset: int, size: int) -> tuple:
     """(element, byte, kind) of each of the slot's `size` shared bytes:
     element = (n, *position, c) of the byte's element."""
-    payload_kind, oob_kind, padding_kind = kinds
     img = t.image
     eb = img.fmt.elem_bytes
     rel = np.asarray(img.byte_addresses(offset), dtype=np.int64) - offset
@@ -115,24 +115,13 @@ def slot_map(t: _im2col.Im2colTransfer, offset: int, size: int, kinds) -> tuple:
     n, sp, row_ok, c, chan_ok = _im2col.pixel_coordinates(t)
     p = np.arange(payload)
     inner, within = p // eb, p % eb
-    rank = len(t.shape)
-    coords = np.zeros((rows, payload, rank), dtype=np.int64)
+    coords = np.zeros((rows, payload, len(t.shape)), dtype=np.int64)
     coords[..., 0] = n[:, None]
     for i in range(sp.shape[1]):
         coords[..., 1 + i] = sp[:, i][:, None]
     coords[..., -1] = c[inner][None, :]
     valid = row_ok[:, None] & chan_ok[inner][None, :]
-
-    element = np.zeros((size, rank), dtype=np.int64)
-    byte = np.full(size, -1, dtype=np.int16)
-    kind = np.full(size, padding_kind, dtype=np.uint8)
-    flat = rel.reshape(-1)
-    if flat.min() < 0 or flat.max() >= size:
-        raise ValueError("internal: an image byte falls outside its slot")
-    element[flat] = coords.reshape(-1, rank)
-    byte[flat] = np.broadcast_to(within[None, :], (rows, payload)).reshape(-1)
-    kind[flat] = np.where(valid.reshape(-1), payload_kind, oob_kind)
-    return element, byte, kind
+    return scatter_slot(rel, coords, within, valid, size)
 
 
 __all__ = ["Pixel", "axis_names", "pixels", "slot_map", "spatial_names"]

@@ -24,10 +24,8 @@ from ..emulator.indexing import axis_coordinates
 from ..emulator.load import slot_coords
 from ..emulator.swizzle import swizzle_period, swizzle_span
 from . import im2col as _ex_im2col
+from .slots import KIND_NAMES, OUT_OF_BOUNDS, PADDING, PAYLOAD, scatter_slot
 from .source import ExplainError, Isolated, Selected, attribute, operand_groups
-
-PAYLOAD, OUT_OF_BOUNDS, PADDING = 0, 1, 2
-KIND_NAMES = {PAYLOAD: "payload", OUT_OF_BOUNDS: "out-of-bounds", PADDING: "padding"}
 
 # Modes explain can describe: each must be one the emulator models, and
 # explain must know the operands that address it (gather4/scatter4: rows).
@@ -314,16 +312,7 @@ def _slot_map(t, offset: int, size: int, global_rank: int) -> tuple:
             # The interleave slice (Ci) is copied whole.
             coords[..., a] = idx
 
-    element = np.zeros((size, global_rank), dtype=np.int64)
-    byte = np.full(size, -1, dtype=np.int16)
-    kind = np.full(size, PADDING, dtype=np.uint8)
-    flat = rel.reshape(-1)
-    if flat.min() < 0 or flat.max() >= size:
-        raise ExplainError("internal: an image byte falls outside its slot")
-    element[flat] = coords.reshape(-1, global_rank)
-    byte[flat] = np.broadcast_to(within[None, :], (rows, payload)).reshape(-1)
-    kind[flat] = np.where(valid.reshape(-1), PAYLOAD, OUT_OF_BOUNDS)
-    return element, byte, kind
+    return scatter_slot(rel, coords, within, valid, size)
 
 
 def _swizzle_name(swizzle: int) -> str:
@@ -439,8 +428,7 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
             offset = k * storage
             pixels = None
             if im2col:
-                element, byte, kind = _ex_im2col.slot_map(
-                    t, offset, storage, (PAYLOAD, OUT_OF_BOUNDS, PADDING))
+                element, byte, kind = _ex_im2col.slot_map(t, offset, storage)
                 pixels = _ex_im2col.pixels(t, offset)
             else:
                 element, byte, kind = _slot_map(t, offset, storage, len(logical))
