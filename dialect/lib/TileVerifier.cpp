@@ -809,7 +809,7 @@ LogicalResult Verifier::verifyGlobal() {
       return fail(op, Rule::GlobalStrideRange)
              << "global stride[" << i << "] is " << bytes
              << " bytes, expected a non-negative stride less than 2^40";
-    if (bytes >= (int64_t(1) << 40))
+    if (bytes >= kGlobalStrideBytesBound)
       return fail(op, Rule::GlobalStrideRange)
              << "global stride[" << i << "] is " << bytes
              << " bytes, expected less than 2^40";
@@ -821,7 +821,7 @@ LogicalResult Verifier::verifyGlobal() {
              << " bytes, expected a multiple of " << strideAlign;
   }
   for (auto [i, dim] : llvm::enumerate(dims))
-    if (!ShapedType::isDynamic(dim) && (dim < 1 || dim > (int64_t(1) << 32)))
+    if (!ShapedType::isDynamic(dim) && (dim < 1 || dim > kMaxGlobalDim))
       return fail(op, Rule::GlobalDimRange)
              << "global dim[" << i << "] = " << dim << " is outside 1..2^32";
   if (isIm2colMode(opc.mode)) {

@@ -40,9 +40,6 @@ using namespace mlir::tile;
 
 namespace {
 
-constexpr int64_t kMaxDim = int64_t(1) << 32;
-constexpr int64_t kMaxStride = int64_t(1) << 40;
-
 /// Module-level declarations and string constants, made once per module.
 class HostDecls {
 public:
@@ -410,7 +407,7 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
     return failure();
   for (auto [i, dim] : llvm::enumerate(dims)) {
     Value small = cmpK(P::slt, dim, 1);
-    Value large = cmpK(P::sgt, dim, kMaxDim);
+    Value large = cmpK(P::sgt, dim, kMaxGlobalDim);
     Value bad = either(small, large);
     if (failed(check(b, op, bad,
                      message(Rule::GlobalDimRange,
@@ -433,7 +430,7 @@ LogicalResult HostLowering::lower(TensorMapOp op) {
                      {stride})))
       return failure();
     // Unsigned: a negative stride is out of range too.
-    if (failed(check(b, op, cmpK(P::uge, stride, kMaxStride),
+    if (failed(check(b, op, cmpK(P::uge, stride, kGlobalStrideBytesBound),
                      message(Rule::GlobalStrideRange,
                              llvm::formatv("byte stride %lld (innermost-first "
                                            "index {0}) is not below 2^40",

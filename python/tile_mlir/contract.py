@@ -126,6 +126,10 @@ MODE_ENCODE: dict[str, str] = dict(_contract.MODE_ENCODE)
 # The most shared memory one block can have (Contract.h; the verifier's
 # [shared-size] limit).
 MAX_SHARED_BYTES_PER_BLOCK: int = _contract.MAX_SHARED_BYTES_PER_BLOCK
+# Global dimensions are 1..MAX_GLOBAL_DIM elements, strides below
+# GLOBAL_STRIDE_BYTES_BOUND bytes.
+MAX_GLOBAL_DIM: int = _contract.MAX_GLOBAL_DIM
+GLOBAL_STRIDE_BYTES_BOUND: int = _contract.GLOBAL_STRIDE_BYTES_BOUND
 
 RULES: dict[str, RuleInfo] = {row["name"]: RuleInfo(**row) for row in _contract.RULES}
 

@@ -642,7 +642,7 @@ def _build_global(rng, f: Form, bits: int, interleave: int, packed, ext: list):
         elif r < 0.15:
             shape.append(b)
         elif r < 0.17:
-            shape.append(2 ** 32 if i < f.rank - 1 else None)
+            shape.append(contract.MAX_GLOBAL_DIM if i < f.rank - 1 else None)
         else:
             shape.append(b + rng.choice([0, b, 3 * b, rng.randint(0, 300)]))
     if interleave:
@@ -693,7 +693,7 @@ def _build_global(rng, f: Form, bits: int, interleave: int, packed, ext: list):
             inner_extent = (shape[i] or 64) * base
             pad = align_elems * rng.choice([0, 0, 1, 4])
             s = ceil_div(inner_extent, align_elems) * align_elems + pad
-            if s * bits // 8 >= 2 ** 40:
+            if s * bits // 8 >= contract.GLOBAL_STRIDE_BYTES_BOUND:
                 s = None
             strides.insert(0, s)
         if rng.random() < 0.08 and not interleave:

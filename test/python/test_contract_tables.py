@@ -165,10 +165,13 @@ def test_swizzles():
     assert contract.SM100_SWIZZLES == (4, 5, 6)
 
 
-def test_shared_memory_limit():
+def test_limits():
     # CUDA C++ Programming Guide, compute capabilities 9.0 and 10.0: 227 KB
-    # of shared memory per block (opt-in).
+    # of shared memory per block (opt-in). cuTensorMapEncodeTiled: globalDim
+    # entries are 1..2^32, globalStrides below 2^40.
     assert contract.MAX_SHARED_BYTES_PER_BLOCK == 227 * 1024 == 232448
+    assert contract.MAX_GLOBAL_DIM == 2 ** 32
+    assert contract.GLOBAL_STRIDE_BYTES_BOUND == 2 ** 40
 
 
 def test_rules():

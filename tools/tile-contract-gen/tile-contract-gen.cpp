@@ -181,7 +181,8 @@ void writeEnums(llvm::raw_ostream &os) {
 
 void writeLimits(llvm::raw_ostream &os) {
   os << "# Contract.h.\nMAX_SHARED_BYTES_PER_BLOCK = " << kMaxSharedBytesPerBlock
-     << "\n\n";
+     << "\nMAX_GLOBAL_DIM = " << kMaxGlobalDim
+     << "\nGLOBAL_STRIDE_BYTES_BOUND = " << kGlobalStrideBytesBound << "\n\n";
 }
 
 void writeSwizzles(llvm::raw_ostream &os) {

@@ -46,6 +46,11 @@ constexpr int64_t kTensorMapAlign = 128;
 /// the supported chips (227 KB on sm_90 and sm_100), [shared-size].
 constexpr int64_t kMaxSharedBytesPerBlock = 227 * 1024;
 
+/// Global dimensions are 1..2^32 elements ([global-dim-range]); global
+/// strides are below 2^40 bytes ([global-stride-range]).
+constexpr int64_t kMaxGlobalDim = int64_t(1) << 32;
+constexpr int64_t kGlobalStrideBytesBound = int64_t(1) << 40;
+
 /// (values, bytes) of a host array's innermost axis: (1, 1) unless packed
 /// (fp4: two values a byte, fp6: four in three bytes).
 struct Packing {

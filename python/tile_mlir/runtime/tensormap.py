@@ -8,13 +8,11 @@ first, and caches each encoded map by (spec, pointer, shape, strides).
 
 from __future__ import annotations
 
+from ..contract import GLOBAL_STRIDE_BYTES_BOUND, MAX_GLOBAL_DIM
 from ..spec import TensorMapSpec
 from .arrays import DeviceView
 from .driver import check, cuda
 from .errors import CudaError, TileRuntimeError
-
-_MAX_DIM = 1 << 32
-_MAX_STRIDE = 1 << 40
 
 
 def descriptor_layout(spec: TensorMapSpec, view: DeviceView) -> tuple[list[int], list[int]]:
@@ -52,7 +50,7 @@ def check_source(spec: TensorMapSpec, view: DeviceView, index: int) -> None:
                                f"{view.ptr:#x} is not {align}-byte aligned")
     dims, strides = descriptor_layout(spec, view)
     for i, dim in enumerate(dims):
-        if not 1 <= dim <= _MAX_DIM:
+        if not 1 <= dim <= MAX_GLOBAL_DIM:
             raise TileRuntimeError("global-dim-range", f"{where}: dimension {dim} "
                                    f"(innermost-first index {i}) is outside 1..2^32")
     stride_align = spec.stride_alignment
@@ -61,7 +59,7 @@ def check_source(spec: TensorMapSpec, view: DeviceView, index: int) -> None:
             raise TileRuntimeError("global-stride-alignment", f"{where}: byte stride "
                                    f"{stride} (innermost-first index {i + 1}) is not a "
                                    f"multiple of {stride_align}; pad the rows")
-        if stride >= _MAX_STRIDE:
+        if stride >= GLOBAL_STRIDE_BYTES_BOUND:
             raise TileRuntimeError("global-stride-range", f"{where}: byte stride "
                                    f"{stride} is not below 2^40")
     # An im2col box is (channels, pixels): only the channels bound a dim.
