@@ -26,7 +26,7 @@ def render() -> str:
     lines = [
         "# Rules of `tile.tma_copy`",
         "",
-        "Generated from `dialect/include/Tile/Rules.def` by "
+        "Generated from `dialect/include/Tile/Contract/Rules.def` by "
         "`scripts/gen_rules_doc.py`; do not edit by hand.",
         "",
         "Every diagnostic starts with the rule's name in brackets, then names the",

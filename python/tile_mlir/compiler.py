@@ -1,7 +1,7 @@
 """Compile driver: tile IR (a builder kernel or a module) to PTX and a cubin.
 
 Stages, each a pure function of its input, each a pipeline registered by
-name in C++ (passes/lib/Pipeline.cpp):
+name in C++ (passes/lib/Pipelines/Pipeline.cpp):
   tile IR --tile-to-nvvm--> NVVM --gpu-module-to-binary--> PTX --ptxas--> cubin
 (tile-to-ptx is the first two.) The tensor-map specs the lowering records on
 each kernel (#tile.tensor_map_spec, final after tile-to-nvvm) go into the

@@ -2,7 +2,7 @@
 reductions, swizzles, enum orders, driver names, limits and every rule.
 
 Every fact is stated once, in the C++ tables the dialect is compiled from
-(dialect/include/Tile/Formats.def, ElementTypes.def, Reductions.def,
+(dialect/include/Tile/Contract/Formats.def, ElementTypes.def, Reductions.def,
 DriverEnums.def, Rules.def, the TableGen enums and Contract.h's limits); the
 build writes them to
 `tile_mlir/_contract.py` (tools/tile-contract-gen) and this module wraps it.

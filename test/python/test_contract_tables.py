@@ -3,7 +3,7 @@ agree with expectations this test states itself.
 
 The expectations below are written from the CUDA driver API's documentation
 (cuda.h: CUtensorMapDataType, CUtensorMapSwizzle, ...) and the PTX ISA, on
-purpose independently of dialect/include/Tile/*.def: if a row of the tables
+purpose independently of dialect/include/Tile/Contract/*.def: if a row of the tables
 is edited wrongly, the build copies the error everywhere, and only an
 independent statement catches it.
 """
@@ -30,9 +30,9 @@ def test_generated_module_is_current():
 
 def test_digest_covers_every_table():
     tables = {str(p.relative_to(ROOT))
-              for p in (ROOT / "dialect" / "include" / "Tile").glob("*.def")}
-    assert tables <= set(contract.SOURCES)
-    assert "dialect/include/Tile/TileEnums.td" in contract.SOURCES
+              for p in (ROOT / "dialect" / "include" / "Tile" / "Contract").glob("*.def")}
+    assert tables and tables <= set(contract.SOURCES)
+    assert "dialect/include/Tile/IR/TileEnums.td" in contract.SOURCES
 
 
 # cuda.h, enum CUtensorMapDataType_enum (independent expectation).

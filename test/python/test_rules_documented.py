@@ -1,4 +1,4 @@
-"""Every rule is named once (dialect/include/Tile/Rules.def), documented
+"""Every rule is named once (dialect/include/Tile/Contract/Rules.def), documented
 (docs/rules.md) and covered by a test, and every rule name raised anywhere
 in the C++ or Python sources is one of them."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from tile_mlir import contract
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES_DEF = ROOT / "dialect" / "include" / "Tile" / "Rules.def"
+RULES_DEF = ROOT / "dialect" / "include" / "Tile" / "Contract" / "Rules.def"
 gen = runpy.run_path(str(ROOT / "scripts" / "gen_rules_doc.py"))
 
 _ENTRY = re.compile(r'^TILE_(RULE|HOST_RULE|RUNTIME_RULE)\((\w+),\s*"([a-z0-9-]+)"', re.M)
@@ -35,8 +35,8 @@ def rule_ids() -> dict:
 
 
 def cpp_sources():
-    for pattern in ("dialect/lib/*.cpp", "passes/lib/*.cpp", "tools/**/*.cpp",
-                    "dialect/include/Tile/*.h", "passes/include/Tile/*.h"):
+    for pattern in ("dialect/lib/**/*.cpp", "passes/lib/**/*.cpp", "tools/**/*.cpp",
+                    "dialect/include/Tile/**/*.h", "passes/include/Tile/**/*.h"):
         yield from ROOT.glob(pattern)
 
 
@@ -111,7 +111,7 @@ def test_every_rule_is_raised_somewhere():
 
 def test_passes_name_rules_through_rules_def():
     # Diagnostics of the passes spell rule names with ruleName(Rule::X).
-    for path in ROOT.glob("passes/lib/*.cpp"):
+    for path in ROOT.glob("passes/lib/**/*.cpp"):
         literals = re.findall(rf'"[^"\n]*\[({_NAME})\]', path.read_text())
         assert literals == [], f"{path.name}: use ruleName(Rule::...) for {literals}"
 
@@ -166,7 +166,7 @@ def test_every_static_rule_has_an_expected_error():
 def test_every_rule_in_the_verifier_is_listed():
     # Rule::X used in the dialect must be a verifier rule of Rules.def, and
     # every verifier rule is used there.
-    sources = "".join(p.read_text() for p in (ROOT / "dialect" / "lib").glob("*.cpp"))
+    sources = "".join(p.read_text() for p in (ROOT / "dialect" / "lib").rglob("*.cpp"))
     used = set(re.findall(r"Rule::(\w+)", sources)) - {"ID"}  # the X-macros
     ids = {ident for macro, ident, _ in entries() if macro == "RULE"}
     assert sorted(ids - used) == []

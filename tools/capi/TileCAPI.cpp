@@ -9,12 +9,12 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/MLIRContext.h"
 
-#include "Tile/Contract.h"
-#include "Tile/Opcode.h"
+#include "Tile/Contract/Contract.h"
+#include "Tile/Contract/Opcode.h"
 #include "Tile/Passes.h"
-#include "Tile/TensorMapSpec.h"
-#include "Tile/TileDialect.h"
-#include "Tile/TileOps.h"
+#include "Tile/Contract/TensorMapSpec.h"
+#include "Tile/IR/TileDialect.h"
+#include "Tile/IR/TileOps.h"
 
 #include <cstring>
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Tile/Contract.h"
+#include "Tile/Contract/Contract.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/MLIRContext.h"
@@ -211,7 +211,7 @@ void writeRules(llvm::raw_ostream &os) {
 #define TILE_RULE(ID, NAME, TEXT) row(Rule::ID);
 #define TILE_HOST_RULE(ID, NAME, TEXT) row(Rule::ID);
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) row(Rule::ID);
-#include "Tile/Rules.def"
+#include "Tile/Contract/Rules.def"
   os << ")\n";
 }
 } // namespace
@@ -240,7 +240,7 @@ int main(int argc, char **argv) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "\"\"\"The contract tables of tile-mlir, generated at build time by "
-        "tools/tile-contract-gen\nfrom dialect/include/Tile/*.def and the "
+        "tools/tile-contract-gen\nfrom dialect/include/Tile/Contract/*.def and the "
         "TableGen enums. Do not edit; read them\nthrough tile_mlir.contract."
         "\"\"\"\n\n"
      << "# sha256 over `<sha256>  <path>` lines of SOURCES "

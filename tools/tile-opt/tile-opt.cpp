@@ -7,7 +7,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-#include "Tile/TileDialect.h"
+#include "Tile/IR/TileDialect.h"
 #include "Tile/Passes.h"
 
 int main(int argc, char **argv) {

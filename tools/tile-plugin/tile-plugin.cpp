@@ -11,7 +11,7 @@
 #include "llvm/Support/Compiler.h"
 
 #include "Tile/Passes.h"
-#include "Tile/TileDialect.h"
+#include "Tile/IR/TileDialect.h"
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {

@@ -18,7 +18,7 @@ namespace mlir::tile {
 #include "Tile/Passes.h.inc"
 
 /// Registers the named pipelines: `tile-to-nvvm`, `tile-to-ptx` (the whole
-/// device pipeline) and `tile-host-to-llvm` (passes/lib/Pipeline.cpp).
+/// device pipeline) and `tile-host-to-llvm` (passes/lib/Pipelines/Pipeline.cpp).
 void registerTilePipelines();
 
 } // namespace mlir::tile

@@ -1,2 +1,2 @@
 // Binding shim: the generated Python op classes come from the dialect's ODS.
-include "Tile/TileOps.td"
+include "Tile/IR/TileOps.td"

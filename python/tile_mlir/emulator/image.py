@@ -1,5 +1,5 @@
 """The shared image of one issue: shape and byte counts, and where each byte
-lies in shared memory. Mirrors computeBoxImage in dialect/lib/Contract.cpp.
+lies in shared memory. Mirrors computeBoxImage in dialect/lib/Contract/Contract.cpp.
 
 Image dims: ceil(box[i] / element_strides[i]) per axis; gather4/scatter4:
 (4, width); interleave appends Ci = interleave bytes / element bytes.

@@ -19,7 +19,7 @@ from .. import _native
 from ..builder import make_context
 from ..spec import TensorMapSpec
 
-# passes/lib/Pipeline.cpp: tile-lower-tma-host and the host lowering to LLVM.
+# passes/lib/Pipelines/Pipeline.cpp: tile-lower-tma-host and the host lowering to LLVM.
 HOST_PIPELINE = "builtin.module(tile-host-to-llvm)"
 
 

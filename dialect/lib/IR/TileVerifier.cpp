@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Tile/Contract.h"
-#include "Tile/Opcode.h"
-#include "Tile/TileOps.h"
+#include "Tile/Contract/Contract.h"
+#include "Tile/Contract/Opcode.h"
+#include "Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

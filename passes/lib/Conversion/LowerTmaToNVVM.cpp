@@ -5,12 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Tile/Contract.h"
+#include "Tile/Contract/Contract.h"
 #include "Tile/Passes.h"
-#include "Tile/TensorMapSpec.h"
-#include "Tile/TileOps.h"
+#include "Tile/Contract/TensorMapSpec.h"
+#include "Tile/IR/TileOps.h"
 
-#include "Tile/Opcode.h"
+#include "Tile/Contract/Opcode.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Dominance.h"

@@ -7,6 +7,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dialect.h"
 
-#include "Tile/TileOpsDialect.h.inc"
+#include "Tile/IR/TileOpsDialect.h.inc"
 
 #endif // TILE_TILEDIALECT_H

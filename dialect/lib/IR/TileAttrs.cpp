@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Tile/TileAttrs.h"
-#include "Tile/Contract.h"
+#include "Tile/IR/TileAttrs.h"
+#include "Tile/Contract/Contract.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Tile/Contract.h"
+#include "Tile/Contract/Contract.h"
 #include "Tile/Passes.h"
-#include "Tile/TileOps.h"
+#include "Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -1,6 +1,6 @@
 //===- Contract.cpp - one model of the TMA contract -----------------------===//
 
-#include "Tile/Contract.h"
+#include "Tile/Contract/Contract.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,7 +26,7 @@ constexpr RuleRow kRules[] = {
 #define TILE_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Verify},
 #define TILE_HOST_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Host},
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Runtime},
-#include "Tile/Rules.def"
+#include "Tile/Contract/Rules.def"
 };
 } // namespace
 
@@ -45,7 +45,7 @@ llvm::StringRef mlir::tile::ruleDynamicText(Rule rule) {
 #define TILE_DYNAMIC_CHECK(ID, TEXT)                                           \
   case Rule::ID:                                                               \
     return TEXT;
-#include "Tile/Rules.def"
+#include "Tile/Contract/Rules.def"
   default:
     return "";
   }
@@ -65,7 +65,7 @@ constexpr FormatFacts kFormats[] = {
    PACKED, PADDED, ALIGN, INNER_MUL, {PACK_VALUES, PACK_BYTES}, GROUP_DATA,    \
    GROUP_SLOT, LOAD_ONLY, NAN_FILL, LOAD_SWZ, STORE_SWZ, STORE_UNPACKED, FTZ,  \
    TF32},
-#include "Tile/Formats.def"
+#include "Tile/Contract/Formats.def"
 };
 
 // Row i is Format value i, and every Format case has a row.
@@ -108,34 +108,34 @@ static_assert(formatRowsConsistent(), "inconsistent Formats.def row");
 
 constexpr std::pair<llvm::StringLiteral, Format> kFormatAliases[] = {
 #define TILE_FORMAT_ALIAS(ALIAS, NAME) {#ALIAS, Format::NAME},
-#include "Tile/Formats.def"
+#include "Tile/Contract/Formats.def"
 };
 
 constexpr ElementTypeFacts kElementTypes[] = {
 #define TILE_ELEMENT_TYPE(NAME, MLIR, FORMAT, NUMPY, SIGNLESS)                 \
   {NAME, MLIR, Format::FORMAT, NUMPY, SIGNLESS},
-#include "Tile/ElementTypes.def"
+#include "Tile/Contract/ElementTypes.def"
 };
 
 constexpr std::pair<llvm::StringLiteral, Format> kElementFormats[] = {
 #define TILE_ELEMENT_FORMAT(MLIR, FORMAT) {MLIR, Format::FORMAT},
-#include "Tile/ElementTypes.def"
+#include "Tile/Contract/ElementTypes.def"
 };
 
 constexpr std::pair<Reduction, Format> kReductions[] = {
 #define TILE_REDUCTION(OP, FORMAT) {Reduction::OP, Format::FORMAT},
-#include "Tile/Reductions.def"
+#include "Tile/Contract/Reductions.def"
 };
 
 constexpr DriverEnumFacts kDriverEnums[] = {
 #define TILE_DRIVER_ENUM(FIELD, VALUE, NAME) {#FIELD, VALUE, NAME},
-#include "Tile/DriverEnums.def"
+#include "Tile/Contract/DriverEnums.def"
 };
 
 constexpr SwizzleFacts kSwizzles[] = {
 #define TILE_SWIZZLE(VALUE, NAME, SPAN, LOAD_ONLY, IM2COL_WIDE, SM100)        \
   {VALUE, NAME, SPAN, LOAD_ONLY, IM2COL_WIDE, SM100},
-#include "Tile/DriverEnums.def"
+#include "Tile/Contract/DriverEnums.def"
 };
 constexpr bool swizzleRowsInValueOrder() {
   for (unsigned i = 0; i < std::size(kSwizzles); ++i)
@@ -157,7 +157,7 @@ static_assert(formatSwizzlesInTable(), "Formats.def names an unknown swizzle");
 
 constexpr std::pair<EncodeKind, llvm::StringLiteral> kEncodeFunctions[] = {
 #define TILE_ENCODE_FUNCTION(KIND, NAME) {EncodeKind::KIND, NAME},
-#include "Tile/DriverEnums.def"
+#include "Tile/Contract/DriverEnums.def"
 };
 constexpr bool encodeRowsInEnumOrder() {
   for (unsigned i = 0; i < std::size(kEncodeFunctions); ++i)
@@ -202,7 +202,7 @@ bool mlir::tile::isSignedReduction(Reduction op) {
 #define TILE_SIGNED_REDUCTION(OP)                                              \
   case Reduction::OP:                                                          \
     return true;
-#include "Tile/Reductions.def"
+#include "Tile/Contract/Reductions.def"
   default:
     return false;
   }

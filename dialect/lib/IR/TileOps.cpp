@@ -1,8 +1,8 @@
 //===- TileOps.cpp - tile.tma_copy: syntax, effects, byte counts ----------===//
 
-#include "Tile/TileOps.h"
-#include "Tile/Contract.h"
-#include "Tile/Opcode.h"
+#include "Tile/IR/TileOps.h"
+#include "Tile/Contract/Contract.h"
+#include "Tile/Contract/Opcode.h"
 
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -257,7 +257,7 @@ static void printBufferTypes(OpAsmPrinter &p, TmaCopyOp, DirectionAttr,
 }
 
 #define GET_OP_CLASSES
-#include "Tile/TileOps.cpp.inc"
+#include "Tile/IR/TileOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
 // TmaCopyOp

@@ -7,7 +7,7 @@
 #ifndef TILE_TENSORMAPSPEC_H
 #define TILE_TENSORMAPSPEC_H
 
-#include "Tile/TileOps.h"
+#include "Tile/IR/TileOps.h"
 
 #include "llvm/Support/JSON.h"
 

@@ -4,7 +4,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
-#include "Tile/TileOps.h"
+#include "Tile/IR/TileOps.h"
 
 #include <optional>
 #include <string>

@@ -9,10 +9,10 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "Tile/TileAttrs.h"
-#include "Tile/TileDialect.h"
+#include "Tile/IR/TileAttrs.h"
+#include "Tile/IR/TileDialect.h"
 
 #define GET_OP_CLASSES
-#include "Tile/TileOps.h.inc"
+#include "Tile/IR/TileOps.h.inc"
 
 #endif // TILE_TILEOPS_H

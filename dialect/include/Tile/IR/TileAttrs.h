@@ -6,8 +6,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include "Tile/TileDialect.h"
-#include "Tile/TileEnums.h.inc"
+#include "Tile/IR/TileDialect.h"
+#include "Tile/IR/TileEnums.h.inc"
 
 namespace mlir::tile {
 /// `[a, b, ...]` parameters of #tile.tensor_map_spec.
@@ -16,6 +16,6 @@ void printI64List(AsmPrinter &printer, llvm::ArrayRef<int64_t> values);
 } // namespace mlir::tile
 
 #define GET_ATTRDEF_CLASSES
-#include "Tile/TileAttrs.h.inc"
+#include "Tile/IR/TileAttrs.h.inc"
 
 #endif // TILE_TILEATTRS_H

@@ -3,7 +3,7 @@
 #define TILE_ENUMS_TD
 
 include "mlir/IR/EnumAttr.td"
-include "Tile/TileDialect.td"
+include "Tile/IR/TileDialect.td"
 
 def Tile_DirLoad   : I32EnumAttrCase<"load", 0>;
 def Tile_DirStore  : I32EnumAttrCase<"store", 1>;

@@ -9,8 +9,8 @@
 
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
-include "Tile/TileDialect.td"
-include "Tile/TileEnums.td"
+include "Tile/IR/TileDialect.td"
+include "Tile/IR/TileEnums.td"
 
 // Which driver call encodes a map: cuTensorMapEncodeTiled, ...Im2col
 // (modes im2col, im2col_no_offs) or ...Im2colWide (im2col_w, im2col_w_128).

@@ -13,7 +13,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
-#include "Tile/TileOps.h"
+#include "Tile/IR/TileOps.h"
 
 #include <optional>
 #include <string>
@@ -25,7 +25,7 @@ enum class Rule {
 #define TILE_RULE(ID, NAME, TEXT) ID,
 #define TILE_HOST_RULE(ID, NAME, TEXT) ID,
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) ID,
-#include "Tile/Rules.def"
+#include "Tile/Contract/Rules.def"
 };
 /// Where a rule is decided: the verifier, the host before encoding a map
 /// (from runtime values), or the Python launcher.

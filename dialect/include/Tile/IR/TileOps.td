@@ -6,9 +6,9 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Dialect/LLVMIR/LLVMTypes.td"
-include "Tile/TileDialect.td"
-include "Tile/TileEnums.td"
-include "Tile/TileAttrs.td"
+include "Tile/IR/TileDialect.td"
+include "Tile/IR/TileEnums.td"
+include "Tile/IR/TileAttrs.td"
 
 def Tile_SharedPtr : LLVM_PointerInAddressSpace<3>;
 

@@ -1,7 +1,7 @@
 //===- TensorMapSpec.cpp - building and serializing tensor-map specs ------===//
 
-#include "Tile/TensorMapSpec.h"
-#include "Tile/Contract.h"
+#include "Tile/Contract/TensorMapSpec.h"
+#include "Tile/Contract/Contract.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,7 +1,7 @@
 //===- TileDialect.cpp - the tile dialect ---------------------------------===//
 
-#include "Tile/TileDialect.h"
-#include "Tile/TileOps.h"
+#include "Tile/IR/TileDialect.h"
+#include "Tile/IR/TileOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -9,20 +9,20 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-#include "Tile/TileOpsDialect.cpp.inc"
-#include "Tile/TileEnums.cpp.inc"
+#include "Tile/IR/TileOpsDialect.cpp.inc"
+#include "Tile/IR/TileEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
-#include "Tile/TileAttrs.cpp.inc"
+#include "Tile/IR/TileAttrs.cpp.inc"
 
 void TileDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
-#include "Tile/TileAttrs.cpp.inc"
+#include "Tile/IR/TileAttrs.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
-#include "Tile/TileOps.cpp.inc"
+#include "Tile/IR/TileOps.cpp.inc"
       >();
 }
 

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Tile/Contract.h"
+#include "Tile/Contract/Contract.h"
 #include "Tile/Passes.h"
-#include "Tile/TileOps.h"
+#include "Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
