@@ -60,7 +60,8 @@ NATURAL_FORMAT = {mlir: e.default_format for mlir, e in _ELEMENTS.items()}
 FORMAT_ALIASES = {  # explicit formats that describe an element type exactly
     mlir: list(e.formats[1:]) for mlir, e in _ELEMENTS.items() if len(e.formats) > 1}
 FORMATS = list(_FORMATS)
-FLOAT_FORMATS = {name for name, f in _FORMATS.items() if f.is_float}
+# Formats the driver fills NaN for (oob_fill 1): float, not packed.
+NAN_FILL_FORMATS = {name for name, f in _FORMATS.items() if f.nan_fill}
 FORMAT_BITS = {name: f.bits for name, f in _FORMATS.items()}
 # The packed sm_100 formats; the padded ones keep 16 elements per 16 bytes
 # in shared memory (inner box 128).
@@ -612,7 +613,7 @@ def build_valid(rng: random.Random) -> Form:
     if rng.random() < 0.2:
         f.l2_promotion = rng.randint(0, 3)
     if rng.random() < 0.15:
-        f.oob_fill = 1 if (fmt in FLOAT_FORMATS and rng.random() < 0.6) else 0
+        f.oob_fill = 1 if (fmt in NAN_FILL_FORMATS and rng.random() < 0.6) else 0
     if rng.random() < 0.2:
         f.tag = rng.choice(["phase", "stage0", "s1", "a_b", "t"])
         slots = 1

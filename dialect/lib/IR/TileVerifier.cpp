@@ -309,6 +309,14 @@ LogicalResult Verifier::verifyFormat() {
     return fail(op, Rule::OobFillFloat)
            << "oob_fill 1 (NaN) needs a floating-point format, got "
            << stringifyFormat(format);
+  // Formats.def's NaN-fill column: float formats the driver encodes no NaN
+  // fill for (the packed ones).
+  const FormatFacts &facts = formatFacts(format);
+  if (op.getOobFill() == 1 && !facts.nanFill)
+    return fail(op, Rule::OobFillFloat)
+           << "oob_fill 1 (NaN) is not available for "
+           << stringifyFormat(format) << ": the driver rejects a NaN fill of "
+           << facts.cuName;
   return success();
 }
 

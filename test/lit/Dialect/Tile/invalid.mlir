@@ -718,6 +718,46 @@ gpu.module @k {
 
 // -----
 
+// The packed formats are float, but the driver fills no NaN for them.
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @oob_fill_nan_fp4(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[oob-fill-float] oob_fill 1 (NaN) is not available for float4_e2m1fn: the driver rejects a NaN fill of CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, oob_fill = 1 : i32} : memref<8x128xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x64xi8, 3> {alignment = 1024}
+  gpu.func @oob_fill_nan_fp4_align8b(%A: memref<8x128xf4E2M1FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x64xi8, 3>
+    // expected-error @+1 {{[oob-fill-float] oob_fill 1 (NaN) is not available for float4_e2m1fn_align8b: the driver rejects a NaN fill of CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, format = #tile<format float4_e2m1fn_align8b>, oob_fill = 1 : i32} : memref<8x64xi8, 3>, memref<8x128xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  memref.global "private" @smem : memref<8x128xi8, 3> {alignment = 1024}
+  gpu.func @oob_fill_nan_fp6(%A: memref<8x128xf6E2M3FN>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x128xi8, 3>
+    // expected-error @+1 {{[oob-fill-float] oob_fill 1 (NaN) is not available for float6_align16b: the driver rejects a NaN fill of CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 128>, oob_fill = 1 : i32} : memref<8x128xi8, 3>, memref<8x128xf6E2M3FN>
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @k {
   memref.global "private" @smem : memref<8x16xi4, 3> {alignment = 1024}
   gpu.func @dtype_supported(%A: memref<64x64xi4>, %bar: !llvm.ptr<3>) kernel {
