@@ -38,6 +38,14 @@ def render() -> str:
         "valid neighbour in `valid.mlir`; `test/python/test_rules_documented.py`",
         "checks that every rule raised anywhere is listed here and tested.",
         "",
+        "Every error the Python API raises for bad input is a",
+        "`tile_mlir.errors.TileError` (a `ValueError`) with one of these names in",
+        "`.rule`: `TileVerifyError` (the verifier, or a field `tma.apply` checks",
+        "before building the op, by the verifier's rule), `TileRuntimeError` (the",
+        "runtime), `TileUsageError` (also a `TypeError`: an argument the API does",
+        "not take) and `compiler.CompileError` (also a `RuntimeError`: a failing",
+        "compile stage).",
+        "",
         "## Decided by the verifier",
         "",
     ]
@@ -60,6 +68,18 @@ def render() -> str:
         "",
     ]
     lines += _table((r.name, r.text) for r in rules("runtime"))
+    lines += [
+        "",
+        "## Named by the Python API",
+        "",
+        "The builder's, `tma.apply`'s and `compile()`'s checks of their arguments",
+        "(`TileUsageError`), and names for MLIR's own diagnostics, which carry no",
+        "rule: an upstream verifier's rejection is a `TileVerifyError`",
+        "[mlir-verifier] naming the op, text that does not parse a",
+        "`TileUsageError` [mlir-syntax] with the parser's location.",
+        "",
+    ]
+    lines += _table((r.name, r.text) for r in rules("python"))
     return "\n".join(lines) + "\n"
 
 

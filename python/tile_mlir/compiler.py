@@ -24,7 +24,7 @@ from mlir.passmanager import PassManager
 
 from . import _native
 from .artifact import Artifact
-from .errors import from_mlir_error, verify_operation
+from .errors import TileError, TileUsageError, parse_module, verify_operation
 from .kernel import KernelDef, make_context
 
 ARCHES = ("sm_90a", "sm_100a")
@@ -33,13 +33,18 @@ ARCHES = ("sm_90a", "sm_100a")
 PTX_FEATURES = "+ptx86"
 
 
-class CompileError(RuntimeError):
-    """A pipeline stage failed; the message holds its diagnostics."""
+class CompileError(TileError, RuntimeError):
+    """A pipeline stage (or ptxas) failed: [compile-stage], the message holds
+    its diagnostics."""
+
+    def __init__(self, message: str):
+        super().__init__("compile-stage", message)
 
 
 def target_attr(arch: str) -> str:
     if arch not in ARCHES:
-        raise ValueError(f"unsupported arch '{arch}' (supported: {', '.join(ARCHES)})")
+        raise TileUsageError("compile-arch", f"unsupported arch {arch!r} "
+                             f"(supported: {', '.join(ARCHES)})")
     return f'#nvvm.target<chip = "{arch}", features = "{PTX_FEATURES}">'
 
 
@@ -174,22 +179,34 @@ def assemble(ptx: str, arch: str, ptxas: str | None = None) -> bytes:
         return out.read_bytes()
 
 
-def compile(kernel: KernelDef | ir.Module, arch: str = "sm_90a",
+def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
             cubin: bool = True) -> Artifact:
-    """Compiles a builder kernel or a module of gpu.modules for `arch`. A
-    module the verifier rejects raises TileVerifyError naming the rule; a
-    failing stage raises CompileError."""
+    """Compiles a builder kernel, a module of gpu.modules or its MLIR text
+    for `arch` (sm_90a or sm_100a; the gpu.modules are retargeted to it). A
+    module the verifier rejects raises TileVerifyError naming the rule
+    ([mlir-verifier] for an upstream op's verifier); text that does not parse
+    and anything else as `kernel` raise TileUsageError ([mlir-syntax],
+    [compile-input]); a failing stage raises CompileError [compile-stage]."""
+    target_attr(arch)  # an unsupported arch fails before anything is built
     if isinstance(kernel, KernelDef):
         module = kernel.build(make_context())
         launch = {"grid": list(kernel.grid), "block": list(kernel.block),
                   "cluster": list(kernel.cluster) if kernel.cluster else None}
-    else:
-        _native.register_dialect(kernel.context)
-        try:
-            module = ir.Module.parse(str(kernel), kernel.context)
-        except ir.MLIRError as err:
-            raise from_mlir_error(err) from None
+    elif isinstance(kernel, (ir.Module, str)):
+        if isinstance(kernel, str):
+            context = make_context()
+        else:
+            context = kernel.context
+            _native.register_dialect(context)
+        # A copy, parsed again: retargeting does not touch the caller's module.
+        module = parse_module(str(kernel), context)
         launch = None
+    else:
+        raise TileUsageError("compile-input", "compile() takes a KernelDef, an "
+                             f"mlir.ir.Module or MLIR text, got {type(kernel).__name__}")
+    if not any(op.operation.name == "gpu.module" for op in module.body.operations):
+        raise TileUsageError("compile-input", "the module holds no gpu.module "
+                             "(nothing to compile)")
     with module.context, ir.Location.unknown():
         _retarget(module, arch)
         verify_operation(module.operation)  # a rejection names its rule

@@ -10,7 +10,9 @@ Operands follow the contract's order: `shared, global_` for loads and
 (`cp.async.bulk.prefetch.tensor...`) takes the global operand alone. im2col
 forms take `pixel_box_lower=`, `pixel_box_upper=` and `offsets=`, with
 `box=(pixels_per_column, channels_per_pixel)`. The op is verified as soon as
-it is built; a rejection raises `TileVerifyError` with the rule's name.
+it is built; a rejection raises `TileVerifyError` with the rule's name (an
+unknown opcode or format too), an operand of the wrong kind `TileUsageError`
+[kernel-value].
 """
 
 from __future__ import annotations
@@ -23,30 +25,79 @@ from mlir.dialects import arith
 from . import _native
 from .contract import DIRECTIONS, MODES, REDUCTION_OPERATORS, format_info
 from .dialects import tile as _tile
-from .errors import TileError, verify_operation
+from .errors import TileError, TileUsageError, TileVerifyError, verify_operation
+
 
 def _unwrap(value):
     return getattr(value, "value", value) if not isinstance(value, ir.Value) else value
 
 
+def _fits(value: int, bits: int) -> bool:
+    """`value` is a `bits`-wide integer of either signedness (MLIR would
+    silently truncate it otherwise)."""
+    return -(1 << (bits - 1)) <= value < (1 << bits)
+
+
 def _as_i32(value) -> ir.Value:
     """An i32 SSA value from a Python int, an index or an i32 value."""
     if isinstance(value, int):
+        if not -(1 << 31) <= value < (1 << 31):
+            raise TileVerifyError("coord-range", f"coordinate {value} does not fit "
+                                  "the instruction's signed 32-bit coordinates")
         return arith.constant(ir.IntegerType.get_signless(32), value)
-    value = _unwrap(value)
-    if not isinstance(value, ir.Value):
-        raise TypeError(f"expected an int or an MLIR value, got {value!r}")
+    value = _value(value)
     if isinstance(value.type, ir.IndexType):
         return arith.index_cast(ir.IntegerType.get_signless(32), value)
     if isinstance(value.type, ir.IntegerType) and ir.IntegerType(value.type).width == 32:
         return value
-    raise TypeError(f"coordinates are i32 or index, got {value.type}")
+    raise TileUsageError("kernel-value", f"coordinates are i32 or index, got {value.type}")
 
 
-def _as_int(value, width: int) -> ir.Value:
+def _as_int(value, width: int, name: str) -> ir.Value:
     if isinstance(value, int):
+        if not _fits(value, width):
+            raise TileUsageError("kernel-value", f"{name} {value} does not fit "
+                                 f"{width} bits")
         return arith.constant(ir.IntegerType.get_signless(width), value)
-    return _unwrap(value)
+    return _value(value)
+
+
+def _value(value) -> ir.Value:
+    """The MLIR value of a builder value (or an MLIR value itself)."""
+    value = _unwrap(value)
+    if not isinstance(value, ir.Value):
+        raise TileUsageError("kernel-value", "expected an int, a builder value or an "
+                             f"MLIR value, got {value!r}")
+    return value
+
+
+def _ints(name: str, values, rule: str) -> list[int]:
+    """A field given as a sequence of ints (box, element_strides, ...); one
+    beyond 64 bits breaks the field's range `rule`."""
+    items = list(values) if hasattr(values, "__iter__") else None
+    if items is None or not all(isinstance(v, int) for v in items):
+        raise TileUsageError("kernel-value", f"{name} is a sequence of ints, "
+                             f"got {values!r}")
+    if not all(-(1 << 63) <= v < (1 << 63) for v in items):
+        raise TileVerifyError(rule, f"{name} {values!r} does not fit 64 bits")
+    return items
+
+
+def _sequence(name: str, values) -> list:
+    """Operands given as a sequence (coords, rows, offsets, coord_steps)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TileUsageError("kernel-value", f"{name} is a sequence, got {values!r}")
+    return list(values)
+
+
+def _int(name: str, value, rule: str) -> int:
+    """A 32-bit field (swizzle, ...), as an i32 attribute holds it (either
+    signedness); a larger int breaks its range `rule`."""
+    if not isinstance(value, int):
+        raise TileUsageError("kernel-value", f"{name} is an int, got {value!r}")
+    if not _fits(value, 32):
+        raise TileVerifyError(rule, f"{name} {value} does not fit 32 bits")
+    return value
 
 
 def _enum(kind: str, value: str) -> ir.Attribute:
@@ -54,10 +105,14 @@ def _enum(kind: str, value: str) -> ir.Attribute:
 
 
 def parse_opcode(opcode: str) -> dict:
-    """The structured fields of a PTX opcode spelling (the C++ parser's)."""
+    """The structured fields of a PTX opcode spelling (the C++ parser's); an
+    unknown spelling is a TileVerifyError [opcode-syntax]."""
+    if not isinstance(opcode, str):
+        raise TileVerifyError("opcode-syntax", f"the opcode is a PTX spelling (a "
+                              f"string), got {opcode!r}")
     parsed = _native.parse_ptx_opcode(opcode)
     if isinstance(parsed, str):
-        raise TileError("opcode-syntax", f"'{opcode}': {parsed}")
+        raise TileVerifyError("opcode-syntax", f"'{opcode}': {parsed}")
     direction, mode, rank, reduction, cluster, multicast, hint, group = parsed
     return {
         "direction": DIRECTIONS[direction], "mode": MODES[mode], "rank": rank,
@@ -72,24 +127,43 @@ def format_opcode(direction: str = "load", mode: str = "tile", rank: int = 2,
                   multicast: bool = False, cache_hint: bool = False,
                   cta_group: int | None = None) -> str:
     """The canonical PTX spelling of opcode fields (the C++ printer), the
-    inverse of `parse_opcode`: `format_opcode(**parse_opcode(s))`."""
+    inverse of `parse_opcode`: `format_opcode(**parse_opcode(s))`. Fields no
+    opcode has are a TileVerifyError [opcode-syntax]."""
     for kind, value, names in (("direction", direction, DIRECTIONS),
                                ("mode", mode, MODES)):
         if value not in names:
-            raise ValueError(f"unknown {kind} '{value}' (known: {', '.join(names)})")
+            raise TileVerifyError("opcode-syntax", f"unknown {kind} '{value}' "
+                                  f"(known: {', '.join(names)})")
     if reduction is not None and reduction not in REDUCTION_OPERATORS:
-        raise ValueError(f"unknown reduction '{reduction}' "
-                         f"(known: {', '.join(REDUCTION_OPERATORS)})")
-    return _native.print_ptx_opcode((
-        DIRECTIONS.index(direction), MODES.index(mode), rank,
-        -1 if reduction is None else REDUCTION_OPERATORS.index(reduction),
-        int(dst_cluster), int(multicast), int(cache_hint), cta_group or 0))
+        raise TileVerifyError("opcode-syntax", f"unknown reduction '{reduction}' "
+                              f"(known: {', '.join(REDUCTION_OPERATORS)})")
+    if not isinstance(rank, int) or not isinstance(cta_group or 0, int):
+        raise TileVerifyError("opcode-syntax", f"rank and cta_group are ints, got "
+                              f"{rank!r} and {cta_group!r}")
+    try:
+        spelling = _native.print_ptx_opcode((
+            DIRECTIONS.index(direction), MODES.index(mode), rank,
+            -1 if reduction is None else REDUCTION_OPERATORS.index(reduction),
+            int(dst_cluster), int(multicast), int(cache_hint), cta_group or 0))
+    except ValueError as err:  # the C++ printer: fields out of range
+        raise TileVerifyError("opcode-syntax", str(err)) from None
+    parse_opcode(spelling)  # fields no opcode has (rank 9) do not parse
+    return spelling
 
 
 def verify(op: ir.OpView) -> None:
     """Runs the op's verifier; raises TileVerifyError naming the rule."""
     # A rejected op is not left behind in the kernel being built.
     verify_operation(op, erase_on_failure=True)
+
+
+def _format_name(format) -> str:
+    """A format keyword (a dialect format name or an alias such as "tf32");
+    an unknown one is the verifier's [format-match]."""
+    try:
+        return format_info(format).name
+    except TileError as err:
+        raise TileVerifyError(err.rule, err.message) from None
 
 
 def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
@@ -108,57 +182,70 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
     fields = parse_opcode(opcode)
     if fields["direction"] == "prefetch":
         if len(operands) != 1:
-            raise TypeError("a prefetch takes exactly one operand (global_)")
+            raise TileVerifyError("shared-operand", "a prefetch takes exactly one "
+                                  f"operand (global_), got {len(operands)}")
         shared, global_ = None, operands[0]
     elif len(operands) != 2:
-        raise TypeError("apply takes exactly two operands (shared, global_ or "
-                        "global_, shared by direction)")
+        raise TileVerifyError("shared-operand", "apply takes exactly two operands "
+                              "(shared, global_ or global_, shared by direction), "
+                              f"got {len(operands)}")
     elif fields["direction"] == "load":
         shared, global_ = operands
     else:
         global_, shared = operands
     if gather4 is not None and scatter4 is not None:
-        raise TileError("gather4-rows", "give gather4= or scatter4=, not both")
+        raise TileVerifyError("gather4-rows", "give gather4= or scatter4=, not both")
     rows = gather4 if gather4 is not None else scatter4
     keyword = "gather4" if gather4 is not None else "scatter4"
-    if rows is not None and fields["mode"] != keyword:
-        raise TileError("gather4-rows", f"{keyword}= needs the tile::{keyword} "
-                        f"opcode, the opcode's mode is {fields['mode']}")
-    # A format keyword (a dialect format name or an alias such as "tf32");
-    # [format-match] names an unknown one.
-    format_name = None if format is None else format_info(format).name
+    format_name = None if format is None else _format_name(format)
     steps = None
     if coord_steps is not None:
         steps = ir.ArrayAttr.get(
-            [ir.DenseI64ArrayAttr.get(list(step)) for step in coord_steps])
-    corners = {name: None if value is None else ir.DenseI64ArrayAttr.get(list(value))
+            [ir.DenseI64ArrayAttr.get(_ints("coord_steps entry", step, "coord-range"))
+             for step in _sequence("coord_steps", coord_steps)])
+    corners = {name: None if value is None else
+               ir.DenseI64ArrayAttr.get(_ints(name, value, "im2col-corners"))
                for name, value in (("pixel_box_lower", pixel_box_lower),
                                    ("pixel_box_upper", pixel_box_upper))}
+    knobs = {name: _int(name, value, rule) for name, value, rule in (
+        ("swizzle", swizzle, "swizzle-range"),
+        ("interleave", interleave, "interleave-range"),
+        ("l2_promotion", l2_promotion, "l2-promotion-range"),
+        ("oob_fill", oob_fill, "oob-fill-range"))}
+    if tag is not None and not isinstance(tag, str):
+        raise TileUsageError("kernel-value", f"tag is a string, got {tag!r}")
     op = _tile.TmaCopyOp(
-        shared=None if shared is None else _unwrap(shared),
-        global_=_unwrap(global_),
-        coords=[_as_i32(c) for c in coords],
-        rows=[_as_i32(r) for r in (rows or [])],
-        offsets=[_as_int(o, 16) for o in (offsets or [])],
+        shared=None if shared is None else _value(shared),
+        global_=_value(global_),
+        coords=[_as_i32(c) for c in _sequence("coords", coords)],
+        rows=[_as_i32(r) for r in _sequence(keyword, rows or [])],
+        offsets=[_as_int(o, 16, "offset") for o in _sequence("offsets", offsets or [])],
         direction=_enum("direction", fields["direction"]),
         mode=_enum("mode", fields["mode"]),
         rank=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), fields["rank"]),
-        box=ir.DenseI64ArrayAttr.get(list(box)),
-        mbar=None if mbar is None else _unwrap(mbar),
-        cta_mask=None if cta_mask is None else _as_int(cta_mask, 16),
-        cache_policy=None if cache_policy is None else _as_int(cache_policy, 64),
+        box=ir.DenseI64ArrayAttr.get(_ints("box", box, "box-extent")),
+        mbar=None if mbar is None else _value(mbar),
+        cta_mask=None if cta_mask is None else _as_int(cta_mask, 16, "cta_mask"),
+        cache_policy=(None if cache_policy is None
+                      else _as_int(cache_policy, 64, "cache_policy")),
         reduction=(_enum("reduction", fields["reduction"])
                    if fields["reduction"] else None),
         dst_cluster=fields["dst_cluster"], multicast=fields["multicast"],
         cache_hint=fields["cache_hint"], cta_group=fields["cta_group"],
         coord_steps=steps,
         format=None if format_name is None else _enum("format", format_name),
-        swizzle=swizzle,
-        element_strides=(None if element_strides is None
-                         else ir.DenseI64ArrayAttr.get(list(element_strides))),
-        interleave=interleave, l2_promotion=l2_promotion, oob_fill=oob_fill,
-        tag=tag, **corners)
+        element_strides=(None if element_strides is None else
+                         ir.DenseI64ArrayAttr.get(_ints("element_strides",
+                                                        element_strides,
+                                                        "element-strides-range"))),
+        tag=tag, **knobs, **corners)
     verify(op)
+    # The op has one row operand group: which keyword gave it is checked
+    # once the op has passed its own rules (the textual form's verdict).
+    if rows is not None and fields["mode"] != keyword:
+        op.operation.erase()
+        raise TileVerifyError("gather4-rows", f"{keyword}= needs the tile::{keyword} "
+                              f"opcode, the opcode's mode is {fields['mode']}")
     return op
 
 

@@ -10,7 +10,7 @@ import pytest
 ir = pytest.importorskip("mlir.ir")
 
 from tile_mlir import _native, kernel as K, tma  # noqa: E402
-from tile_mlir.errors import TileError, TileVerifyError  # noqa: E402
+from tile_mlir.errors import TileVerifyError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
@@ -78,7 +78,7 @@ def test_parse_opcode(opcode, expected):
     (LOAD + ".bogus", "'bogus'"),
 ])
 def test_bad_opcode_names_the_part(opcode, part):
-    with pytest.raises(TileError) as err:
+    with pytest.raises(TileVerifyError) as err:
         tma.parse_opcode(opcode)
     assert err.value.rule == "opcode-syntax"
     assert part in err.value.message
@@ -112,7 +112,7 @@ def test_apply_rejections(kwargs, rule):
 
     def body(A):
         shared = K.alloc_shared((8, 16), "uint32", align=128)
-        with pytest.raises(TileError) as err:
+        with pytest.raises(TileVerifyError) as err:
             tma.apply(LOAD, shared, A, mbar=mbar(), **kwargs)
         seen["rule"] = err.value.rule
 

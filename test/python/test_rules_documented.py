@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES_DEF = ROOT / "dialect" / "include" / "Tile" / "Contract" / "Rules.def"
 gen = runpy.run_path(str(ROOT / "scripts" / "gen_rules_doc.py"))
 
-_ENTRY = re.compile(r'^TILE_(RULE|HOST_RULE|RUNTIME_RULE)\((\w+),\s*"([a-z0-9-]+)"', re.M)
+_ENTRY = re.compile(
+    r'^TILE_(RULE|HOST_RULE|RUNTIME_RULE|PYTHON_RULE)\((\w+),\s*"([a-z0-9-]+)"', re.M)
 _DYNAMIC = re.compile(r'^TILE_DYNAMIC_CHECK\((\w+),', re.M)
 _NAME = r"[a-z0-9]+(?:-[a-z0-9]+)+"
 
@@ -65,7 +66,8 @@ def raised() -> dict:
         for name in re.findall(rf'"[^"\n]*\[({_NAME})\]', text):
             add(name, path)
     patterns = [
-        rf'(?:TileError|TileRuntimeError|TileVerifyError)\(\s*"({_NAME})"',
+        rf'(?:TileError|TileRuntimeError|TileVerifyError|TileUsageError|\bcls)\(\s*"({_NAME})"',
+        rf'super\(\).__init__\(\s*"({_NAME})"',   # a TileError subclass's own rule
         rf'ValueError\(\s*f?"({_NAME}): ',   # the emulator's "rule: message"
         rf'\bcontract\.rule\(\s*"({_NAME})"\)',
     ]
@@ -89,7 +91,8 @@ def test_every_rule_is_named_once():
     assert set(_DYNAMIC.findall(RULES_DEF.read_text())) <= verify_ids
     # The generated contract holds exactly these rules, in this order.
     assert list(contract.RULES) == names
-    kinds = {"RULE": "verify", "HOST_RULE": "host", "RUNTIME_RULE": "runtime"}
+    kinds = {"RULE": "verify", "HOST_RULE": "host", "RUNTIME_RULE": "runtime",
+             "PYTHON_RULE": "python"}
     assert [contract.RULES[n].kind for n in names] == \
         [kinds[macro] for macro, _, _ in entries()]
 
@@ -149,10 +152,10 @@ def python_assertions() -> set:
 
 def test_every_rule_is_covered():
     covered = lit_expected_errors() | python_assertions()
+    kinds = ("verify", "host", "runtime", "python")
     missing = {kind: [n for n, r in contract.RULES.items()
-                      if r.kind == kind and n not in covered]
-               for kind in ("verify", "host", "runtime")}
-    assert missing == {"verify": [], "host": [], "runtime": []}
+                      if r.kind == kind and n not in covered] for kind in kinds}
+    assert missing == {kind: [] for kind in kinds}
 
 
 def test_every_static_rule_has_an_expected_error():

@@ -74,6 +74,8 @@ const char *kindName(RuleKind kind) {
     return "host";
   case RuleKind::Runtime:
     return "runtime";
+  case RuleKind::Python:
+    return "python";
   }
   return "?";
 }
@@ -211,6 +213,7 @@ void writeRules(llvm::raw_ostream &os) {
 #define TILE_RULE(ID, NAME, TEXT) row(Rule::ID);
 #define TILE_HOST_RULE(ID, NAME, TEXT) row(Rule::ID);
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) row(Rule::ID);
+#define TILE_PYTHON_RULE(ID, NAME, TEXT) row(Rule::ID);
 #include "Tile/Contract/Rules.def"
   os << ")\n";
 }

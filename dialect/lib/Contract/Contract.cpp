@@ -26,6 +26,7 @@ constexpr RuleRow kRules[] = {
 #define TILE_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Verify},
 #define TILE_HOST_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Host},
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Runtime},
+#define TILE_PYTHON_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Python},
 #include "Tile/Contract/Rules.def"
 };
 } // namespace

@@ -5,7 +5,10 @@ from __future__ import annotations
 import mlir.ir as ir
 from mlir.dialects import arith, llvm
 
+from .trace import emits_ir
 
+
+@emits_ir
 def atomic_add(ptr: ir.Value, n: int, ordering: str = "monotonic") -> ir.Value:
     """atom.add.u32 of `n` on the global word at `ptr` with the LLVM
     `ordering` ("monotonic" is relaxed); returns the old value (i32)."""
@@ -14,6 +17,7 @@ def atomic_add(ptr: ir.Value, n: int, ordering: str = "monotonic") -> ir.Value:
                           getattr(llvm.AtomicOrdering, ordering))
 
 
+@emits_ir
 def fence_acq_rel() -> None:
     """An acquire-release fence (fence.acq_rel on the GPU)."""
     llvm.fence(llvm.AtomicOrdering.acq_rel)

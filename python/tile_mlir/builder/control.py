@@ -9,9 +9,11 @@ from typing import Callable, Sequence
 import mlir.ir as ir
 from mlir.dialects import scf
 
+from .trace import emits_ir
 from .values import Expr, index_constant
 
 
+@emits_ir
 @contextlib.contextmanager
 def if_(cond: Expr):
     """`with if_(lane == 0):` emits scf.if."""
@@ -21,6 +23,7 @@ def if_(cond: Expr):
         scf.YieldOp([])
 
 
+@emits_ir
 def if_else(cond, result_types: Sequence[ir.Type], then: Callable[[], list],
             otherwise: Callable[[], list]) -> list:
     """scf.if with results: `then()` and `otherwise()` build their branch
@@ -33,6 +36,7 @@ def if_else(cond, result_types: Sequence[ir.Type], then: Callable[[], list],
     return list(branch.results)
 
 
+@emits_ir
 def range_(start, stop, step=1):
     """`for i in range_(tid, n, nthreads):` emits one scf.for (index bounds)."""
     loop = scf.ForOp(Expr.of(start), Expr.of(stop), Expr.of(step))
@@ -41,6 +45,7 @@ def range_(start, stop, step=1):
         scf.YieldOp([])
 
 
+@emits_ir
 def grid(*extents: int):
     """`for g, r in grid(2, 8):` emits nested scf.for loops."""
     ips = []
@@ -59,6 +64,7 @@ def grid(*extents: int):
             ip.__exit__(None, None, None)
 
 
+@emits_ir
 def for_carried(start, stop, inits: Sequence[ir.Value],
                 body: Callable[[Expr, list], list]) -> list:
     """scf.for over [start, stop) carrying `inits`; body(j, values) returns
@@ -69,6 +75,7 @@ def for_carried(start, stop, inits: Sequence[ir.Value],
     return list(loop.results)
 
 
+@emits_ir
 def while_carried(types: Sequence[ir.Type], inits: Sequence[ir.Value],
                   condition: Callable[[list], ir.Value],
                   body: Callable[[list], list]) -> list:

@@ -19,7 +19,7 @@ import mlir.ir as ir
 from mlir.dialects import gpu
 
 from .. import _native
-from ..errors import verify_operation
+from ..errors import TileUsageError, verify_operation
 from ..launch_shape import dim3
 from .tensor import Tensor
 from .trace import Trace
@@ -56,24 +56,28 @@ def signature_params(fn: Callable) -> list[tuple[str, Tensor]]:
         sig = inspect.signature(fn, globals=fn.__globals__, locals=_closure(fn),
                                 eval_str=True)
     except NameError as err:
-        raise TypeError(f"kernel '{fn.__name__}': cannot evaluate a parameter "
-                        f"annotation ({err}); pass params=[(name, Tensor(...)), "
-                        "...] instead") from None
+        raise TileUsageError("kernel-signature", f"kernel '{fn.__name__}': cannot "
+                             f"evaluate a parameter annotation ({err}); pass "
+                             "params=[(name, Tensor(...)), ...] instead") from None
     params = []
     for name, param in sig.parameters.items():
         if not isinstance(param.annotation, Tensor):
-            raise TypeError(f"kernel parameter '{name}' needs a Tensor(...) "
-                            "annotation")
+            raise TileUsageError("kernel-signature", f"kernel parameter '{name}' "
+                                 "needs a Tensor(...) annotation")
         params.append((name, param.annotation))
     return params
 
 
 def _explicit_params(params) -> list[tuple[str, Tensor]]:
+    if isinstance(params, (str, bytes)) or not hasattr(params, "__iter__"):
+        raise TileUsageError("kernel-signature", "params: expected (name, "
+                             f"Tensor(...)) pairs or a dict, got {params!r}")
     items = list(params.items()) if isinstance(params, Mapping) else list(params)
     for item in items:
-        if len(item) != 2 or not isinstance(item[0], str) or \
-                not isinstance(item[1], Tensor):
-            raise TypeError(f"params: expected (name, Tensor(...)) pairs, got {item!r}")
+        if not isinstance(item, (tuple, list)) or len(item) != 2 or \
+                not isinstance(item[0], str) or not isinstance(item[1], Tensor):
+            raise TileUsageError("kernel-signature", "params: expected (name, "
+                                 f"Tensor(...)) pairs, got {item!r}")
     return [(name, tensor) for name, tensor in items]
 
 

@@ -8,20 +8,31 @@ from typing import Sequence
 import mlir.ir as ir
 from mlir.dialects import gpu, memref
 
+from ..errors import TileUsageError
 from .dtypes import element_type
 from .trace import current_trace
 from .values import SHARED_SPACE, Buffer, index_constant
+
+
+def _static_shape(shape) -> list[int]:
+    """A shared buffer's shape: positive ints ([kernel-value] otherwise)."""
+    dims = list(shape) if hasattr(shape, "__iter__") else None
+    if not dims or not all(isinstance(d, int) and d > 0 for d in dims):
+        raise TileUsageError("kernel-value", "a shared buffer's shape is a "
+                             f"non-empty sequence of positive ints, got {shape!r}")
+    return dims
 
 
 def alloc_shared(shape: Sequence[int], dtype: str, layout: str = "default",
                  align: int = 16) -> Buffer:
     """A static shared allocation (memref.global in address space 3)."""
     if layout != "default":
-        raise ValueError(f"layout '{layout}' is not supported (only 'default')")
+        raise TileUsageError("shared-layout", f"layout {layout!r} is not supported "
+                             "(only 'default')")
     trace = current_trace("alloc_shared")
     name = f"__tile_smem{trace.shared_count}"
     trace.shared_count += 1
-    mtype = ir.MemRefType.get(list(shape), element_type(dtype),
+    mtype = ir.MemRefType.get(_static_shape(shape), element_type(dtype),
                               memory_space=ir.IntegerAttr.get(
                                   ir.IntegerType.get_signless(64), SHARED_SPACE))
     with ir.InsertionPoint.at_block_begin(trace.module_body):
@@ -35,6 +46,7 @@ def dynamic_shared(shape: Sequence[int], dtype: str, offset: int = 0) -> Buffer:
     the start of the shared window when the kernel has no static shared
     memory: 1024-byte aligned). The kernel's dynamic size grows to cover it."""
     trace = current_trace("dynamic_shared")
+    shape = _static_shape(shape)
     elem = element_type(dtype)
     nbytes = prod(shape) * elem.width // 8
     trace.dynamic_bytes = max(trace.dynamic_bytes, offset + nbytes)

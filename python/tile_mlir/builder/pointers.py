@@ -7,14 +7,17 @@ from __future__ import annotations
 import mlir.ir as ir
 from mlir.dialects import arith, llvm, memref
 
+from .trace import emits_ir
 from .values import Buffer, Expr
 
 
+@emits_ir
 def base_address(buf: Buffer) -> Expr:
     """The buffer's aligned base address as an index value."""
     return Expr(memref.extract_aligned_pointer_as_index(buf.value))
 
 
+@emits_ir
 def shared_pointer(addr: Expr) -> ir.Value:
     """`!llvm.ptr<3>` at shared address `addr` (an index value)."""
     i64 = ir.IntegerType.get_signless(64)
@@ -22,6 +25,7 @@ def shared_pointer(addr: Expr) -> ir.Value:
                          arith.index_cast(i64, addr.value))
 
 
+@emits_ir
 def global_pointer(buf: Buffer) -> ir.Value:
     """Generic `!llvm.ptr` to element 0 of a global tensor."""
     i64 = ir.IntegerType.get_signless(64)
@@ -29,6 +33,7 @@ def global_pointer(buf: Buffer) -> ir.Value:
     return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)
 
 
+@emits_ir
 def word_pointer(ptr: ir.Value, k: int) -> ir.Value:
     """Generic pointer to the k-th 32-bit word after `ptr`."""
     i64 = ir.IntegerType.get_signless(64)
@@ -36,11 +41,13 @@ def word_pointer(ptr: ir.Value, k: int) -> ir.Value:
     return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)
 
 
+@emits_ir
 def load_shared_b16(addr: Expr) -> ir.Value:
     """One 16-bit load (an i16) from shared address `addr`."""
     return llvm.load(ir.IntegerType.get_signless(16), shared_pointer(addr))
 
 
+@emits_ir
 def store_shared_b16(value: ir.Value, addr: Expr) -> None:
     """One 16-bit store of `value` (an i16) to shared address `addr`."""
     llvm.store(value, shared_pointer(addr))

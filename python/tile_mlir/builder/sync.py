@@ -6,52 +6,69 @@ from __future__ import annotations
 import mlir.ir as ir
 from mlir.dialects import gpu, nvvm
 
+from ..errors import TileUsageError
+from .trace import emits_ir
 from .values import Expr, Pointer, i32_constant, to_i32
 
 
+def _barrier(bar) -> ir.Value:
+    """An mbarrier operand: a shared Pointer (`buffer.ptr_to([i])`)."""
+    if not isinstance(bar, Pointer):
+        raise TileUsageError("kernel-value", "an mbarrier is a shared pointer "
+                             f"(buffer.ptr_to([i])), got {bar!r}")
+    return bar.value
+
+
+@emits_ir
 def cta_sync() -> None:
     gpu.barrier()
 
 
+@emits_ir
 def cluster_sync() -> None:
     """All threads of the cluster: barrier.cluster.arrive + wait."""
     nvvm.ClusterArriveOp()
     nvvm.ClusterWaitOp()
 
 
+@emits_ir
 def fence_mbarrier_init_cluster() -> None:
     """Publishes mbarrier initialisation to the cluster (before multicast)."""
     nvvm.FenceMbarrierInitOp()
 
 
+@emits_ir
 def fence_proxy_async_shared_cta() -> None:
     """Makes generic-proxy shared writes visible to the copy engine."""
     nvvm.FenceProxyOp(ir.Attribute.parse("#nvvm.proxy_kind<async.shared>"),
                       space=ir.Attribute.parse("#nvvm.shared_space<cta>"))
 
 
+@emits_ir
 def mbarrier_init(bar: Pointer, count: int) -> None:
     """`mbarrier.init`, then `fence.proxy.async.shared::cta`: the copy engine
     (the async proxy) completes transactions on the barrier, so the
     initialisation is made visible to it before any copy can name it. (It
     also orders the init before the same thread's arrival for
     compute-sanitizer's racecheck, which otherwise reports the pair.)"""
-    nvvm.MBarrierInitOp(bar.value, Expr.of(count) if not isinstance(count, int)
+    nvvm.MBarrierInitOp(_barrier(bar), Expr.of(count) if not isinstance(count, int)
                         else i32_constant(count))
     fence_proxy_async_shared_cta()
 
 
+@emits_ir
 def mbarrier_arrive(bar: Pointer) -> None:
     """A plain arrive (count 1, release.cta) on a shared mbarrier."""
-    nvvm.MBarrierArriveOp(None, bar.value)
+    nvvm.MBarrierArriveOp(None, _barrier(bar))
 
 
+@emits_ir
 def mbarrier_arrive_expect_tx(bar: Pointer, tx_bytes) -> ir.Value:
     """Arrive with expected transaction bytes; returns the byte-count value
     (a constant op when `tx_bytes` is an int, so `set_tx_bytes` can fix it
     once the copies it accounts for are built)."""
     tx = i32_constant(tx_bytes) if isinstance(tx_bytes, int) else Expr.of(tx_bytes)
-    nvvm.MBarrierArriveExpectTxOp(None, bar.value, tx)
+    nvvm.MBarrierArriveExpectTxOp(None, _barrier(bar), tx)
     return tx
 
 
@@ -61,16 +78,19 @@ def set_tx_bytes(tx: ir.Value, nbytes: int) -> None:
         ir.IntegerType.get_signless(32), nbytes)
 
 
+@emits_ir
 def mbarrier_wait(bar: Pointer, phase) -> None:
     """try_wait.parity on `phase` (an int or an index/i32 value) until the
     phase completes."""
     parity = i32_constant(phase) if isinstance(phase, int) else to_i32(Expr.of(phase))
-    nvvm.MBarrierTryWaitParityOp(bar.value, parity, i32_constant(0x989680))
+    nvvm.MBarrierTryWaitParityOp(_barrier(bar), parity, i32_constant(0x989680))
 
 
+@emits_ir
 def bulk_commit_group() -> None:
     nvvm.CpAsyncBulkCommitGroupOp()
 
 
+@emits_ir
 def bulk_wait_group(n: int = 0, read: bool = False) -> None:
     nvvm.CpAsyncBulkWaitGroupOp(n, read=read or None)

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import mlir.ir as ir
 
+from ..contract import DTYPES
+from ..errors import TileUsageError
 from .dtypes import element_type
 
 
@@ -17,6 +19,18 @@ class Tensor:
     shape: tuple
     dtype: str
     dynamic_strides: bool = False
+
+    def __post_init__(self):
+        shape = tuple(self.shape) if hasattr(self.shape, "__iter__") else None
+        if not shape or not all(d is None or (isinstance(d, int) and d > 0)
+                                for d in shape):
+            raise TileUsageError("kernel-signature", "a Tensor's shape is a "
+                                 "non-empty sequence of positive ints and None "
+                                 f"(runtime dimensions), got {self.shape!r}")
+        if not isinstance(self.dtype, str) or self.dtype not in DTYPES:
+            raise TileUsageError("dtype-name", f"unknown dtype {self.dtype!r} "
+                                 f"(known: {', '.join(DTYPES)})")
+        object.__setattr__(self, "shape", shape)
 
     def memref_type(self) -> ir.MemRefType:
         dyn = ir.ShapedType.get_dynamic_size()

@@ -5,30 +5,44 @@ from __future__ import annotations
 import mlir.ir as ir
 from mlir.dialects import arith, gpu, nvvm
 
+from ..errors import TileUsageError
+from .trace import emits_ir
 from .values import Expr
 
 
+def _dimension(dim: str):
+    if dim not in ("x", "y", "z"):
+        raise TileUsageError("kernel-value", f"dim is 'x', 'y' or 'z', got {dim!r}")
+    return getattr(gpu.Dimension, dim)
+
+
+@emits_ir
 def lane_id() -> Expr:
     return Expr(gpu.lane_id())
 
 
+@emits_ir
 def thread_id(dim: str = "x") -> Expr:
-    return Expr(gpu.thread_id(getattr(gpu.Dimension, dim)))
+    return Expr(gpu.thread_id(_dimension(dim)))
 
 
+@emits_ir
 def block_id(dim: str = "x") -> Expr:
-    return Expr(gpu.block_id(getattr(gpu.Dimension, dim)))
+    return Expr(gpu.block_id(_dimension(dim)))
 
 
+@emits_ir
 def block_dim(dim: str = "x") -> Expr:
-    return Expr(gpu.block_dim(getattr(gpu.Dimension, dim)))
+    return Expr(gpu.block_dim(_dimension(dim)))
 
 
+@emits_ir
 def grid_dim(dim: str = "x") -> Expr:
     """The launch's grid extent (the one it runs with, not the default)."""
-    return Expr(gpu.grid_dim(getattr(gpu.Dimension, dim)))
+    return Expr(gpu.grid_dim(_dimension(dim)))
 
 
+@emits_ir
 def cluster_ctarank() -> Expr:
     """This CTA's rank in its cluster (index)."""
     rank = nvvm.read_ptx_sreg_cluster_ctarank(ir.IntegerType.get_signless(32))

@@ -8,6 +8,8 @@ from typing import Sequence
 import mlir.ir as ir
 from mlir.dialects import arith, llvm, memref
 
+from ..errors import TileUsageError
+
 SHARED_SPACE = 3  # NVVM address space of shared memory
 
 
@@ -42,7 +44,7 @@ class Expr:
             if like is not None and not isinstance(like.value.type, ir.IndexType):
                 return arith.constant(like.value.type, x)
             return index_constant(x)
-        raise TypeError(f"cannot use {x!r} as a kernel value")
+        raise TileUsageError("kernel-value", f"cannot use {x!r} as a kernel value")
 
     def _bin(self, other, fn, swap=False):
         a, b = self.value, Expr.of(other, self)
@@ -98,7 +100,8 @@ class Buffer:
     def _indices(self, key) -> list[ir.Value]:
         key = key if isinstance(key, tuple) else (key,)
         if len(key) != self.type.rank:
-            raise IndexError(f"expected {self.type.rank} indices, got {len(key)}")
+            raise TileUsageError("kernel-value", f"expected {self.type.rank} "
+                                 f"indices, got {len(key)}")
         return [Expr.of(k) for k in key]
 
     def __getitem__(self, key) -> Expr:
@@ -111,7 +114,8 @@ class Buffer:
         """Shared-memory pointer to one element (for mbarrier operands);
         indices are ints or index values."""
         if not is_shared(self.type.memory_space):
-            raise ValueError("ptr_to needs a shared (workgroup) buffer")
+            raise TileUsageError("kernel-value", "ptr_to needs a shared "
+                                 "(workgroup) buffer")
         strides, _ = self.type.get_strides_and_offset()
         elem_bytes = self.type.element_type.width // 8
         i64 = ir.IntegerType.get_signless(64)

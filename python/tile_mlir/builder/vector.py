@@ -8,6 +8,7 @@ import mlir.ir as ir
 from mlir.dialects import vector
 
 from .dtypes import element_type
+from .trace import emits_ir
 from .values import Buffer, Expr
 
 VECTOR_BYTES = 16
@@ -19,11 +20,13 @@ def vector_type(dtype: str) -> ir.VectorType:
     return ir.VectorType.get([VECTOR_BYTES * 8 // elem.width], elem)
 
 
+@emits_ir
 def vector_load(vtype: ir.VectorType, buf: Buffer, indices: Sequence) -> ir.Value:
     """A 16-byte vector load at element `indices` of `buf`."""
     return vector.load(vtype, buf.value, [Expr.of(i) for i in indices], alignment=16)
 
 
+@emits_ir
 def vector_store(value: ir.Value, buf: Buffer, indices: Sequence) -> None:
     """A 16-byte vector store of `value` at element `indices` of `buf`."""
     vector.store(value, buf.value, [Expr.of(i) for i in indices], alignment=16)

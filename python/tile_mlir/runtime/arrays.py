@@ -17,6 +17,12 @@ ELEMENT_DTYPES = {mlir: np.dtype(info.numpy)
 
 
 def accepted_dtypes(element: str) -> set:
+    """The numpy dtypes an argument of MLIR element type `element` may have;
+    a type without a host dtype is [argument-dtype]."""
+    if element not in ELEMENT_DTYPES:
+        raise TileRuntimeError("argument-dtype", f"the kernel's element type "
+                               f"{element} has no host dtype (known: "
+                               f"{', '.join(ELEMENT_DTYPES)})")
     dtypes = {ELEMENT_DTYPES[element]}
     if contract.ELEMENT_TYPES[element].signless:
         # Signless integers accept either signedness of the same width.
@@ -39,9 +45,17 @@ class DeviceView:
         return self.dtype.itemsize
 
 
+def _dtype(name, index: int) -> np.dtype:
+    try:
+        return np.dtype(name)
+    except TypeError:
+        raise TileRuntimeError("argument-dtype", f"argument {index}: dtype {name} "
+                               "has no numpy equivalent") from None
+
+
 def _from_interface(obj, index: int) -> DeviceView:
     info = obj.__cuda_array_interface__
-    dtype = np.dtype(info["typestr"])
+    dtype = _dtype(info["typestr"], index)
     shape = tuple(info["shape"])
     if info.get("strides") is None:
         strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64))
@@ -64,7 +78,7 @@ def _torch_view(obj, index: int) -> DeviceView:
                                "tensor; pass a CUDA tensor or a numpy array")
     dtype = {"torch.bfloat16": np.dtype(np.uint16)}.get(str(obj.dtype))
     if dtype is None:
-        dtype = np.dtype(str(obj.dtype).replace("torch.", ""))
+        dtype = _dtype(str(obj.dtype).replace("torch.", ""), index)
     return DeviceView(ptr=int(obj.data_ptr()), shape=tuple(obj.shape),
                       strides=tuple(obj.stride()), dtype=dtype)
 

@@ -25,18 +25,24 @@ class Module:
 
     def __init__(self, artifact: Artifact):
         if artifact.cubin is None:
-            raise ValueError("the artifact has no cubin")
+            raise TileRuntimeError("artifact-cubin", "the artifact has no cubin "
+                                   "(compile it with cubin=True, where ptxas is)")
         context()
         self.artifact = artifact
         self.handle = check(cuda().cuModuleLoadData(artifact.cubin), "cuModuleLoadData")
         self.kernels = {info["name"]: Kernel(self, info) for info in artifact.kernels}
 
     def __getitem__(self, name: str) -> "Kernel":
+        if name not in self.kernels:
+            raise TileRuntimeError("kernel-name", f"no kernel {name!r} in the module "
+                                   f"(it holds {', '.join(self.kernels) or 'none'})")
         return self.kernels[name]
 
     def _only(self) -> "Kernel":
         if len(self.kernels) != 1:
-            raise TypeError("the module has several kernels: index it by name")
+            raise TileRuntimeError("kernel-name", f"the module holds "
+                                   f"{len(self.kernels)} kernels "
+                                   f"({', '.join(self.kernels)}): index it by name")
         return next(iter(self.kernels.values()))
 
     def __call__(self, *args, **kwargs):

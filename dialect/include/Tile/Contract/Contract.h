@@ -25,11 +25,13 @@ enum class Rule {
 #define TILE_RULE(ID, NAME, TEXT) ID,
 #define TILE_HOST_RULE(ID, NAME, TEXT) ID,
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) ID,
+#define TILE_PYTHON_RULE(ID, NAME, TEXT) ID,
 #include "Tile/Contract/Rules.def"
 };
 /// Where a rule is decided: the verifier, the host before encoding a map
-/// (from runtime values), or the Python launcher.
-enum class RuleKind { Verify, Host, Runtime };
+/// (from runtime values), the Python launcher, or the Python API (its
+/// arguments, and MLIR's own diagnostics, which name no rule).
+enum class RuleKind { Verify, Host, Runtime, Python };
 /// The bracketed name diagnostics start with: "box-extent".
 llvm::StringRef ruleName(Rule rule);
 /// What the rule requires (docs/rules.md).
