@@ -3,7 +3,7 @@ reductions, swizzles, enum orders, driver names, limits and every rule.
 
 Every fact is stated once, in the C++ tables the dialect is compiled from
 (dialect/include/Tile/Contract/Formats.def, ElementTypes.def, Reductions.def,
-DriverEnums.def, Rules.def, the TableGen enums and Contract.h's limits); the
+DriverEnums.def, Limits.def, Rules.def and the TableGen enums); the
 build writes them to
 `tile_mlir/_contract.py` (tools/tile-contract-gen) and this module wraps it.
 Pure Python: nothing here imports MLIR, so the runtime and the emulator can
@@ -76,6 +76,27 @@ class SwizzleInfo:
 
 
 @dataclass(frozen=True)
+class Range:
+    """An inclusive range of integers, [min, max] (a TILE_RANGE row of
+    Limits.def, or a driver enum field's values)."""
+    min: int
+    max: int
+
+    def __contains__(self, value) -> bool:
+        try:
+            return self.min <= value <= self.max and value == int(value)
+        except (TypeError, ValueError):
+            return False
+
+    def __str__(self) -> str:
+        return f"{self.min}..{self.max}"   # as diagnostics spell it: "1..256"
+
+    @property
+    def values(self) -> range:
+        return range(self.min, self.max + 1)
+
+
+@dataclass(frozen=True)
 class RuleInfo:
     """One rule of Rules.def."""
     name: str
@@ -123,13 +144,42 @@ ENCODE_FUNCTIONS: dict[str, str] = dict(_contract.ENCODE_FUNCTIONS)
 # Mode -> the encode kind of its tensor map ("tile" -> "tiled").
 MODE_ENCODE: dict[str, str] = dict(_contract.MODE_ENCODE)
 
-# The most shared memory one block can have (Contract.h; the verifier's
-# [shared-size] limit).
+# Limits.def. RANGES: every field range by name, the driver enum fields'
+# ("swizzle", "interleave", "l2_promotion", "oob_fill", "wide_mode") too.
+RANGES: dict[str, Range] = {name: Range(*r) for name, r in _contract.RANGES.items()}
+RANK_RANGE: Range = RANGES["rank"]
+BOX_EXTENT_RANGE: Range = RANGES["box_extent"]
+ELEMENT_STRIDE_RANGE: Range = RANGES["element_stride"]
+INTERLEAVE_RANK_RANGE: Range = RANGES["interleave_rank"]
+SWIZZLE_RANGE: Range = RANGES["swizzle"]
+INTERLEAVE_RANGE: Range = RANGES["interleave"]
+L2_PROMOTION_RANGE: Range = RANGES["l2_promotion"]
+OOB_FILL_RANGE: Range = RANGES["oob_fill"]
+# im2col: ranks, box ([pixels_per_column, channels_per_pixel]), the W-only
+# forms' wHalo and wOffset; corner and offset ranges by (mode, rank) and rank.
+IM2COL_RANK_RANGE: Range = RANGES["im2col_rank"]
+PIXELS_PER_COLUMN_RANGE: Range = RANGES["pixels_per_column"]
+CHANNELS_PER_PIXEL_RANGE: Range = RANGES["channels_per_pixel"]
+IM2COL_W_HALO_RANGE: Range = RANGES["im2col_w_halo"]
+IM2COL_W_128_HALO_RANGE: Range = RANGES["im2col_w_128_halo"]
+IM2COL_W_OFFSET_RANGE: Range = RANGES["im2col_w_offset"]
+IM2COL_CORNER_RANGES: dict[tuple[str, int], Range] = {
+    key: Range(*r) for key, r in _contract.IM2COL_CORNER_RANGES.items()}
+IM2COL_OFFSET_RANGES: dict[int, Range] = {
+    rank: Range(*r) for rank, r in _contract.IM2COL_OFFSET_RANGES.items()}
+
+# The most shared memory one block can have (the verifier's [shared-size]
+# limit).
 MAX_SHARED_BYTES_PER_BLOCK: int = _contract.MAX_SHARED_BYTES_PER_BLOCK
 # Global dimensions are 1..MAX_GLOBAL_DIM elements, strides below
 # GLOBAL_STRIDE_BYTES_BOUND bytes.
 MAX_GLOBAL_DIM: int = _contract.MAX_GLOBAL_DIM
 GLOBAL_STRIDE_BYTES_BOUND: int = _contract.GLOBAL_STRIDE_BYTES_BOUND
+# The most transaction bytes one mbarrier phase counts (tile.tx_bytes).
+MAX_TX_BYTES: int = _contract.MAX_TX_BYTES
+# Size and alignment of a CUtensorMap.
+TENSOR_MAP_BYTES: int = _contract.TENSOR_MAP_BYTES
+TENSOR_MAP_ALIGN: int = _contract.TENSOR_MAP_ALIGN
 
 RULES: dict[str, RuleInfo] = {row["name"]: RuleInfo(**row) for row in _contract.RULES}
 

@@ -172,6 +172,84 @@ def test_limits():
     assert contract.MAX_SHARED_BYTES_PER_BLOCK == 227 * 1024 == 232448
     assert contract.MAX_GLOBAL_DIM == 2 ** 32
     assert contract.GLOBAL_STRIDE_BYTES_BOUND == 2 ** 40
+    # cuda.h: a CUtensorMap is CU_TENSOR_MAP_NUM_QWORDS = 16 words of 8 bytes.
+    assert contract.TENSOR_MAP_BYTES == 16 * 8
+    # PTX ISA, mbarrier: the tx-count of a phase is at most 2^20 - 1.
+    assert contract.MAX_TX_BYTES == 2 ** 20 - 1
+
+
+def _span(r):
+    return (r.min, r.max)
+
+
+def test_descriptor_ranges():
+    # cuTensorMapEncodeTiled: tensorRank 1..5 (3..5 interleaved), boxDim
+    # entries 1..256, elementStrides 1..8; the PTX opcode spells .1d...5d.
+    assert _span(contract.RANK_RANGE) == (1, 5)
+    assert _span(contract.INTERLEAVE_RANK_RANGE) == (3, 5)
+    assert _span(contract.BOX_EXTENT_RANGE) == (1, 256)
+    assert _span(contract.ELEMENT_STRIDE_RANGE) == (1, 8)
+    # cuda.h: the CUtensorMapSwizzle, CUtensorMapInterleave,
+    # CUtensorMapL2promotion and CUtensorMapFloatOOBfill values.
+    assert _span(contract.SWIZZLE_RANGE) == (0, 6)
+    assert _span(contract.INTERLEAVE_RANGE) == (0, 2)
+    assert _span(contract.L2_PROMOTION_RANGE) == (0, 3)
+    assert _span(contract.OOB_FILL_RANGE) == (0, 1)
+    # Each driver enum field's range is its DriverEnums.def rows.
+    for field, names in contract.DRIVER_ENUMS.items():
+        assert contract.RANGES[field].values == range(len(names)), field
+
+
+def test_im2col_ranges():
+    # cuTensorMapEncodeIm2col: a 3-D to 5-D tensor, pixelsPerColumn 1..1024,
+    # channelsPerPixel 1..256, pixel-box corners signed 16-bit (3-D), 8-bit
+    # (4-D), 5-bit (5-D). PTX ISA, im2col mode: the im2col offsets are
+    # unsigned of the same widths. cuTensorMapEncodeIm2colWide and PTX
+    # im2col::w/::w::128: one signed 16-bit W corner at every rank, wHalo
+    # 0..511 (im2col::w) or 0..31 (im2col::w::128), wOffset 0..31.
+    assert _span(contract.IM2COL_RANK_RANGE) == (3, 5)
+    assert _span(contract.PIXELS_PER_COLUMN_RANGE) == (1, 1024)
+    assert _span(contract.CHANNELS_PER_PIXEL_RANGE) == (1, 256)
+    widths = {3: 16, 4: 8, 5: 5}
+    for rank, bits in widths.items():
+        for mode in ("im2col", "im2col_no_offs"):
+            assert _span(contract.IM2COL_CORNER_RANGES[mode, rank]) == \
+                (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+        for mode in ("im2col_w", "im2col_w_128"):
+            assert _span(contract.IM2COL_CORNER_RANGES[mode, rank]) == (-2 ** 15, 2 ** 15 - 1)
+        assert _span(contract.IM2COL_OFFSET_RANGES[rank]) == (0, 2 ** bits - 1)
+    assert _span(contract.IM2COL_W_HALO_RANGE) == (0, 511)
+    assert _span(contract.IM2COL_W_128_HALO_RANGE) == (0, 31)
+    assert _span(contract.IM2COL_W_OFFSET_RANGE) == (0, 31)
+
+
+def test_rule_texts_state_the_limits():
+    # Rules.def spells these limits in prose (docs/rules.md): it must say
+    # the values Limits.def and DriverEnums.def hold.
+    stated = {
+        "rank-range": [contract.RANK_RANGE],
+        "box-extent": [contract.BOX_EXTENT_RANGE],
+        "element-strides-range": [contract.ELEMENT_STRIDE_RANGE],
+        "interleave-rank": [contract.INTERLEAVE_RANK_RANGE],
+        "swizzle-range": [contract.SWIZZLE_RANGE],
+        "interleave-range": [contract.INTERLEAVE_RANGE],
+        "l2-promotion-range": [contract.L2_PROMOTION_RANGE],
+        "im2col-box": [contract.PIXELS_PER_COLUMN_RANGE, contract.CHANNELS_PER_PIXEL_RANGE],
+        "im2col-w-halo": [contract.IM2COL_W_HALO_RANGE, contract.IM2COL_W_128_HALO_RANGE],
+        "im2col-offset-range": [contract.IM2COL_W_OFFSET_RANGE],
+    }
+    for name, ranges in stated.items():
+        for r in ranges:
+            assert str(r) in contract.rule(name).text, (name, str(r))
+    assert f"{contract.MAX_SHARED_BYTES_PER_BLOCK // 1024} KB" in \
+        contract.rule("shared-size").text
+
+
+def test_range():
+    r = contract.BOX_EXTENT_RANGE
+    assert str(r) == "1..256" and r.values == range(1, 257)
+    assert 1 in r and 256 in r and 0 not in r and 257 not in r
+    assert 2.0 in r and 2.5 not in r and None not in r and "3" not in r
 
 
 def test_rules():

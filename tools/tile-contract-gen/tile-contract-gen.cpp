@@ -1,10 +1,10 @@
 //===- tile-contract-gen.cpp - the contract tables as a Python module -----===//
 //
 // Writes tile_mlir/_contract.py from the tables the dialect is compiled from
-// (Formats.def, ElementTypes.def, Reductions.def, DriverEnums.def, Rules.def,
-// the TableGen enums and Contract.h's limits), asking the same Contract.h
-// functions the verifier and the lowering ask. tile_mlir.contract wraps the module; Python keeps no
-// copy of these facts.
+// (Formats.def, ElementTypes.def, Reductions.def, DriverEnums.def, Limits.def,
+// Rules.def and the TableGen enums), asking the same Contract.h functions the
+// verifier and the lowering ask. tile_mlir.contract wraps the module; Python
+// keeps no copy of these facts.
 //
 //   tile-contract-gen --digest <sha256> --sources <path,...> -o <file>
 //
@@ -182,9 +182,41 @@ void writeEnums(llvm::raw_ostream &os) {
 }
 
 void writeLimits(llvm::raw_ostream &os) {
-  os << "# Contract.h.\nMAX_SHARED_BYTES_PER_BLOCK = " << kMaxSharedBytesPerBlock
-     << "\nMAX_GLOBAL_DIM = " << kMaxGlobalDim
-     << "\nGLOBAL_STRIDE_BYTES_BOUND = " << kGlobalStrideBytesBound << "\n\n";
+  os << "# Limits.def; the driver enum fields' ranges are their "
+        "DriverEnums.def rows.\nRANGES = {\n";
+  auto range = [&](llvm::StringRef name, IntRange r) {
+    os << "    " << str(name) << ": " << pair(r.min, r.max) << ",\n";
+  };
+#define TILE_RANGE(ID, NAME, MIN, MAX) range(NAME, ID);
+#include "Tile/Contract/Limits.def"
+  llvm::StringRef field;
+  for (const DriverEnumFacts &e : driverEnumTable())
+    if (e.field != field) {
+      field = e.field;
+      range(field, driverEnumRange(field));
+    }
+  os << "}\n";
+#define TILE_LIMIT(ID, NAME, VALUE) os << NAME << " = " << ID << "\n";
+#include "Tile/Contract/Limits.def"
+  os << "# (mode, rank) -> the range of one pixel-box corner entry; rank -> "
+        "the range of one im2col offset.\nIM2COL_CORNER_RANGES = {\n";
+  for (unsigned v = 0; v <= getMaxEnumValForMode(); ++v) {
+    auto mode = static_cast<Mode>(v);
+    if (!isIm2colMode(mode))
+      continue;
+    for (int rank = kIm2colRankRange.min; rank <= kIm2colRankRange.max;
+         ++rank) {
+      IntRange r = im2colCornerRange(mode, rank);
+      os << "    (" << str(stringifyMode(mode)) << ", " << rank
+         << "): " << pair(r.min, r.max) << ",\n";
+    }
+  }
+  os << "}\nIM2COL_OFFSET_RANGES = {\n";
+  for (int rank = kIm2colRankRange.min; rank <= kIm2colRankRange.max; ++rank) {
+    IntRange r = im2colOffsetRange(rank);
+    os << "    " << rank << ": " << pair(r.min, r.max) << ",\n";
+  }
+  os << "}\n\n";
 }
 
 void writeSwizzles(llvm::raw_ostream &os) {

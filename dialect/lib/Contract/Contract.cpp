@@ -168,6 +168,21 @@ constexpr bool encodeRowsInEnumOrder() {
 }
 static_assert(encodeRowsInEnumOrder(),
               "DriverEnums.def encode rows must follow the EncodeKind order");
+
+constexpr std::pair<int, int> kIm2colBits[] = {
+#define TILE_IM2COL_BITS(RANK, BITS) {RANK, BITS},
+#include "Tile/Contract/Limits.def"
+};
+// One row per im2col rank, in rank order.
+constexpr bool im2colBitsCoverTheRanks() {
+  for (unsigned i = 0; i < std::size(kIm2colBits); ++i)
+    if (kIm2colBits[i].first != kIm2colRankRange.min + static_cast<int>(i))
+      return false;
+  return kIm2colRankRange.min + static_cast<int64_t>(std::size(kIm2colBits)) ==
+         kIm2colRankRange.max + 1;
+}
+static_assert(im2colBitsCoverTheRanks(),
+              "Limits.def needs one TILE_IM2COL_BITS row per im2col rank");
 } // namespace
 
 llvm::ArrayRef<FormatFacts> mlir::tile::formatTable() { return kFormats; }
@@ -228,6 +243,38 @@ std::string mlir::tile::swizzleShortName(int swizzle) {
   llvm::StringRef name = s->cuName;
   name.consume_front("CU_TENSOR_MAP_SWIZZLE_");
   return name == "NONE" ? "none" : name.str();
+}
+
+IntRange mlir::tile::driverEnumRange(llvm::StringRef field) {
+  IntRange range = {0, -1};
+  bool any = false;
+  for (const DriverEnumFacts &e : kDriverEnums) {
+    if (e.field != field)
+      continue;
+    range = any ? IntRange{std::min<int64_t>(range.min, e.value),
+                           std::max<int64_t>(range.max, e.value)}
+                : IntRange{e.value, e.value};
+    any = true;
+  }
+  return range;
+}
+
+int mlir::tile::im2colBits(int rank) {
+  assert(kIm2colRankRange.contains(rank) && "not an im2col rank");
+  return kIm2colBits[rank - kIm2colRankRange.min].second;
+}
+
+int mlir::tile::im2colCornerBits(Mode mode, int rank) {
+  return isIm2colWideMode(mode) ? kIm2colWideCornerBits : im2colBits(rank);
+}
+
+IntRange mlir::tile::im2colCornerRange(Mode mode, int rank) {
+  int bits = im2colCornerBits(mode, rank);
+  return {-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1};
+}
+
+IntRange mlir::tile::im2colOffsetRange(int rank) {
+  return {0, (int64_t(1) << im2colBits(rank)) - 1};
 }
 
 unsigned mlir::tile::swizzleMask(bool (*pred)(const SwizzleFacts &)) {
@@ -409,8 +456,8 @@ CopyFields mlir::tile::getCopyFields(TmaCopyOp op) {
     f.elementStrides.assign(es->begin(), es->end());
   else
     f.elementStrides.assign(
-        isIm2colMode(f.mode) && f.rank >= 1 && f.rank <= 5 ? f.rank
-                                                           : f.box.size(),
+        isIm2colMode(f.mode) && kRankRange.contains(f.rank) ? f.rank
+                                                            : f.box.size(),
         1);
   if (auto fmt = op.getFormat()) {
     f.format = *fmt;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Contract/Opcode.h"
+#include "Tile/Contract/Contract.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -78,8 +79,11 @@ std::optional<OpcodeFields> mlir::tile::parsePtxOpcode(llvm::StringRef opcode,
 
   size_t dimPos = lex.position();
   llvm::StringRef dim = lex.next();
-  if (dim.size() != 2 || dim[1] != 'd' || dim[0] < '1' || dim[0] > '5')
-    return fail(describe(dim, dimPos) + ": expected the rank '1d'..'5d'");
+  if (dim.size() != 2 || dim[1] != 'd' || !llvm::isDigit(dim[0]) ||
+      !kRankRange.contains(dim[0] - '0'))
+    return fail(describe(dim, dimPos) + ": expected the rank '" +
+                std::to_string(kRankRange.min) + "d'..'" +
+                std::to_string(kRankRange.max) + "d'");
   f.rank = dim[0] - '0';
 
   size_t dstPos = lex.position();

@@ -71,10 +71,12 @@ LogicalResult TensorMapSpecAttr::verify(
   };
   if (source < 0 || param.value_or(0) < 0 || llvmParam.value_or(0) < 0)
     return fail() << "source, param and llvm_param are argument indices";
-  if (rank < 1 || rank > 5)
-    return fail() << "rank " << rank << " is not 1..5";
-  if (interleave < 0 || interleave > 2 || swizzle < 0 || swizzle > 6 ||
-      l2Promotion < 0 || l2Promotion > 3 || oobFill < 0 || oobFill > 1)
+  if (!kRankRange.contains(rank))
+    return fail() << "rank " << rank << " is not " << kRankRange.str();
+  if (!driverEnumRange("interleave").contains(interleave) ||
+      !driverEnumRange("swizzle").contains(swizzle) ||
+      !driverEnumRange("l2_promotion").contains(l2Promotion) ||
+      !driverEnumRange("oob_fill").contains(oobFill))
     return fail() << "interleave " << interleave << ", swizzle " << swizzle
                   << ", l2_promotion " << l2Promotion << " or oob_fill "
                   << oobFill << " is not a driver enum value";

@@ -378,8 +378,8 @@ static bool bytesComputable(TmaCopyOp copy) {
     return !attr || attr.getType().isSignlessInteger(32);
   };
   if (!p.box || !p.mode || !p.direction || !p.rank || !isI32(p.rank) ||
-      !isI32(p.swizzle) || !isI32(p.interleave) || copy.getRank() < 1 ||
-      copy.getRank() > 5)
+      !isI32(p.swizzle) || !isI32(p.interleave) ||
+      !kRankRange.contains(copy.getRank()))
     return false;
   int64_t operands = 0;
   for (int32_t n : p.operandSegmentSizes) {
@@ -391,17 +391,23 @@ static bool bytesComputable(TmaCopyOp copy) {
       p.operandSegmentSizes[1] != 1 ||
       (copy.getShared() && !isa<MemRefType>(copy.getShared().getType())))
     return false;
-  auto within = [](llvm::ArrayRef<int64_t> values, int64_t lo, int64_t hi) {
+  auto within = [](llvm::ArrayRef<int64_t> values, IntRange range) {
     return llvm::all_of(values,
-                        [&](int64_t v) { return v >= lo && v <= hi; });
+                        [&](int64_t v) { return range.contains(v); });
   };
+  // Every extent either box form allows (tiled extents, im2col pixels).
+  IntRange extents = {
+      std::min(kBoxExtentRange.min, kPixelsPerColumnRange.min),
+      std::max(kBoxExtentRange.max, kPixelsPerColumnRange.max)};
   llvm::ArrayRef<int64_t> box = p.box.asArrayRef();
-  if (!within(box, 1, 1024) || (isIm2colMode(p.mode.getValue()) && box.size() != 2))
+  if (!within(box, extents) ||
+      (isIm2colMode(p.mode.getValue()) && box.size() != 2))
     return false;
-  if (p.element_strides && !within(p.element_strides.asArrayRef(), 1, 8))
+  if (p.element_strides &&
+      !within(p.element_strides.asArrayRef(), kElementStrideRange))
     return false;
-  return copy.getSwizzle() >= 0 && copy.getSwizzle() <= 6 &&
-         copy.getInterleave() >= 0 && copy.getInterleave() <= 2;
+  return swizzleFacts(copy.getSwizzle()) &&
+         driverEnumRange("interleave").contains(copy.getInterleave());
 }
 
 LogicalResult TxBytesOp::verify() {
@@ -415,7 +421,7 @@ LogicalResult TxBytesOp::verify() {
     return emitOpError() << "[" << ruleName(Rule::TxBytesTag) << "] no "
                          << "tile.tma_copy in the enclosing function has tag \""
                          << getTag() << "\"";
-  if (*bytes >= (int64_t(1) << 20))
+  if (*bytes > kMaxTxBytes)
     return emitOpError() << "[" << ruleName(Rule::TxBytesTag) << "] tag \""
                          << getTag() << "\" sums to " << *bytes
                          << " bytes, more than an mbarrier phase counts (2^20 - 1)";

@@ -109,9 +109,9 @@ struct Verifier {
 } // namespace
 
 LogicalResult Verifier::verifyOpcode() {
-  if (opc.rank < 1 || opc.rank > 5)
-    return fail(op, Rule::RankRange) << "rank " << opc.rank
-                                     << " is outside 1..5";
+  if (!kRankRange.contains(opc.rank))
+    return fail(op, Rule::RankRange) << "rank " << opc.rank << " is outside "
+                                     << kRankRange.str();
   bool isReduce = opc.direction == Direction::reduce;
   if (isReduce != opc.reduction.has_value())
     return fail(op, Rule::ReductionOperator)
@@ -209,22 +209,23 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
       return fail(op, Rule::BoxArity)
              << "an im2col box is [pixels_per_column, channels_per_pixel], "
              << "got " << f.box.size() << " extents";
-    if (f.box[0] < 1 || f.box[0] > 1024)
+    if (!kPixelsPerColumnRange.contains(f.box[0]))
       return fail(op, Rule::Im2colBox)
-             << "pixels_per_column (box[0]) = " << f.box[0]
-             << " is outside 1..1024";
-    if (f.box[1] < 1 || f.box[1] > 256)
+             << "pixels_per_column (box[0]) = " << f.box[0] << " is outside "
+             << kPixelsPerColumnRange.str();
+    if (!kChannelsPerPixelRange.contains(f.box[1]))
       return fail(op, Rule::Im2colBox)
-             << "channels_per_pixel (box[1]) = " << f.box[1]
-             << " is outside 1..256";
+             << "channels_per_pixel (box[1]) = " << f.box[1] << " is outside "
+             << kChannelsPerPixelRange.str();
   } else {
     if (static_cast<int>(f.box.size()) != opc.rank)
       return fail(op, Rule::BoxArity) << "box has " << f.box.size()
                                       << " extents, expected rank " << opc.rank;
     for (auto [i, extent] : llvm::enumerate(f.box))
-      if (extent < 1 || extent > 256)
-        return fail(op, Rule::BoxExtent)
-               << "box[" << i << "] = " << extent << " is outside 1..256";
+      if (!kBoxExtentRange.contains(extent))
+        return fail(op, Rule::BoxExtent) << "box[" << i << "] = " << extent
+                                         << " is outside "
+                                         << kBoxExtentRange.str();
   }
   if (static_cast<int>(op.getCoords().size()) != opc.rank)
     return fail(op, Rule::CoordsCount)
@@ -235,10 +236,10 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
            << "element_strides has " << f.elementStrides.size()
            << " entries, expected rank " << opc.rank;
   for (auto [i, stride] : llvm::enumerate(f.elementStrides))
-    if (stride < 1 || stride > 8)
+    if (!kElementStrideRange.contains(stride))
       return fail(op, Rule::ElementStridesRange)
-             << "element_strides[" << i << "] = " << stride
-             << " is outside 1..8";
+             << "element_strides[" << i << "] = " << stride << " is outside "
+             << kElementStrideRange.str();
   if (!swizzleFacts(f.swizzle)) {
     SmallVector<std::string> names;
     for (const SwizzleFacts &s : swizzleTable())
@@ -248,18 +249,20 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
            << swizzleTable().size() - 1 << " (" << llvm::join(names, ", ")
            << ")";
   }
-  if (f.interleave < 0 || f.interleave > 2)
+  if (IntRange range = driverEnumRange("interleave");
+      !range.contains(f.interleave))
     return fail(op, Rule::InterleaveRange)
-           << "interleave " << f.interleave
-           << " is outside 0..2 (none, 16B, 32B)";
+           << "interleave " << f.interleave << " is outside " << range.str()
+           << " (none, 16B, 32B)";
   int l2 = op.getL2Promotion();
-  if (l2 < 0 || l2 > 3)
+  if (IntRange range = driverEnumRange("l2_promotion"); !range.contains(l2))
     return fail(op, Rule::L2PromotionRange)
-           << "l2_promotion " << l2 << " is outside 0..3";
+           << "l2_promotion " << l2 << " is outside " << range.str();
   int oob = op.getOobFill();
-  if (oob < 0 || oob > 1)
+  if (IntRange range = driverEnumRange("oob_fill"); !range.contains(oob))
     return fail(op, Rule::OobFillRange)
-           << "oob_fill " << oob << " is outside 0..1 (zero, NaN)";
+           << "oob_fill " << oob << " is outside " << range.str()
+           << " (zero, NaN)";
   if (f.interleave == 0 && f.elementStrides.back() != 1)
     return fail(op, Rule::ElementStridesInner)
            << "element_strides[" << opc.rank - 1 << "] = "
@@ -336,9 +339,10 @@ LogicalResult Verifier::verifyModes() {
       return fail(op, Rule::InterleaveMode)
              << stringifyMode(opc.mode) << " does not use interleave, got "
              << "interleave " << f.interleave;
-    if (opc.rank < 3)
+    if (opc.rank < kInterleaveRankRange.min)
       return fail(op, Rule::InterleaveRank)
-             << "interleave needs rank 3..5, got " << opc.rank;
+             << "interleave needs rank " << kInterleaveRankRange.str()
+             << ", got " << opc.rank;
     if (f.interleave == 2 && f.swizzle != 1)
       return fail(op, Rule::Interleave32Swizzle)
              << "interleave 2 (32B) needs swizzle 1 (32B), got swizzle "
@@ -449,9 +453,10 @@ LogicalResult Verifier::verifyPacked() {
 }
 
 LogicalResult Verifier::verifyIm2col() {
-  if (opc.rank < 3)
+  if (opc.rank < kIm2colRankRange.min)
     return fail(op, Rule::Im2colRank)
-           << stringifyMode(opc.mode) << " needs a 3-D to 5-D descriptor "
+           << stringifyMode(opc.mode) << " needs a " << kIm2colRankRange.min
+           << "-D to " << kIm2colRankRange.max << "-D descriptor "
            << "(N, [D, H,] W, C), got rank " << opc.rank;
   if (f.interleave != 0 || isPackedFormat(format))
     return fail(op, Rule::Im2colLayout)
@@ -461,11 +466,12 @@ LogicalResult Verifier::verifyIm2col() {
                             : "unpacked formats, got " +
                                   stringifyFormat(format).str());
   // Signed corner ranges of cuTensorMapEncodeIm2col by rank (the W-only
-  // forms have one 16-bit W corner whatever the rank).
+  // forms have one W corner whatever the rank).
   bool wide = isIm2colWideMode(opc.mode);
   int64_t spatial = wide ? 1 : opc.rank - 2;
-  int bits = wide || opc.rank == 3 ? 16 : opc.rank == 4 ? 8 : 5;
-  int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+  int bits = im2colCornerBits(opc.mode, opc.rank);
+  IntRange corners = im2colCornerRange(opc.mode, opc.rank);
+  int64_t lo = corners.min, hi = corners.max;
   for (auto [name, corner] :
        {std::pair<const char *, DenseI64ArrayAttr>{"pixel_box_lower",
                                                    op.getPixelBoxLowerAttr()},
@@ -507,13 +513,13 @@ LogicalResult Verifier::verifyIm2col() {
     return value.getZExtValue();
   };
   if (opc.mode == Mode::im2col) {
-    int offsetBits = opc.rank == 3 ? 16 : opc.rank == 4 ? 8 : 5;
+    int offsetBits = im2colBits(opc.rank);
+    IntRange offsetRange = im2colOffsetRange(opc.rank);
     for (auto [i, v] : llvm::enumerate(op.getOffsets()))
-      if (std::optional<int64_t> c = constant(v);
-          c && *c >= (int64_t(1) << offsetBits))
+      if (std::optional<int64_t> c = constant(v); c && *c > offsetRange.max)
         return fail(op, Rule::Im2colOffsetRange)
-               << "offsets[" << i << "] = " << *c << " is outside 0.."
-               << (int64_t(1) << offsetBits) - 1 << " (" << offsetBits
+               << "offsets[" << i << "] = " << *c << " is outside "
+               << offsetRange.str() << " (" << offsetBits
                << "-bit unsigned for rank " << opc.rank << ")";
   }
   if (wide) {
@@ -526,21 +532,24 @@ LogicalResult Verifier::verifyIm2col() {
                             " or ")
              << ", got " << f.swizzle;
     std::optional<int64_t> halo = constant(op.getOffsets()[0]);
-    int64_t haloLimit = opc.mode == Mode::im2col_w ? 512 : 32;
-    if (!halo || *halo >= haloLimit)
+    IntRange haloRange = opc.mode == Mode::im2col_w ? kIm2colWHaloRange
+                                                    : kIm2colW128HaloRange;
+    if (!halo || *halo > haloRange.max)
       return fail(op, Rule::Im2colWHalo)
              << "wHalo (offsets[0]) "
-             << (halo ? "= " + std::to_string(*halo) + " is outside 0.." +
-                            std::to_string(haloLimit - 1)
+             << (halo ? "= " + std::to_string(*halo) + " is outside " +
+                            haloRange.str()
                       : std::string("must be a constant (it sizes the image)"));
     if (opc.mode == Mode::im2col_w_128 && f.box[0] != 128)
       return fail(op, Rule::Im2colWHalo)
              << "im2col_w_128 moves 128 pixels: pixels_per_column (box[0]) "
              << "must be 128, got " << f.box[0];
     f.wHalo = *halo;
-    if (std::optional<int64_t> w = constant(op.getOffsets()[1]); w && *w >= 32)
+    if (std::optional<int64_t> w = constant(op.getOffsets()[1]);
+        w && *w > kIm2colWOffsetRange.max)
       return fail(op, Rule::Im2colOffsetRange)
-             << "wOffset (offsets[1]) = " << *w << " is outside 0..31";
+             << "wOffset (offsets[1]) = " << *w << " is outside "
+             << kIm2colWOffsetRange.str();
   }
   return success();
 }
@@ -932,11 +941,10 @@ LogicalResult Verifier::run() {
   if (auto es = op.getElementStrides())
     f.elementStrides.assign(es->begin(), es->end());
   else
-    f.elementStrides.assign(isIm2colMode(f.mode) && opc.rank >= 1 &&
-                                    opc.rank <= 5
-                                ? opc.rank
-                                : f.box.size(),
-                            1);
+    f.elementStrides.assign(
+        isIm2colMode(f.mode) && kRankRange.contains(opc.rank) ? opc.rank
+                                                              : f.box.size(),
+        1);
   f.swizzle = op.getSwizzle();
   f.interleave = op.getInterleave();
   sharedType = op.getShared() ? cast<MemRefType>(op.getShared().getType())

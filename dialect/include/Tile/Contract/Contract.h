@@ -40,18 +40,37 @@ RuleKind ruleKind(Rule rule);
 /// What the host checks of a verifier rule's dynamic values ("" if nothing).
 llvm::StringRef ruleDynamicText(Rule rule);
 
-/// Size and alignment of CUDA 13's CUtensorMap, passed by value to kernels.
-constexpr int64_t kTensorMapBytes = 128;
-constexpr int64_t kTensorMapAlign = 128;
+/// An inclusive range of integers, [min, max].
+struct IntRange {
+  int64_t min;
+  int64_t max;
+  constexpr bool contains(int64_t value) const {
+    return value >= min && value <= max;
+  }
+  /// "1..256", as diagnostics spell a range.
+  std::string str() const {
+    return std::to_string(min) + ".." + std::to_string(max);
+  }
+};
 
-/// The most shared memory one block can have: the opt-in per-block limit of
-/// the supported chips (227 KB on sm_90 and sm_100), [shared-size].
-constexpr int64_t kMaxSharedBytesPerBlock = 227 * 1024;
+// The rows of Limits.def: `constexpr IntRange kBoxExtentRange = {1, 256};`,
+// `constexpr int64_t kMaxSharedBytesPerBlock = 227 * 1024;`, ...
+#define TILE_RANGE(ID, NAME, MIN, MAX) constexpr IntRange ID = {MIN, MAX};
+#define TILE_LIMIT(ID, NAME, VALUE) constexpr int64_t ID = VALUE;
+#include "Tile/Contract/Limits.def"
 
-/// Global dimensions are 1..2^32 elements ([global-dim-range]); global
-/// strides are below 2^40 bytes ([global-stride-range]).
-constexpr int64_t kMaxGlobalDim = int64_t(1) << 32;
-constexpr int64_t kGlobalStrideBytesBound = int64_t(1) << 40;
+/// Bits of the pixel-box corners (signed) and the im2col offsets (unsigned)
+/// of a map of `rank` in kIm2colRankRange (Limits.def).
+int im2colBits(int rank);
+/// The range of one corner entry of a copy in im2col `mode` (the W-only
+/// forms: kIm2colWideCornerBits whatever the rank), and its width.
+int im2colCornerBits(Mode mode, int rank);
+IntRange im2colCornerRange(Mode mode, int rank);
+/// The range of one constant offset of an im2col-mode copy.
+IntRange im2colOffsetRange(int rank);
+/// The values DriverEnums.def lists for spec field `field` ("swizzle",
+/// "interleave", "l2_promotion", "oob_fill", "wide_mode").
+IntRange driverEnumRange(llvm::StringRef field);
 
 /// (values, bytes) of a host array's innermost axis: (1, 1) unless packed
 /// (fp4: two values a byte, fp6: four in three bytes).
