@@ -163,16 +163,20 @@ def stride_unit(bits: int, align_bytes: int) -> int:
     return 8 * align_bytes // math.gcd(bits, 8 * align_bytes)
 
 
-def corner_bits(mode: str, rank: int) -> int:
-    """Signed width of the im2col corners (the W-only forms: one 16-bit W)."""
-    if mode in WIDE_MODES or rank == 3:
-        return 16
-    return 8 if rank == 4 else 5
+def _im2col_rank(rank: int) -> int:
+    """`rank`, or the largest im2col rank for a mutated one outside them."""
+    return rank if rank in contract.IM2COL_RANK_RANGE else contract.IM2COL_RANK_RANGE.max
 
 
-def offset_bits(rank: int) -> int:
-    """Unsigned width of the im2col offsets of a rank-3/4/5 map."""
-    return 16 if rank == 3 else 8 if rank == 4 else 5
+def corner_range(mode: str, rank: int) -> tuple:
+    """Signed range of one im2col corner entry (the W-only forms: one W)."""
+    r = contract.IM2COL_CORNER_RANGES[mode, _im2col_rank(rank)]
+    return r.min, r.max
+
+
+def offset_top(rank: int) -> int:
+    """The largest im2col offset of a map of `rank` (offsets are unsigned)."""
+    return contract.IM2COL_OFFSET_RANGES[_im2col_rank(rank)].max
 
 
 def spatial_axes(mode: str, rank: int) -> int:
@@ -310,6 +314,11 @@ def _inner_align_elems(bits: int) -> int:
     return max(1, 128 // bits)
 
 
+def _bounds(r: contract.Range) -> tuple:
+    """(min, max) of a contract range."""
+    return r.min, r.max
+
+
 def _small(rng: random.Random, lo: int, hi: int) -> int:
     """A value in lo..hi biased towards small ones."""
     if rng.random() < 0.7:
@@ -346,8 +355,7 @@ def global_extents(f: Form) -> list:
 def _im2col_fields(rng: random.Random, f: Form, halo: int):
     """Corners and offsets of a valid im2col form."""
     n = spatial_axes(f.mode, f.rank)
-    cb = corner_bits(f.mode, f.rank)
-    lo, hi = -(1 << (cb - 1)), (1 << (cb - 1)) - 1
+    lo, hi = corner_range(f.mode, f.rank)
 
     def corner(a, b):
         return rng.choice([0, a, b, rng.randint(a, b),
@@ -360,7 +368,7 @@ def _im2col_fields(rng: random.Random, f: Form, halo: int):
         f.pixel_box_lower = [corner(lo, hi) for _ in range(n)]
         f.pixel_box_upper = [corner(lo, hi) for _ in range(n)]
     if f.mode == "im2col":
-        top = (1 << offset_bits(f.rank)) - 1
+        top = offset_top(f.rank)
         f.offsets = []
         for _ in range(n):
             r = rng.random()
@@ -375,7 +383,9 @@ def _im2col_fields(rng: random.Random, f: Form, halo: int):
                     [0, 1, top, rng.randint(0, min(top, 32767))])))
     elif f.mode in WIDE_MODES:
         f.offsets = [("const", halo),
-                     ("arg",) if rng.random() < 0.4 else ("const", rng.randint(0, 31))]
+                     ("arg",) if rng.random() < 0.4 else
+                     ("const", rng.randint(contract.IM2COL_W_OFFSET_RANGE.min,
+                                           contract.IM2COL_W_OFFSET_RANGE.max))]
 
 
 def build_valid(rng: random.Random) -> Form:
@@ -435,10 +445,11 @@ def build_valid(rng: random.Random) -> Form:
     if rows_mode:
         f.rank = 2
     elif im2col:
-        f.rank = rng.choice([3, 4, 5])
+        f.rank = rng.choice(contract.IM2COL_RANK_RANGE.values)
     else:
-        f.rank = rng.choices([1, 2, 3, 4, 5], [15, 40, 20, 15, 10])[0]
-        if not packed and f.rank >= 3 and rng.random() < 0.25:
+        f.rank = rng.choices(contract.RANK_RANGE.values, [15, 40, 20, 15, 10])[0]
+        if (not packed and f.rank >= contract.INTERLEAVE_RANK_RANGE.min
+                and rng.random() < 0.25):
             interleave = rng.choice([1, 2])
             if interleave == 2 and bits > 128:
                 interleave = 1
@@ -449,9 +460,9 @@ def build_valid(rng: random.Random) -> Form:
     swz = 0
     halo = 0
     if f.mode == "im2col_w":
-        halo = _small(rng, 0, 511)
+        halo = _small(rng, *_bounds(contract.IM2COL_W_HALO_RANGE))
     elif f.mode == "im2col_w_128":
-        halo = _small(rng, 0, 31)
+        halo = _small(rng, *_bounds(contract.IM2COL_W_128_HALO_RANGE))
     if interleave:
         slice_elems = (16 if interleave == 1 else 32) * 8 // bits
         if interleave == 2:
@@ -459,9 +470,10 @@ def build_valid(rng: random.Random) -> Form:
         elif f.cta_group is None and rng.random() < 0.3:
             swz = rng.choice([1, 2, 3])      # sm_90 targets only
         for i in range(f.rank):
-            box.append(1 if i == 1 else _small(rng, 1, 256))
+            box.append(1 if i == 1 else _small(rng, *_bounds(contract.BOX_EXTENT_RANGE)))
         if rng.random() < 0.3:
-            es = [_small(rng, 1, 8) if i != 1 else 1 for i in range(f.rank)]
+            es = [_small(rng, *_bounds(contract.ELEMENT_STRIDE_RANGE)) if i != 1 else 1
+                  for i in range(f.rank)]
     else:
         if padded:
             info = _FORMATS[packed]
@@ -477,20 +489,26 @@ def build_valid(rng: random.Random) -> Form:
             else:
                 swz = rng.choice([0, 0, 1, 2, 3])
             span = SWIZZLE_SPAN[swz]
-            limit = span if swz else min(256 * bits // 8, 512)
+            extent = (contract.CHANNELS_PER_PIXEL_RANGE if im2col
+                      else contract.BOX_EXTENT_RANGE).max
+            limit = span if swz else min(extent * bits // 8, 512)
             row_bytes = 16 * _small(rng, 1, limit // 16)
             inner = row_bytes * 8 // bits
         if rows_mode:
             box = [1, inner]
         elif im2col:
-            pixels = 128 if f.mode == "im2col_w_128" else _small(rng, 1, 1024)
+            pixels = (128 if f.mode == "im2col_w_128" else
+                      _small(rng, *_bounds(contract.PIXELS_PER_COLUMN_RANGE)))
             box = [pixels, inner]
             if rng.random() < 0.3:
-                es = [_small(rng, 1, 8) for _ in range(f.rank - 1)] + [1]
+                es = [_small(rng, *_bounds(contract.ELEMENT_STRIDE_RANGE))
+                      for _ in range(f.rank - 1)] + [1]
         else:
-            box = [_small(rng, 1, 256) for _ in range(f.rank - 1)] + [inner]
+            box = [_small(rng, *_bounds(contract.BOX_EXTENT_RANGE))
+                   for _ in range(f.rank - 1)] + [inner]
             if not packed and f.rank > 1 and rng.random() < 0.25:
-                es = [_small(rng, 1, 8) for _ in range(f.rank - 1)] + [1]
+                es = [_small(rng, *_bounds(contract.ELEMENT_STRIDE_RANGE))
+                      for _ in range(f.rank - 1)] + [1]
     span = SWIZZLE_SPAN[swz]
 
     def image_of(box, halo):
@@ -611,7 +629,7 @@ def build_valid(rng: random.Random) -> Form:
 
     # Other knobs.
     if rng.random() < 0.2:
-        f.l2_promotion = rng.randint(0, 3)
+        f.l2_promotion = rng.randint(*_bounds(contract.L2_PROMOTION_RANGE))
     if rng.random() < 0.15:
         f.oob_fill = 1 if (fmt in NAN_FILL_FORMATS and rng.random() < 0.6) else 0
     if rng.random() < 0.2:
@@ -619,7 +637,7 @@ def build_valid(rng: random.Random) -> Form:
         slots = 1
         for r in repeat:
             slots *= r
-        if rng.random() < 0.5 and slots * payload < 2 ** 20:
+        if rng.random() < 0.5 and slots * payload <= contract.MAX_TX_BYTES:
             f.tx_bytes = rng.choice(["before", "after"])
             f.tx_tag = f.tag
         if rng.random() < 0.35:
@@ -748,7 +766,7 @@ def m_gather_rank(rng, f):
     """gather4/scatter4 at a rank other than 2, otherwise consistent."""
     f.mode = "gather4" if f.direction in ("load", "prefetch") else "scatter4"
     f.rows = [rng.randint(0, 64) for _ in range(4)]
-    f.rank = rng.choice([1, 3, 4, 5])
+    f.rank = rng.choice([r for r in contract.RANK_RANGE.values if r != 2])
     inner = f.box[-1] if f.box else 32
     f.box = [1] * (f.rank - 1) + [inner]
     f.coords = [("const", 0)] * f.rank
@@ -827,7 +845,8 @@ def m_box_extent(rng, f):
 
 
 def m_box_random(rng, f):
-    f.box = [rng.choice([1, 2, 4, 8, 16, 32, 64, 128, 256, rng.randint(1, 256)])
+    f.box = [rng.choice([1, 2, 4, 8, 16, 32, 64, 128, 256,
+                         rng.randint(*_bounds(contract.BOX_EXTENT_RANGE))])
              for _ in f.box]
 
 
@@ -877,31 +896,38 @@ def m_format(rng, f):
 
 
 def m_swizzle(rng, f):
-    f.swizzle = rng.choice([0, 1, 2, 3, 4, 5, 6, 7, _i32(rng)])
+    swizzles = contract.SWIZZLE_RANGE
+    f.swizzle = rng.choice([*swizzles.values, swizzles.max + 1, _i32(rng)])
 
 
 def m_element_strides(rng, f):
     r = rng.random()
     if r < 0.3:
-        f.element_strides = [rng.randint(1, 8) for _ in range(_arity(f))]
+        f.element_strides = [rng.randint(*_bounds(contract.ELEMENT_STRIDE_RANGE))
+                             for _ in range(_arity(f))]
     elif r < 0.6:
         es = list(f.element_strides or [1] * max(_arity(f), 1))
-        es[rng.randrange(len(es))] = rng.choice([0, -1, 9, 16, 2, I64_MAX, I64_MIN])
+        strides = contract.ELEMENT_STRIDE_RANGE
+        es[rng.randrange(len(es))] = rng.choice(
+            [strides.min - 1, -1, strides.max + 1, 16, 2, I64_MAX, I64_MIN])
         f.element_strides = es
     else:
         f.element_strides = [1] * rng.choice([0, 1, 3, 6])
 
 
 def m_interleave(rng, f):
-    f.interleave = rng.choice([0, 1, 2, 3, -1, _i32(rng)])
+    interleaves = contract.INTERLEAVE_RANGE
+    f.interleave = rng.choice([*interleaves.values, interleaves.max + 1, -1, _i32(rng)])
 
 
 def m_l2(rng, f):
-    f.l2_promotion = rng.choice([0, 3, 4, -1, _i32(rng)])
+    l2 = contract.L2_PROMOTION_RANGE
+    f.l2_promotion = rng.choice([l2.min, l2.max, l2.max + 1, -1, _i32(rng)])
 
 
 def m_oob(rng, f):
-    f.oob_fill = rng.choice([0, 1, 1, 2, -1, _i32(rng)])
+    fills = contract.OOB_FILL_RANGE
+    f.oob_fill = rng.choice([fills.min, fills.max, fills.max, fills.max + 1, -1, _i32(rng)])
 
 
 def m_elem(rng, f):
@@ -1055,13 +1081,24 @@ def m_offsets(rng, f):
     elif r < 0.7 and f.offsets:
         f.offsets = list(f.offsets)
         f.offsets[rng.randrange(len(f.offsets))] = ("const", rng.choice(
-            [31, 32, 255, 256, 511, 512, 1000, 32767, -1, -32768]))
+            OFFSET_PROBES + [1000, 32767, -1, -32768]))
     else:
         f.offsets = [("arg",) for _ in range(rng.choice([1, 2, 3]))]
 
 
-CORNER_VALUES = [-32769, -32768, -129, -128, -17, -16, -1, 0, 1, 15, 16, 127,
-                 128, 32767, 32768, I64_MAX, I64_MIN]
+# Each rank's corner bounds and the values just outside them, then huge ones.
+_CORNERS = [contract.IM2COL_CORNER_RANGES["im2col", rank]
+            for rank in contract.IM2COL_RANK_RANGE.values]
+CORNER_VALUES = ([v for c in _CORNERS for v in (c.min - 1, c.min)] + [-1, 0, 1] +
+                 [v for c in reversed(_CORNERS) for v in (c.max, c.max + 1)] +
+                 [I64_MAX, I64_MIN])
+
+
+# The largest 5-D and 4-D im2col offsets and wHalo values, and one more each.
+OFFSET_PROBES = [v for rank in (5, 4) for v in (offset_top(rank), offset_top(rank) + 1)] + \
+    [contract.IM2COL_W_HALO_RANGE.max, contract.IM2COL_W_HALO_RANGE.max + 1]
+HALO_PROBES = [v for r in (contract.IM2COL_W_128_HALO_RANGE, contract.IM2COL_W_HALO_RANGE)
+               for v in (r.max, r.max + 1)]
 
 
 def m_corners(rng, f):
@@ -1091,7 +1128,7 @@ def m_halo(rng, f):
     if r < 0.4:
         offs[0] = ("arg",)
     elif r < 0.8:
-        offs[0] = ("const", rng.choice([31, 32, 511, 512, 1000, -1, 32767]))
+        offs[0] = ("const", rng.choice(HALO_PROBES + [1000, -1, 32767]))
     elif f.box:
         f.box = list(f.box)
         f.box[0] = rng.choice([1, 64, 127, 129, 256])
@@ -1099,8 +1136,11 @@ def m_halo(rng, f):
 
 
 def m_im2col_box(rng, f):
-    f.box = [rng.choice([0, 1, 128, 1024, 1025, 2048, -1, rng.randint(1, 1100)]),
-             rng.choice([0, 1, 16, 256, 257, 512, -4])]
+    pixels, channels = contract.PIXELS_PER_COLUMN_RANGE, contract.CHANNELS_PER_PIXEL_RANGE
+    f.box = [rng.choice([pixels.min - 1, pixels.min, 128, pixels.max, pixels.max + 1,
+                         2048, -1, rng.randint(1, 1100)]),
+             rng.choice([channels.min - 1, channels.min, 16, channels.max,
+                         channels.max + 1, 512, -4])]
 
 
 def m_prefetch_map(rng, f):

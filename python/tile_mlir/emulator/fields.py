@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import contract
 from .convert import TF32_ROUNDINGS
 from .formats import Format, resolve_format, storage_view
 from .image import IM2COL_MODES, Image, _ints, compute_image
@@ -66,8 +67,10 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
         raise ValueError(f"direction must be one of {DIRECTIONS}")
     garr = np.asarray(global_array)
     if garr.ndim == 0 or garr.size == 0:
+        # The descriptor's rank, one more with interleave (Ci).
         raise ValueError(f"global-rank: the global array must be a non-empty "
-                         f"array of rank 1..6, got shape {garr.shape}")
+                         f"array of rank {contract.RANK_RANGE.min}.."
+                         f"{contract.RANK_RANGE.max + 1}, got shape {garr.shape}")
     if mode in IM2COL_MODES:
         raise ValueError(f"mode-direction: {mode} transfers go through "
                          "tile_mlir.emulator.im2col (load/store dispatch there)")
@@ -118,8 +121,9 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
 
     # Interleave.
     if interleave:
-        if not 3 <= rank <= 5:
-            raise ValueError(f"interleave-rank: interleave needs rank 3..5, got {rank}")
+        if rank not in contract.INTERLEAVE_RANK_RANGE:
+            raise ValueError(f"interleave-rank: interleave needs rank "
+                             f"{contract.INTERLEAVE_RANK_RANGE}, got {rank}")
         if interleave == 2 and swizzle != 1:
             raise ValueError("interleave-32b-swizzle: interleave 2 (32B) needs "
                              f"swizzle 1 (32B), got swizzle {swizzle}")
@@ -159,9 +163,9 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
 def check_fill_rounding_swizzle(fmt: Format, oob_fill, tf32_rounding, swizzle,
                                 direction: str) -> None:
     """The knobs every transfer checks the same way, tile or im2col."""
-    if oob_fill not in (0, 1):
-        raise ValueError(f"oob-fill-range: oob_fill {oob_fill!r} is outside 0..1 "
-                         "(zero, NaN)")
+    if oob_fill not in contract.OOB_FILL_RANGE:
+        raise ValueError(f"oob-fill-range: oob_fill {oob_fill!r} is outside "
+                         f"{contract.OOB_FILL_RANGE} (zero, NaN)")
     if oob_fill == 1 and not fmt.is_float:
         raise ValueError(f"oob-fill-float: oob_fill 1 (NaN) needs a "
                          f"floating-point format, got {fmt.name}")

@@ -69,8 +69,6 @@ from .swizzle import SWIZZLE_NAMES, swizzle_span
 LOAD_MODES = ("im2col", "im2col_w", "im2col_w_128")
 STORE_MODES = ("im2col_no_offs",)
 W_MODES = tuple(m for m, e in contract.MODE_ENCODE.items() if e == "im2col_wide")
-# Signed corner range and unsigned offset range, by descriptor rank.
-_SPATIAL_BITS = {3: 16, 4: 8, 5: 5}
 # The swizzles cuTensorMapEncodeIm2colWide takes (64B, 128B, 128B_ATOM_32B).
 W_MODE_SWIZZLES = contract.IM2COL_WIDE_SWIZZLES
 
@@ -82,14 +80,15 @@ def _either(values) -> str:
 
 
 def corner_range(rank: int, mode: str) -> tuple:
-    """Inclusive range of one pixel-box corner entry."""
-    bits = 16 if mode in W_MODES else _SPATIAL_BITS[rank]
-    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    """Inclusive range of one pixel-box corner entry (signed, by rank)."""
+    r = contract.IM2COL_CORNER_RANGES[mode, rank]
+    return r.min, r.max
 
 
 def offset_range(rank: int) -> tuple:
-    """Inclusive range of one im2col offset (mode im2col)."""
-    return 0, (1 << _SPATIAL_BITS[rank]) - 1
+    """Inclusive range of one im2col offset (mode im2col; unsigned)."""
+    r = contract.IM2COL_OFFSET_RANGES[rank]
+    return r.min, r.max
 
 
 @dataclass(frozen=True)
@@ -128,9 +127,10 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
         raise ValueError(f"mode-direction: stores and reductions take mode "
                          f"'im2col_no_offs', got {mode!r}")
     garr = np.asarray(global_array)
-    if not 3 <= garr.ndim <= 5 or garr.size == 0:
+    if garr.ndim not in contract.IM2COL_RANK_RANGE or garr.size == 0:
         raise ValueError(f"im2col-rank: {mode} needs a non-empty (N, [D, H,] W, C) "
-                         f"global array of rank 3..5, got shape {garr.shape}")
+                         f"global array of rank {contract.IM2COL_RANK_RANGE}, "
+                         f"got shape {garr.shape}")
     rank = garr.ndim
     fmt = resolve_format(garr.dtype, format)
     if fmt.packed or interleave:
@@ -216,8 +216,9 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
                                  f"{o_lo}..{o_hi} at rank {rank}")
         access = offs
     elif mode in W_MODES:
-        if not 0 <= w_offset < 32:
-            raise ValueError(f"im2col-offsets: w_offset = {w_offset} is outside 0..31")
+        if w_offset not in contract.IM2COL_W_OFFSET_RANGE:
+            raise ValueError(f"im2col-offsets: w_offset = {w_offset} is outside "
+                             f"{contract.IM2COL_W_OFFSET_RANGE}")
         access = (0,) * (n_spatial - 1) + (w_offset,)
     else:
         if offsets not in (None, (), []):

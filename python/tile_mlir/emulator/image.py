@@ -32,22 +32,23 @@ IM2COL_MODES = tuple(m for m in MODES if contract.MODE_ENCODE[m] != "tiled")
 
 
 def checked_element_strides(element_strides, rank: int) -> tuple:
-    """`element_strides` (all ones when None), one per dimension, each 1..8."""
+    """`element_strides` (all ones when None), one per dimension, each in
+    contract.ELEMENT_STRIDE_RANGE."""
     strides = (1,) * rank if element_strides is None else _ints(
         "element_strides", element_strides)
     if len(strides) != rank:
         raise ValueError(f"element-strides-arity: element_strides has "
                          f"{len(strides)} entries, expected {rank}")
     for i, s in enumerate(strides):
-        if not 1 <= s <= 8:
+        if s not in contract.ELEMENT_STRIDE_RANGE:
             raise ValueError(f"element-strides-range: element_strides[{i}] = "
-                             f"{s} is outside 1..8")
+                             f"{s} is outside {contract.ELEMENT_STRIDE_RANGE}")
     return strides
 
 def interleave_bytes(interleave: int) -> int:
-    if interleave not in (0, 1, 2):
+    if interleave not in contract.INTERLEAVE_RANGE:
         raise ValueError(f"interleave-range: interleave {interleave!r} is "
-                         "outside 0..2 (none, 16B, 32B)")
+                         f"outside {contract.INTERLEAVE_RANGE} (none, 16B, 32B)")
     return 0 if interleave == 0 else 8 << interleave
 
 
@@ -121,11 +122,13 @@ def compute_image(box, element_strides=None, format="uint32", swizzle=0,
         return _im2col_image(box, fmt, swizzle, interleave, mode, w_halo,
                              direction)
     box = _ints("box", box)
-    if not 1 <= len(box) <= 5:
-        raise ValueError(f"rank-range: box has {len(box)} extents, expected 1..5")
+    if len(box) not in contract.RANK_RANGE:
+        raise ValueError(f"rank-range: box has {len(box)} extents, expected "
+                         f"{contract.RANK_RANGE}")
     for i, extent in enumerate(box):
-        if not 1 <= extent <= 256:
-            raise ValueError(f"box-extent: box[{i}] = {extent} is outside 1..256")
+        if extent not in contract.BOX_EXTENT_RANGE:
+            raise ValueError(f"box-extent: box[{i}] = {extent} is outside "
+                             f"{contract.BOX_EXTENT_RANGE}")
     strides = checked_element_strides(element_strides, len(box))
     ibytes = interleave_bytes(interleave)
     if mode != "tile":
@@ -168,19 +171,22 @@ def _im2col_image(box, fmt, swizzle, interleave, mode, w_halo, direction):
         raise ValueError(f"im2col-box: an {mode} box is (pixels_per_column, "
                          f"channels_per_pixel), got {len(box)} extents {box}")
     ppc, cpp = box
-    if not 1 <= ppc <= 1024:
-        raise ValueError(f"im2col-box: pixels_per_column = {ppc} is outside 1..1024")
-    if not 1 <= cpp <= 256:
-        raise ValueError(f"im2col-box: channels_per_pixel = {cpp} is outside 1..256")
+    if ppc not in contract.PIXELS_PER_COLUMN_RANGE:
+        raise ValueError(f"im2col-box: pixels_per_column = {ppc} is outside "
+                         f"{contract.PIXELS_PER_COLUMN_RANGE}")
+    if cpp not in contract.CHANNELS_PER_PIXEL_RANGE:
+        raise ValueError(f"im2col-box: channels_per_pixel = {cpp} is outside "
+                         f"{contract.CHANNELS_PER_PIXEL_RANGE}")
     if interleave_bytes(interleave):
         raise ValueError(f"im2col-layout: {mode} is not modelled with interleave "
                          f"(got interleave {interleave})")
     w_halo = int(w_halo)
     if mode in ("im2col_w", "im2col_w_128"):
-        limit = 32 if mode == "im2col_w_128" else 512
-        if not 0 <= w_halo < limit:
+        halo = (contract.IM2COL_W_128_HALO_RANGE if mode == "im2col_w_128"
+                else contract.IM2COL_W_HALO_RANGE)
+        if w_halo not in halo:
             raise ValueError(f"im2col-offsets: w_halo = {w_halo} is outside "
-                             f"0..{limit - 1} for {mode}")
+                             f"{halo} for {mode}")
     return _finish([im2col_rows(box, mode, w_halo), cpp], fmt, swizzle, direction)
 
 

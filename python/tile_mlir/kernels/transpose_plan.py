@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from .. import contract
 
 METHODS = ("ldmatrix", "scalar")
-ELEM_BYTES = {"bfloat16": 2, "float16": 2, "int16": 2, "uint16": 2}
+# The transpose moves 16-bit elements: bytes of each signed or unsigned
+# 16-bit element type (ElementTypes.def, Formats.def).
+ELEM_BYTES = {name: contract.FORMATS[d.default_format].bits // 8
+              for name, d in contract.DTYPES.items()
+              if not d.signless and contract.FORMATS[d.default_format].bits == 16}
 SHARED_LIMIT = contract.MAX_SHARED_BYTES_PER_BLOCK  # bytes one CTA may use
 
 
@@ -181,9 +185,10 @@ def make_plan(rows: int, cols: int, tile=(64, 64), stages: int = 4,
     tr, tc = plan.tile
     w = plan.width
     for extent in (tr, tc):
-        if extent % w or extent % 8 or not 1 <= extent <= 256:
+        if extent % w or extent % 8 or extent not in contract.BOX_EXTENT_RANGE:
             raise ValueError(f"tile {plan.tile}: each extent must be a multiple of "
-                             f"{w} (the box width) and of 8, at most 256")
+                             f"{w} (the box width) and of 8, at most "
+                             f"{contract.BOX_EXTENT_RANGE.max}")
     if rows % tr or cols % tc:
         raise ValueError(f"the {rows}x{cols} matrix is not a whole number of "
                          f"{tr}x{tc} tiles")

@@ -22,12 +22,12 @@ def random_case(rng: random.Random, index: int) -> dict:
     kind = rng.choices(["load", "store", "reduce"], weights=[6, 2, 2])[0]
     dtype, reduction = _pick_dtype(rng, kind)
     size = ITEMSIZE[dtype]
-    rank = rng.randint(1, 5)
+    rank = rng.randint(contract.RANK_RANGE.min, contract.RANK_RANGE.max)
     swizzle = rng.choice([0, 0, 1, 2, 3])
     # Inner box: a multiple of 16 bytes, within the swizzle span when swizzled.
     max_inner_bytes = contract.SWIZZLE_SPAN_BYTES[swizzle] or 256
     inner_box = (16 // size) * rng.randint(1, max(1, max_inner_bytes // 16))
-    inner_box = min(inner_box, 256)
+    inner_box = min(inner_box, contract.BOX_EXTENT_RANGE.max)
     outer_box = [rng.randint(1, 6) for _ in range(rank - 1)]
     box = outer_box + [inner_box]
     strides = [rng.choice([1, 1, 2, 3]) for _ in range(rank - 1)] + [1]
@@ -53,7 +53,7 @@ def random_case(rng: random.Random, index: int) -> dict:
             [rng.randint(-2, 4) for _ in range(rank - 1)] + [step * rng.randint(0, 4)]
             for _ in range(axes)]
     if rng.random() < 0.1:
-        case["l2_promotion"] = rng.randint(1, 3)
+        case["l2_promotion"] = rng.randint(1, contract.L2_PROMOTION_RANGE.max)
     if rng.random() < 0.1:
         case["cache_hint"] = True
     return case
