@@ -156,6 +156,10 @@ def build_random(args, out: Path, compiler, build_case) -> list:
         case = random_case(rng, len(built))
         try:
             artifact = compiler.compile(build_case(case), args.arch)
+        except compiler.CompileError as err:  # a failing stage is no rejection
+            failed.append(case["name"])
+            print(f"{case['name']}: {type(err).__name__}: {err}", file=sys.stderr)
+            continue
         except TileError as err:
             rejected[err.rule] = rejected.get(err.rule, 0) + 1
             continue
