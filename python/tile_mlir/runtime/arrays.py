@@ -30,6 +30,63 @@ def accepted_dtypes(element: str) -> set:
     return dtypes
 
 
+def host_packing(element: str) -> tuple[int, int]:
+    """(values, bytes) of the innermost axis of a host array holding MLIR
+    element type `element`: (2, 1) for packed fp4, (4, 3) for fp6, (1, 1)
+    otherwise (the `packing` of Formats.def's rows for the type)."""
+    info = contract.ELEMENT_TYPES.get(element)
+    if info is None or info.default_format is None:
+        return (1, 1)
+    return contract.FORMATS[info.default_format].packing
+
+
+def check_packed(view: "DeviceView", element: str, values: int | None,
+                 index: int) -> None:
+    """The host array of a packed argument (docs/rules.md, packed-host-array):
+    bytes (uint8) whose innermost axis holds the packed values, `values` of
+    them where the parameter fixes it (128 float4 values: 64 bytes, 128
+    float6 values: 96), in whole packing groups, and outer byte strides of
+    whole groups (so the memref's sizes and strides, in values, are exact)."""
+    per, nbytes = host_packing(element)
+    name = contract.ELEMENT_TYPES[element].name
+    where = f"argument {index}"
+    if values is not None:
+        if values * nbytes % per:
+            raise TileRuntimeError("packed-host-array", f"{where}: {values} {name} "
+                                   f"values do not fill whole bytes ({per} take "
+                                   f"{nbytes})")
+        want = values * nbytes // per
+        if view.shape[-1] != want:
+            raise TileRuntimeError(
+                "packed-host-array", f"{where}: the innermost axis holds "
+                f"{view.shape[-1]} bytes, expected {want}: {values} {name} values "
+                f"packed {per} in {nbytes} byte{'s' if nbytes > 1 else ''}")
+    elif view.shape[-1] % nbytes:
+        raise TileRuntimeError(
+            "packed-host-array", f"{where}: the innermost axis holds "
+            f"{view.shape[-1]} bytes, not whole {nbytes}-byte groups of {per} "
+            f"{name} values")
+    if view.host is None:  # numpy arrays are uploaded contiguous
+        for axis, stride in enumerate(view.strides[:-1]):
+            if stride % nbytes:
+                raise TileRuntimeError(
+                    "packed-host-array", f"{where}: byte stride {stride} of axis "
+                    f"{axis} is not whole {nbytes}-byte groups of {per} {name} "
+                    "values")
+
+
+def packed_layout(view: "DeviceView", packing: tuple[int, int]) -> tuple[tuple, tuple]:
+    """The sizes and strides, in values, that the kernel's memref of an
+    argument describes: a packed argument's innermost axis counts bytes on
+    the host (checked by check_packed: whole groups)."""
+    per, nbytes = packing
+    if packing == (1, 1):
+        return view.shape, view.strides
+    shape = view.shape[:-1] + (view.shape[-1] // nbytes * per,)
+    strides = tuple(s // nbytes * per for s in view.strides[:-1]) + view.strides[-1:]
+    return shape, strides
+
+
 @dataclass
 class DeviceView:
     """Device address, shape and element strides of one argument."""

@@ -8,7 +8,8 @@ from pathlib import Path
 from ..artifact import Artifact
 from ..launch_shape import dim3
 from ..spec import TensorMapSpec
-from .arrays import DeviceView, accepted_dtypes, device_view, download, upload
+from .arrays import (DeviceView, accepted_dtypes, check_packed, device_view, download,
+                     host_packing, packed_layout, upload)
 from .driver import check, context, cuda
 from .errors import TileRuntimeError
 from .tensormap import TensorMapCache, check_source
@@ -88,10 +89,15 @@ class Kernel:
             if len(view.shape) != len(shape):
                 raise TileRuntimeError("global-rank", f"argument {i}: rank "
                                        f"{len(view.shape)}, expected {len(shape)}")
+            packed = bool(shape) and host_packing(param["element"]) != (1, 1)
             for axis, (got, want) in enumerate(zip(view.shape, shape)):
+                if packed and axis == len(shape) - 1:
+                    continue  # bytes of packed values: check_packed
                 if want is not None and got != want:
                     raise TileRuntimeError("argument-shape", f"argument {i}: axis "
                                            f"{axis} is {got}, expected {want}")
+            if packed:
+                check_packed(view, param["element"], shape[-1], i)
         for spec in self.specs:
             check_source(spec, views[spec.source], spec.source)
 
@@ -103,7 +109,8 @@ class Kernel:
         for spec in self.specs:  # device addresses now known
             check_source(spec, views[spec.source], spec.source)
         maps = [self.maps.get(spec, views[spec.source]) for spec in self.specs]
-        return BoundLaunch(self, views, _pack(views, self.specs, maps),
+        packings = [host_packing(p.get("element", "")) for p in self.info["params"]]
+        return BoundLaunch(self, views, _pack(views, self.specs, maps, packings),
                            dim3(grid or self.info.get("grid", (1, 1, 1))),
                            dim3(block or self.info.get("block", (1, 1, 1))),
                            cluster or self.info.get("cluster"))
@@ -186,17 +193,20 @@ class _Params:
         return ctypes.addressof(self.raw)
 
 
-def _pack(views, specs, maps) -> _Params:
+def _pack(views, specs, maps, packings=None) -> _Params:
     """Flattened LLVM parameters: each memref as (allocated, aligned, offset,
-    sizes..., strides...), then each tensor map by value (128 bytes)."""
+    sizes..., strides...), sizes and strides in the memref's elements (values,
+    for a packed argument's byte array: `packings`, per view, default none),
+    then each tensor map by value (128 bytes)."""
     params = _Params()
-    for view in views:
+    for view, packing in zip(views, packings or [(1, 1)] * len(views)):
         params.add(ctypes.c_uint64(view.ptr))
         params.add(ctypes.c_uint64(view.ptr))
         params.add(ctypes.c_int64(0))
-        for size in view.shape:
+        shape, strides = packed_layout(view, packing)
+        for size in shape:
             params.add(ctypes.c_int64(size))
-        for stride in view.strides:
+        for stride in strides:
             params.add(ctypes.c_int64(stride))
     for spec, tmap in sorted(zip(specs, maps), key=lambda p: p[0].param):
         params.add_address(int(tmap.getPtr()))

@@ -44,6 +44,12 @@ def check_source(spec: TensorMapSpec, view: DeviceView, index: int) -> None:
         raise TileRuntimeError("global-inner-stride", f"{where}: the innermost stride "
                                f"is {view.strides[-1]} elements, expected 1 "
                                "(make the array contiguous in its last axis)")
+    values, nbytes = spec.packing
+    if (values, nbytes) != (1, 1) and (view.itemsize != 1 or view.shape[-1] % nbytes):
+        raise TileRuntimeError("packed-host-array", f"{where}: a {spec.format} map "
+                               f"reads a byte array ({values} values in {nbytes} "
+                               f"byte{'s' if nbytes > 1 else ''}), got "
+                               f"{view.shape[-1]} {view.dtype} on the innermost axis")
     align = spec.base_alignment
     if view.host is None and view.ptr % align:
         raise TileRuntimeError("global-base-alignment", f"{where}: base address "
