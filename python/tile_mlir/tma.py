@@ -23,6 +23,7 @@ import mlir.ir as ir
 from mlir.dialects import arith
 
 from . import _native
+from .builder.trace import emits_ir
 from .contract import DIRECTIONS, MODES, REDUCTION_OPERATORS, format_info
 from .dialects import tile as _tile
 from .errors import TileError, TileUsageError, TileVerifyError, verify_operation
@@ -166,6 +167,7 @@ def _format_name(format) -> str:
         raise TileVerifyError(err.rule, err.message) from None
 
 
+@emits_ir
 def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
           coord_steps: Sequence[Sequence[int]] | None = None,
           format: str | None = None, swizzle: int = 0,
@@ -249,12 +251,14 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
     return op
 
 
+@emits_ir
 def prefetch_tensormap(tag: str) -> None:
     """`prefetch.tensormap` of every distinct tensor map the copies tagged
     `tag` use (opt-in: call it early, from one thread)."""
     _tile.PrefetchTensorMapOp(tag)
 
 
+@emits_ir
 def tx_bytes(tag: str) -> ir.Value:
     """An i32 holding the transaction bytes of every copy tagged `tag` in
     this kernel (checked when the kernel is verified, folded to a constant).

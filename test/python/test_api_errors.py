@@ -186,7 +186,8 @@ def test_unknown_dtype_names_the_known_ones():
 
 @pytest.mark.parametrize("fn", [
     K.lane_id, K.cta_sync, lambda: K.if_(1), lambda: K.alloc_shared((4,), "uint32"),
-    lambda: K.grid(2, 2),
+    lambda: K.grid(2, 2), lambda: tma.tx_bytes("t"),
+    lambda: tma.apply(LOAD, None, None, box=(8, 16), coords=(0, 0)),
 ])
 def test_builder_helpers_outside_a_kernel(fn):
     assert raised(TileUsageError, fn).rule == "builder-scope"
