@@ -1,6 +1,7 @@
 //===- TileOps.cpp - tile.tma_copy: syntax, effects, byte counts ----------===//
 
 #include "Tile/IR/TileOps.h"
+#include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
 #include "Tile/Contract/Opcode.h"
 
@@ -372,7 +373,7 @@ std::optional<int64_t> TxBytesOp::computeBytes() {
 /// relies on nothing the copy's own verifier checks: required properties,
 /// their kinds, the operand segments and the ranges computeBoxImage divides
 /// and shifts by.
-static bool bytesComputable(TmaCopyOp copy) {
+bool mlir::tile::isTransactionBytesComputable(TmaCopyOp copy) {
   const TmaCopyOp::Properties &p = copy.getProperties();
   auto isI32 = [](IntegerAttr attr) {
     return !attr || attr.getType().isSignlessInteger(32);
@@ -414,7 +415,7 @@ LogicalResult TxBytesOp::verify() {
   // A tagged copy that is malformed reports itself (now or when it is
   // verified after this op) and has no byte count: nothing to check here.
   if (llvm::any_of(taggedCopies(*this, getTag()),
-                   [](TmaCopyOp copy) { return !bytesComputable(copy); }))
+                   [](TmaCopyOp copy) { return !isTransactionBytesComputable(copy); }))
     return success();
   std::optional<int64_t> bytes = computeBytes();
   if (!bytes)

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
 #include "Tile/Contract/Opcode.h"
 #include "Tile/IR/TileOps.h"
@@ -58,25 +59,24 @@ bool isGlobalSpace(Attribute space) {
   return false;
 }
 
-/// Alignment of the allocation behind `value`, where the IR shows it:
-/// std::nullopt when it cannot be seen (then it is a runtime rule), 0 when the
-/// allocation exists but declares none.
-std::optional<uint64_t> knownBaseAlignment(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(def)) {
-    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-        def, getGlobal.getNameAttr());
-    if (!global)
-      return std::nullopt;
-    return global.getAlignment().value_or(0);
+/// Identity layout, or strided with the row-major contiguous strides at any
+/// offset (a subview of whole trailing rows: one stage of a ring).
+bool isCompactLayout(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  llvm::SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int i = type.getRank() - 1; i >= 0; --i) {
+    int64_t dim = type.getDimSize(i);
+    if (dim != 1 && strides[i] != expected)
+      return false;
+    if (llvm::MulOverflow(expected, dim, expected))
+      return false;
   }
-  if (auto alloc = dyn_cast<memref::AllocOp>(def))
-    return alloc.getAlignment().value_or(0);
-  if (auto alloca = dyn_cast<memref::AllocaOp>(def))
-    return alloca.getAlignment().value_or(0);
-  return std::nullopt;
+  return true;
 }
 
 struct Verifier {
@@ -101,6 +101,8 @@ struct Verifier {
   LogicalResult verifyCoordRange();
   LogicalResult verifyInnerBytes(const BoxImage &image);
   LogicalResult verifyShared(const BoxImage &image);
+  LogicalResult verifySharedAlignment();
+  LogicalResult verifyCluster();
   LogicalResult verifyGlobal();
   LogicalResult verifyReduction();
   LogicalResult verifyTargets();
@@ -658,10 +660,11 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
     return fail(op, Rule::SharedAddressSpace)
            << "the shared operand " << sharedType
            << " is not in workgroup memory (address space 3)";
-  if (!sharedType.hasStaticShape() || !sharedType.getLayout().isIdentity())
+  if (!sharedType.hasStaticShape() || !isCompactLayout(sharedType))
     return fail(op, Rule::SharedLayout)
            << "the shared operand " << sharedType
-           << " must have a static shape and the identity layout";
+           << " must have a static shape and the identity layout (or "
+              "row-major contiguous strides at an offset)";
   Type sharedElem = sharedType.getElementType();
   Type expectedElem = isPackedFormat(format)
                           ? IntegerType::get(op.getContext(), 8)
@@ -721,17 +724,43 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
     return fail(op, Rule::SharedAtomAlignment)
            << "each slot's image is " << image.storageBytes
            << " bytes, so slot origins are not 128-byte aligned";
-  if (std::optional<uint64_t> align = knownBaseAlignment(op.getShared())) {
-    uint64_t need = f.swizzle ? swizzlePeriodBytes(f.swizzle) : 128;
-    if (*align < need || *align % need != 0)
+  return verifySharedAlignment();
+}
+
+LogicalResult Verifier::verifySharedAlignment() {
+  int64_t need = requiredSharedAlignment(f.swizzle);
+  const char *why = f.swizzle ? " (the whole swizzle period)" : "";
+  SharedAlignment a = getSharedAlignment(op.getShared());
+  using Status = SharedAlignment::Status;
+  if (a.status == Status::Unproven)
+    return fail(op, Rule::SharedAlignmentUnproven)
+           << "the shared buffer's alignment cannot be proven: " << a.reason
+           << "; declare it with memref.assume_alignment (a multiple of "
+           << need << (f.swizzle ? ", the whole swizzle period" : "")
+           << ") or use constant offsets";
+  bool direct = a.offsetBytes == 0 && !a.declared && !a.dynamicShared;
+  if (a.status == Status::RootUnspecified) {
+    if (direct)
       return fail(op, Rule::SharedBaseAlignment)
-             << "the shared buffer's base alignment is "
-             << (*align ? std::to_string(*align) + " bytes"
-                        : std::string("unspecified"))
-             << ", expected a multiple of " << need
-             << (f.swizzle ? " (the whole swizzle period)" : "");
+             << "the shared buffer's base alignment is unspecified, expected "
+             << "a multiple of " << need << why;
+    return fail(op, Rule::SharedBaseAlignment)
+           << "the shared buffer starts " << a.offsetBytes << " bytes into "
+           << a.root << ", whose alignment is unspecified; expected a "
+           << "multiple of " << need << why;
   }
-  return success();
+  if (a.alignment >= need)
+    return success();
+  if (direct)
+    return fail(op, Rule::SharedBaseAlignment)
+           << "the shared buffer's base alignment is " << a.alignment
+           << " bytes, expected a multiple of " << need << why;
+  return fail(op, Rule::SharedBaseAlignment)
+         << "the shared buffer starts " << a.offsetBytes << " bytes into "
+         << a.root << " (" << a.rootAlignment << "-byte aligned"
+         << (a.declared ? " as declared" : "") << "), so it is only "
+         << a.alignment << "-byte aligned; expected a multiple of " << need
+         << why;
 }
 
 /// The descriptor operand when it is an opaque tensor-map pointer.
@@ -933,6 +962,34 @@ LogicalResult Verifier::verifyTargets() {
   return success();
 }
 
+LogicalResult Verifier::verifyCluster() {
+  if (!opc.multicast)
+    return success();
+  ClusterShape cluster = getClusterShape(op);
+  if (!cluster.error.empty())
+    return fail(op, Rule::MulticastCluster) << cluster.error;
+  if (!cluster.ctas)
+    return fail(op, Rule::MulticastCluster)
+           << "multicast needs a kernel launched in a cluster, but the "
+              "enclosing function declares none (tile.cluster_size, "
+              "known_cluster_size or nvvm.cluster_dim)";
+  APInt mask;
+  if (!matchPattern(op.getCtaMask(), m_ConstantInt(&mask)))
+    return success();
+  uint64_t bits = mask.getZExtValue() & 0xffff;
+  int64_t ctas = *cluster.ctas;
+  if (bits == 0)
+    return fail(op, Rule::CtaMaskCluster)
+           << "cta_mask 0x0 selects no CTA of the cluster";
+  if (bits >> ctas)
+    return fail(op, Rule::CtaMaskCluster)
+           << "cta_mask 0x" << llvm::utohexstr(bits) << " selects CTA rank "
+           << llvm::Log2_64(bits)
+           << ", but the cluster has " << ctas << " CTA" << (ctas > 1 ? "s" : "")
+           << " (" << cluster.source << "; ranks 0.." << ctas - 1 << ")";
+  return success();
+}
+
 LogicalResult Verifier::run() {
   opc = getOpcodeFields(op);
   f.mode = opc.mode;
@@ -973,7 +1030,7 @@ LogicalResult Verifier::run() {
       failed(verifyCoordRange()) || failed(verifyStoreCoords()) ||
       failed(verifyGlobal()) ||
       failed(verifyReduction()) ||
-      failed(verifyTargets()))
+      failed(verifyTargets()) || failed(verifyCluster()))
     return failure();
   return success();
 }

@@ -17,6 +17,10 @@ namespace mlir::tile {
 #define GEN_PASS_REGISTRATION
 #include "Tile/Passes.h.inc"
 
+/// Records `tile.dynamic_shared_alignment` on each gpu.module under `root`
+/// whose copies use gpu.dynamic_shared_memory (for tile-align-dynamic-shared).
+void recordDynamicSharedAlignment(Operation *root);
+
 /// Registers the named pipelines: `tile-to-nvvm`, `tile-to-ptx` (the whole
 /// device pipeline) and `tile-host-to-llvm` (passes/lib/Pipelines/Pipeline.cpp).
 void registerTilePipelines();

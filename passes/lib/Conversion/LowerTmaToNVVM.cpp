@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
 #include "Tile/Passes.h"
 #include "Tile/Contract/TensorMapSpec.h"
@@ -133,6 +134,35 @@ void emitCtaGroupSharedCtaLoad(OpBuilder &b, Location loc, TmaCopyOp op,
                             b.getStringAttr(ptx), /*predicate=*/Value());
 }
 
+/// `base` (the aligned pointer of `shared`, i64) plus the bytes of the
+/// memref's offset: a strided shared operand (a contiguous subview) starts
+/// there. The identity layout has none: nothing is added.
+Value addSharedOffset(OpBuilder &b, Location loc, Value shared, Value base) {
+  auto type = cast<MemRefType>(shared.getType());
+  if (type.getLayout().isIdentity())
+    return base;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || offset == 0)
+    return base;
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  Type i64 = b.getI64Type();
+  Value bytes;
+  if (ShapedType::isDynamic(offset)) {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(b, loc, shared);
+    Value elems =
+        arith::IndexCastOp::create(b, loc, i64, metadata.getOffset());
+    bytes = arith::MulIOp::create(
+        b, loc, elems,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(elemBytes)));
+  } else {
+    bytes = arith::ConstantOp::create(
+        b, loc, b.getI64IntegerAttr(offset * elemBytes));
+  }
+  return arith::AddIOp::create(b, loc, base, bytes);
+}
+
 /// Rewrites one verified copy into its per-slot NVVM instructions.
 void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
   Location loc = op.getLoc();
@@ -150,10 +180,11 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
   Type i64 = rewriter.getI64Type();
   auto sharedPtrType = LLVM::LLVMPointerType::get(op.getContext(), 3);
   Value base;
-  if (op.getShared()) {
-    Value baseIndex = memref::ExtractAlignedPointerAsIndexOp::create(
-        rewriter, loc, op.getShared());
+  if (Value shared = op.getShared()) {
+    Value baseIndex =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, shared);
     base = arith::IndexCastOp::create(rewriter, loc, i64, baseIndex);
+    base = addSharedOffset(rewriter, loc, shared, base);
   }
   // im2col offsets are innermost-first (W, H, D) in the instruction; the W
   // forms' (wHalo, wOffset) pair is passed as written.
@@ -260,6 +291,11 @@ struct TileLowerTmaPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Barrier accounting and the dynamic shared memory's alignment first,
+    // while the copies they read still exist.
+    if (failed(checkBarrierAccounting(getOperation())))
+      return signalPassFailure();
+    recordDynamicSharedAlignment(getOperation());
     IRRewriter rewriter(&getContext());
     // Byte counts first, while the copies they sum still exist.
     getOperation()->walk([&](TxBytesOp op) {

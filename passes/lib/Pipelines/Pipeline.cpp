@@ -36,10 +36,11 @@ void addPipeline(OpPassManager &pm, StringRef name, StringRef pipeline) {
 void buildTileToNvvm(OpPassManager &pm) {
   addPipeline(pm, "tile-to-nvvm",
               "tile-lower-tma,"
-              "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
+              "gpu.module(expand-strided-metadata,lower-affine,"
+              "convert-scf-to-cf,convert-gpu-to-nvvm,"
               "convert-nvvm-to-llvm,canonicalize,cse,"
               "reconcile-unrealized-casts),"
-              "tile-finalize-tensor-maps");
+              "tile-align-dynamic-shared,tile-finalize-tensor-maps");
 }
 
 void buildTileToPtx(OpPassManager &pm, const TileToPtxOptions &options) {

@@ -273,7 +273,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
 // CHECK-NEXT: gpu.return
 gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 128}
-  gpu.func @multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %row: i32, %col: i32) kernel {
+  gpu.func @multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %row: i32, %col: i32) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" %s, %A[%row, %col] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     tile.tma_copy "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" %s, %A[%row, %col] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -303,7 +303,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // CHECK-NEXT: gpu.return
 gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 128}
-  gpu.func @cache_hint(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %policy: i64, %row: i32, %col: i32) kernel {
+  gpu.func @cache_hint(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %policy: i64, %row: i32, %col: i32) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cache_hint %s, %A[%row, %col] mbar(%bar) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     tile.tma_copy load tile 2d cluster multicast cache_hint %s, %A[%row, %col] mbar(%bar) cta_mask(%mask) cache_policy(%policy) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -347,7 +347,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 128}
   memref.global "private" @g4 : memref<4x32xf32, 3> {alignment = 128}
-  gpu.func @cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %policy: i64, %row: i32, %col: i32, %r0: i32, %r1: i32, %r2: i32, %r3: i32) kernel {
+  gpu.func @cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %policy: i64, %row: i32, %col: i32, %r0: i32, %r1: i32, %r2: i32, %r3: i32) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     %g = memref.get_global @g4 : memref<4x32xf32, 3>
     tile.tma_copy load tile 2d cluster cta_group(1) %s, %A[%row, %col] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>

@@ -7,12 +7,12 @@ gpu.module @k {
   memref.global "private" @pad : memref<4x64xf16, 3> {alignment = 1024}
   // CHECK-LABEL: gpu.func @phase
   // FOLD-LABEL: gpu.func @phase
-  gpu.func @phase(%A: memref<16x16xui32>, %H: memref<32x64xf16>, %bar: !llvm.ptr<3>) kernel {
+  gpu.func @phase(%A: memref<16x16xui32>, %H: memref<32x64xf16>, %bar: !llvm.ptr<3>, %other: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<2x8x16xui32, 3>
     %p = memref.get_global @pad : memref<4x64xf16, 3>
     // 2 x 512 (seed) + 4 x 16 (payload of the padded rows) = 1088; the
-    // untagged copy does not count.
+    // untagged copy (on another barrier) does not count.
     // CHECK: %[[N:.*]] = arith.constant 1088 : i32
     // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[N]]
     // FOLD: %[[N:.*]] = arith.constant 1088 : i32
@@ -21,7 +21,7 @@ gpu.module @k {
     nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>], tag = "phase"} : memref<2x8x16xui32, 3>, memref<16x16xui32>
     tile.tma_copy load tile 2d %p, %H[%c0, %c0] mbar(%bar) {box = array<i64: 4, 8>, swizzle = 3 : i32, tag = "phase"} : memref<4x64xf16, 3>, memref<32x64xf16>
-    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x16xui32, 3>, memref<16x16xui32>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%other) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>]} : memref<2x8x16xui32, 3>, memref<16x16xui32>
     gpu.return
   }
 }

@@ -1090,7 +1090,7 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @shared_layout(%s: memref<8x16xf32, strided<[32, 1]>, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
-    // expected-error @+1 {{[shared-layout] the shared operand 'memref<8x16xf32, strided<[32, 1]>, 3>' must have a static shape and the identity layout}}
+    // expected-error @+1 {{[shared-layout] the shared operand 'memref<8x16xf32, strided<[32, 1]>, 3>' must have a static shape and the identity layout (or row-major contiguous strides at an offset)}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, strided<[32, 1]>, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -1101,7 +1101,7 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @shared_layout_dynamic(%s: memref<?x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
-    // expected-error @+1 {{[shared-layout] the shared operand 'memref<?x16xf32, 3>' must have a static shape and the identity layout}}
+    // expected-error @+1 {{[shared-layout] the shared operand 'memref<?x16xf32, 3>' must have a static shape and the identity layout (or row-major contiguous strides at an offset)}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<?x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }

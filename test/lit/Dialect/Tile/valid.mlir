@@ -69,7 +69,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 // CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
-  gpu.func @opcode_syntax_multicast_cta(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+  gpu.func @opcode_syntax_multicast_cta(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -361,7 +361,7 @@ gpu.module @k {
 // CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
-  gpu.func @multicast_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+  gpu.func @multicast_load(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -459,7 +459,7 @@ gpu.module @k {
 // CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
-  gpu.func @cta_mask(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+  gpu.func @cta_mask(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -1113,8 +1113,9 @@ gpu.module @k {
 // CHECK-LABEL: gpu.func @shared_layout
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k {
-  gpu.func @shared_layout(%s: memref<8x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+  gpu.func @shared_layout(%arg: memref<8x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
+    %s = memref.assume_alignment %arg, 128 : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -1125,8 +1126,9 @@ gpu.module @k {
 // CHECK-LABEL: gpu.func @shared_layout_dynamic
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k {
-  gpu.func @shared_layout_dynamic(%s: memref<8x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+  gpu.func @shared_layout_dynamic(%arg: memref<8x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
+    %s = memref.assume_alignment %arg, 128 : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -1594,7 +1596,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">, #nvvm.target<chip = "sm_103a">] {
 // CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
-  gpu.func @target_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+  gpu.func @target_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -1688,7 +1690,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90">] {
 // CHECK: tile.tma_copy load tile 2d cluster multicast %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
-  gpu.func @load_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+  gpu.func @load_multicast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %smem = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cluster multicast %smem, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -1724,7 +1726,7 @@ gpu.module @k {
 // CHECK: tile.tma_copy load tile 2d cluster multicast cta_group(1) cache_hint %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) cta_mask(%{{.*}}) cache_policy(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
-  gpu.func @load_cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %policy: i64) kernel {
+  gpu.func @load_cta_group(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16, %policy: i64) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %smem = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cta_group(1) %smem, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -2341,17 +2343,19 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 
 // -----
 
-// The shared buffer in the named workgroup space, as a workgroup attribution or
-// an argument (its alignment is then a runtime rule), and with two repeat axes.
+// The shared buffer in the named workgroup space, as a workgroup attribution
+// (aligned by its llvm.align) or an argument (declared aligned with
+// memref.assume_alignment), and with two repeat axes.
 // CHECK-LABEL: gpu.func @shared_forms
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>, coord_steps = [array<i64: 16, 0>, array<i64: 0, 16>]} : memref<2x3x8x16xf32, 3>, memref<64x64xf32>
 gpu.module @k {
   memref.global "private" @rep : memref<2x3x8x16xf32, 3> {alignment = 128}
-  gpu.func @shared_forms(%A: memref<64x64xf32>, %arg: memref<8x16xf32, 3>, %bar: !llvm.ptr<3>) workgroup(%w : memref<8x16xf32, #gpu.address_space<workgroup>>) kernel {
+  gpu.func @shared_forms(%A: memref<64x64xf32>, %in: memref<8x16xf32, 3>, %bar: !llvm.ptr<3>) workgroup(%w : memref<8x16xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}) kernel {
     %c0 = arith.constant 0 : i32
     %rep = memref.get_global @rep : memref<2x3x8x16xf32, 3>
+    %arg = memref.assume_alignment %in, 1024 : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d %w, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
     tile.tma_copy load tile 2d %arg, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     tile.tma_copy load tile 2d %rep, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 16, 0>, array<i64: 0, 16>]} : memref<2x3x8x16xf32, 3>, memref<64x64xf32>
@@ -3317,7 +3321,7 @@ gpu.module @k {
   memref.global "private" @s3 : memref<64x32xf16, 3> {alignment = 1024}
   memref.global "private" @s4 : memref<2x32x64xbf16, 3> {alignment = 1024}
   memref.global "private" @s5 : memref<16x8xf32, 3> {alignment = 1024}
-  gpu.func @im2col_loads(%A: memref<8x1024x32xf16>, %B: memref<2x16x16x64xbf16>, %C: memref<2x8x8x8x8xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %x: i16) kernel {
+  gpu.func @im2col_loads(%A: memref<8x1024x32xf16>, %B: memref<2x16x16x64xbf16>, %C: memref<2x8x8x8x8xf32>, %bar: !llvm.ptr<3>, %mask: i16, %pol: i64, %x: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : i32
     %c8 = arith.constant 8 : i32
     %o = arith.constant 1000 : i16
