@@ -438,8 +438,11 @@ def make_kernel(name: str, forms: list[Form], arch: str) -> Built:
             assert tma.slot_count(op) == form.slots
             built.accepted.append(form)
 
+    # Multicast needs a declared cluster ([multicast-cluster]).
+    cluster = (2, 1, 1) if any(".multicast::cluster" in f.op for f in forms) else None
     built.kernel = K.KernelDef(
-        body, grid=1, block=32, target=compiler.target_attr(arch), name=name,
+        body, grid=2 if cluster else 1, block=32, cluster=cluster,
+        target=compiler.target_attr(arch), name=name,
         params=[(f"a{i}", K.Tensor(*spec)) for i, spec in enumerate(gspecs)])
     return built
 

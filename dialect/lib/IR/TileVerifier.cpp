@@ -755,6 +755,11 @@ LogicalResult Verifier::verifySharedAlignment() {
     return fail(op, Rule::SharedBaseAlignment)
            << "the shared buffer's base alignment is " << a.alignment
            << " bytes, expected a multiple of " << need << why;
+  if (a.declared && a.offsetBytes == 0)
+    return fail(op, Rule::SharedBaseAlignment)
+           << "memref.assume_alignment declares the shared buffer "
+           << a.alignment << "-byte aligned, expected a multiple of " << need
+           << why;
   return fail(op, Rule::SharedBaseAlignment)
          << "the shared buffer starts " << a.offsetBytes << " bytes into "
          << a.root << " (" << a.rootAlignment << "-byte aligned"

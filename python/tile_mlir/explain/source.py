@@ -247,8 +247,17 @@ def _wrap_snippet(chunk: str, name: str) -> str:
     if unknown:
         raise ExplainError(f"{name}: cannot tell the types of {', '.join(unknown)} "
                            "(define them in the snippet or give the whole module)")
+    # A shared buffer passed in has no alignment the IR proves: the wrapper
+    # declares the 1024-byte base explain assumes (on its first line, so the
+    # snippet keeps its line numbers).
+    declared = []
+    for n, t in list(args.items()):
+        if t.startswith("memref<") and (t.endswith(", 3>") or "workgroup" in t):
+            args[n + "_arg"] = args.pop(n)
+            declared.append(f"{n} = memref.assume_alignment {n}_arg, 1024 : {t}")
     params = ", ".join(f"{n}: {t}" for n, t in args.items())
-    return (f"gpu.module @explain {{ gpu.func @explain({params}) kernel {{\n"
+    head = " ".join(declared)
+    return (f"gpu.module @explain {{ gpu.func @explain({params}) kernel {{ {head}\n"
             f"{chunk}\n    gpu.return\n  }}\n}}\n")
 
 

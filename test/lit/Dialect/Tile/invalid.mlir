@@ -1,8 +1,10 @@
-// RUN: tile-opt %s -split-input-file -verify-diagnostics
+// RUN: tile-opt %s -split-input-file --tile-check-barriers -verify-diagnostics
 
 // Every statically checked rule of Rules.def (TILE_RULE) fails here at least
 // once; each case is named after its rule. valid.mlir holds, for each case, the
 // nearest input that passes. Parse errors of the opcode are [opcode-syntax].
+// [barrier-tx-mismatch] is decided by tile-check-barriers (also run first by
+// tile-lower-tma) on inputs that verify; barrier-accounting.mlir has the rest.
 
 // -----
 
@@ -445,6 +447,73 @@ gpu.module @k {
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     // expected-error @+1 {{[cta-mask] cta_mask is only valid with multicast}}
     tile.tma_copy load tile 2d cluster %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_cluster(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[multicast-cluster] multicast needs a kernel launched in a cluster, but the enclosing function declares none (tile.cluster_size, known_cluster_size or nvvm.cluster_dim)}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_cluster_malformed(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 0, 1>} {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[multicast-cluster] tile.cluster_size has an extent 0 below 1}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_cluster_too_big(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {known_cluster_size = array<i32: 4, 8, 1>} {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[multicast-cluster] known_cluster_size declares 32 CTAs per cluster; a cluster has at most 16 (the 16-bit cta_mask)}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_mask_cluster(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %mask = arith.constant 5 : i16
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cta-mask-cluster] cta_mask 0x5 selects CTA rank 2, but the cluster has 2 CTAs (tile.cluster_size; ranks 0..1)}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cta_mask_cluster_none(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {tile.cluster_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %mask = arith.constant 0 : i16
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cta-mask-cluster] cta_mask 0x0 selects no CTA of the cluster}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
 }
@@ -1226,6 +1295,158 @@ gpu.module @k {
 
 // -----
 
+// What the Python builder's dynamic_shared makes: a view of the dynamic shared
+// memory (1024-byte aligned) at a byte offset.
+gpu.module @k {
+  gpu.func @shared_base_alignment_view_128(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %off = arith.constant 128 : index
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x32xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer starts 128 bytes into gpu.dynamic_shared_memory (1024-byte aligned), so it is only 128-byte aligned; expected a multiple of 1024 (the whole swizzle period)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_base_alignment_view_512(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %off = arith.constant 512 : index
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x32xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer starts 512 bytes into gpu.dynamic_shared_memory (1024-byte aligned), so it is only 512-byte aligned; expected a multiple of 1024 (the whole swizzle period)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_base_alignment_view_16(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %off = arith.constant 16 : index
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x16xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer starts 16 bytes into gpu.dynamic_shared_memory (1024-byte aligned), so it is only 16-byte aligned; expected a multiple of 128}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// One stage of a ring: a subview whose offset (stage 1 of 1 KB stages, at
+// byte 1024) keeps the period; a reinterpret_cast at element 32 (128 bytes)
+// does not.
+gpu.module @k {
+  memref.global "private" @ring : memref<4x8x32xf32, 3> {alignment = 1024}
+  gpu.func @shared_base_alignment_reinterpret_cast(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %g = memref.get_global @ring : memref<4x8x32xf32, 3>
+    %stage = memref.subview %g[1, 0, 0][1, 8, 32][1, 1, 1] : memref<4x8x32xf32, 3> to memref<8x32xf32, strided<[32, 1], offset: 256>, 3>
+    %s = memref.reinterpret_cast %stage to offset: [32], sizes: [8, 32], strides: [32, 1] : memref<8x32xf32, strided<[32, 1], offset: 256>, 3> to memref<8x32xf32, strided<[32, 1], offset: 32>, 3>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer starts 128 bytes into memref.global @ring (1024-byte aligned), so it is only 128-byte aligned; expected a multiple of 1024 (the whole swizzle period)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, strided<[32, 1], offset: 32>, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @ring : memref<4x4x32xf32, 3> {alignment = 1024}
+  gpu.func @shared_base_alignment_subview(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %g = memref.get_global @ring : memref<4x4x32xf32, 3>
+    %s = memref.subview %g[1, 0, 0][1, 4, 32][1, 1, 1] : memref<4x4x32xf32, 3> to memref<4x32xf32, strided<[32, 1], offset: 128>, 3>
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer starts 512 bytes into memref.global @ring (1024-byte aligned), so it is only 512-byte aligned; expected a multiple of 1024 (the whole swizzle period)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 4, 32>, swizzle = 3 : i32} : memref<4x32xf32, strided<[32, 1], offset: 128>, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_base_alignment_declared(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %off: index) kernel {
+    %c0 = arith.constant 0 : i32
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x32xf32, #gpu.address_space<workgroup>>
+    %s = memref.assume_alignment %v, 128 : memref<8x32xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{[shared-base-alignment] memref.assume_alignment declares the shared buffer 128-byte aligned, expected a multiple of 1024 (the whole swizzle period)}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_base_alignment_attribution(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) workgroup(%w : memref<8x16xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[shared-base-alignment] the shared buffer's base alignment is unspecified, expected a multiple of 128}}
+    tile.tma_copy load tile 2d %w, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Where the IR does not fix the alignment, it must be declared.
+gpu.module @k {
+  gpu.func @shared_alignment_unproven(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %off: index) kernel {
+    %c0 = arith.constant 0 : i32
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x32xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{[shared-alignment-unproven] the shared buffer's alignment cannot be proven: memref.view at a runtime byte offset; declare it with memref.assume_alignment (a multiple of 1024, the whole swizzle period) or use constant offsets}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_alignment_unproven_argument(%s: memref<8x16xf32, 3>, %A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    // expected-error @+1 {{[shared-alignment-unproven] the shared buffer's alignment cannot be proven: it is argument #0 of the function; declare it with memref.assume_alignment (a multiple of 128) or use constant offsets}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @ring : memref<4x8x32xf32, 3> {alignment = 1024}
+  gpu.func @shared_alignment_unproven_subview(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %i: index) kernel {
+    %c0 = arith.constant 0 : i32
+    %g = memref.get_global @ring : memref<4x8x32xf32, 3>
+    %s = memref.subview %g[%i, 0, 0][1, 8, 32][1, 1, 1] : memref<4x8x32xf32, 3> to memref<8x32xf32, strided<[32, 1], offset: ?>, 3>
+    // expected-error @+1 {{[shared-alignment-unproven] the shared buffer's alignment cannot be proven: its offset is a runtime value; declare it with memref.assume_alignment (a multiple of 1024, the whole swizzle period) or use constant offsets}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, strided<[32, 1], offset: ?>, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @shared_alignment_unproven_op(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %p: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = builtin.unrealized_conversion_cast %p : !llvm.ptr<3> to memref<8x16xf32, 3>
+    // expected-error @+1 {{[shared-alignment-unproven] the shared buffer's alignment cannot be proven: it is made by 'builtin.unrealized_conversion_cast', whose alignment the verifier does not know; declare it with memref.assume_alignment (a multiple of 128) or use constant offsets}}
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @k {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
   gpu.func @global_address_space(%A: memref<64x64xf32, 3>, %bar: !llvm.ptr<3>) kernel {
@@ -1737,6 +1958,24 @@ gpu.module @k {
     // expected-error @+1 {{[tx-bytes-tag] tag "big" sums to 1048576 bytes, more than an mbarrier phase counts (2^20 - 1)}}
     %n = tile.tx_bytes "big" : i32
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 256, 64>, coord_steps = [array<i64: 256, 0>], tag = "big"} : memref<16x256x64xf32, 3>, memref<4096x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Verifies, then fails in tile-check-barriers: the phase expects half of
+// what its copy delivers.
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf32, 3> {alignment = 1024}
+  gpu.func @barrier_tx_mismatch(%A: memref<128x128xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %n = arith.constant 4096 : i32
+    %s = memref.get_global @smem : memref<64x32xf32, 3>
+    // expected-error @+1 {{[barrier-tx-mismatch] the mbarrier argument #1 expects 4096 bytes in this phase, but the copies that complete on it deliver 8192 bytes (1 copy)}}
+    nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
     gpu.return
   }
 }

@@ -481,6 +481,36 @@ gpu.module @k {
   }
 }
 
+
+// -----
+
+// A cluster declared three ways, constant masks within it.
+// CHECK-LABEL: gpu.func @multicast_cluster
+// CHECK-LABEL: gpu.func @multicast_cluster_known
+// CHECK-LABEL: gpu.func @cta_mask_cluster
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @multicast_cluster(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {nvvm.cluster_dim = array<i32: 2, 2, 1>} {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+  gpu.func @multicast_cluster_known(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {known_cluster_size = array<i32: 4, 4, 1>} {
+    %c0 = arith.constant 0 : i32
+    %all = arith.constant -1 : i16
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%all) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+  gpu.func @cta_mask_cluster(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {tile.cluster_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %mask = arith.constant 10 : i16
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
 // -----
 
 // CHECK-LABEL: gpu.func @cache_policy
@@ -1256,6 +1286,70 @@ gpu.module @k {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x32xf32, 3>
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Views of the dynamic shared memory (1024-byte aligned) at offsets that keep
+// each copy's alignment: 1024 for a 128B swizzle, 128 without.
+// CHECK-LABEL: gpu.func @shared_base_alignment_view
+// CHECK-COUNT-2: tile.tma_copy load tile 2d
+gpu.module @k {
+  gpu.func @shared_base_alignment_view(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %off1024 = arith.constant 1024 : index
+    %off128 = arith.constant 128 : index
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %dyn[%off1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x32xf32, #gpu.address_space<workgroup>>
+    %t = memref.view %dyn[%off128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x16xf32, #gpu.address_space<workgroup>>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %t, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// One stage of a ring (a contiguous subview at 1024 bytes), a reinterpret_cast
+// back to the ring's base, and a collapse of a view.
+// CHECK-LABEL: gpu.func @shared_base_alignment_subview
+// CHECK-COUNT-3: tile.tma_copy load tile 2d
+gpu.module @k {
+  memref.global "private" @ring : memref<4x8x32xf32, 3> {alignment = 1024}
+  gpu.func @shared_base_alignment_subview(%A: memref<64x64xf32>, %B: memref<64x256xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %g = memref.get_global @ring : memref<4x8x32xf32, 3>
+    %stage = memref.subview %g[1, 0, 0][1, 8, 32][1, 1, 1] : memref<4x8x32xf32, 3> to memref<8x32xf32, strided<[32, 1], offset: 256>, 3>
+    %base = memref.reinterpret_cast %stage to offset: [0], sizes: [8, 32], strides: [32, 1] : memref<8x32xf32, strided<[32, 1], offset: 256>, 3> to memref<8x32xf32, 3>
+    %flat = memref.collapse_shape %g [[0, 1], [2]] : memref<4x8x32xf32, 3> into memref<32x32xf32, 3>
+    tile.tma_copy load tile 2d %stage, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, strided<[32, 1], offset: 256>, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %base, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %flat, %A[%c0, %c0] mbar(%bar) {box = array<i64: 32, 32>} : memref<32x32xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A declared alignment: a view at a runtime offset, a stage picked at run
+// time, a workgroup attribution's llvm.align.
+// CHECK-LABEL: gpu.func @shared_alignment_declared
+// CHECK-COUNT-3: tile.tma_copy load tile 2d
+gpu.module @k {
+  memref.global "private" @ring : memref<4x8x32xf32, 3> {alignment = 1024}
+  gpu.func @shared_alignment_declared(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %off: index, %i: index) workgroup(%w : memref<8x32xf32, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel {
+    %c0 = arith.constant 0 : i32
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x32xf32, #gpu.address_space<workgroup>>
+    %s = memref.assume_alignment %v, 1024 : memref<8x32xf32, #gpu.address_space<workgroup>>
+    %g = memref.get_global @ring : memref<4x8x32xf32, 3>
+    %stage = memref.subview %g[%i, 0, 0][1, 8, 32][1, 1, 1] : memref<4x8x32xf32, 3> to memref<8x32xf32, strided<[32, 1], offset: ?>, 3>
+    %t = memref.assume_alignment %stage, 1024 : memref<8x32xf32, strided<[32, 1], offset: ?>, 3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %t, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, strided<[32, 1], offset: ?>, 3>, memref<64x64xf32>
+    tile.tma_copy load tile 2d %w, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
     gpu.return
   }
 }
