@@ -26,7 +26,7 @@ def main() -> int:
 
     from tile_mlir import compiler
     from tile_mlir.testing.cases import all_cases
-    from tile_mlir.testing.gpu_kernels import build_case
+    from tile_mlir.testing.gpu_kernels import build_case, build_dynamic_beside_static
 
     seed = runpy.run_path(str(ROOT / "examples" / "seed_tma_load.py"))
     seed_artifact = compiler.compile(seed["tma_load"], args.arch)
@@ -34,6 +34,10 @@ def main() -> int:
     record_host_encode(seed_artifact, out / "seed", "tma_load", (16, 16), "uint32")
     names = ["seed"]
     failed = []
+    # Dynamic shared memory beside static buffers (test/gpu/test_dynamic_shared.py).
+    compiler.compile(build_dynamic_beside_static(), args.arch).save(
+        out / "dynamic_beside_static")
+    names.append("dynamic_beside_static")
     for case in all_cases():
         try:
             artifact = compiler.compile(build_case(case), args.arch)

@@ -12,6 +12,7 @@ from .. import builder as K
 from .. import tma
 from ..emulator import box_image
 from .cases import NATURAL
+from . import dynamic_shared_layout as DSL
 
 THREADS = 128
 EVICT_LAST = 0x14F0000000000000  # a createpolicy L2::evict_last value
@@ -146,3 +147,50 @@ def _kernel(case, body, types, grid, cluster):
     names = ["G", "S", "Out"][:len(types)]
     return K.KernelDef(body, grid=grid, block=THREADS, cluster=cluster,
                        params=list(zip(names, types)), name=case["name"])
+
+
+def build_dynamic_beside_static() -> K.KernelDef:
+    """TMA loads into dynamic shared memory next to static mbarriers and a
+    static sentinel buffer (testing/dynamic_shared_layout.py): the dynamic window
+    must start after the static buffers and be aligned for the 128B swizzle.
+    Out receives the whole dynamic region, SentOut the static buffer."""
+    words = DSL.DYNAMIC_BYTES // 2
+    sent = DSL.SENTINEL_WORDS
+
+    def body(G, S, Sent, Out, SentOut):
+        tid = K.thread_id()
+        bars = [K.alloc_shared((1,), "uint64", align=8).ptr_to([0]) for _ in range(2)]
+        static = K.alloc_shared((sent,), "uint32", align=16)
+        whole = K.dynamic_shared((words,), DSL.DTYPE, 0)
+        views = [K.dynamic_shared(box, DSL.DTYPE, offset)
+                 for offset, box, _, _, _ in DSL.COPIES]
+        _copy(S, whole, (words,), tid)
+        _copy(Sent, static, (sent,), tid)
+        # The copy engine writes bytes the threads just wrote.
+        K.fence_proxy_async_shared_cta()
+        with K.if_(tid == 0):
+            for bar in bars:
+                K.mbarrier_init(bar, 1)
+        K.cta_sync()
+        with K.if_(tid == 0):
+            txs = [K.mbarrier_arrive_expect_tx(bar, 0) for bar in bars]
+            copies = []
+            for view, (_, box, coords, swizzle, b) in zip(views, DSL.COPIES):
+                op = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
+                copies.append((b, tma.apply(op, view, G, box=box, coords=coords,
+                                            swizzle=swizzle, mbar=bars[b])))
+        for b, tx in enumerate(txs):
+            K.set_tx_bytes(tx, sum(tma.transaction_bytes(c) for i, c in copies if i == b))
+        for bar in bars:
+            K.mbarrier_wait(bar, 0)
+        K.cta_sync()
+        _copy(whole, Out, (words,), tid)
+        _copy(static, SentOut, (sent,), tid)
+
+    params = [("G", K.Tensor(DSL.GLOBAL_SHAPE, DSL.DTYPE)),
+              ("S", K.Tensor((words,), DSL.DTYPE)),
+              ("Sent", K.Tensor((sent,), "uint32")),
+              ("Out", K.Tensor((words,), DSL.DTYPE)),
+              ("SentOut", K.Tensor((sent,), "uint32"))]
+    return K.KernelDef(body, grid=1, block=THREADS, params=params,
+                       name="dynamic_beside_static")
