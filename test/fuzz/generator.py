@@ -29,6 +29,18 @@ tag). Three kinds:
   quotes broken, literals made too large, operands of the wrong type). These
   may also fail with MLIR's own parser messages.
 
+Around the copy: its shared operand is a memref.global, a kernel argument
+(declared aligned with memref.assume_alignment), a memref.view of the
+dynamic shared memory at a constant or runtime byte offset, one stage of a
+ring global (a strided subview) or a workgroup attribution; a multicast
+copy's kernel declares its cluster (tile.cluster_size, known_cluster_size or
+nvvm.cluster_dim) and may take a constant cta_mask; a load may come with
+barrier accounting: an `mbarrier.arrive.expect_tx` of constant bytes or of
+`tile.tx_bytes` (times a loop's trip count when the copy sits in a
+constant-trip `scf.for`), and a wait. Mutations misalign views, drop or
+break the cluster, set mask bits beyond it and get the expected bytes wrong
+(named by [barrier-tx-mismatch] when tile-lower-tma runs).
+
 The copy is written in the keyword form, as a PTX opcode string (also
 mutated PTX strings; `cp.async.bulk.prefetch.tensor...` for prefetches) or in
 the generic form (which reaches the opcode checks the custom syntax cannot
@@ -208,8 +220,11 @@ class Form:
     shared_shape: list = field(default_factory=list)
     shared_space: str | None = "3"
     shared_layout: int | None = None   # row padding of a strided layout
-    shared_source: str = "global"     # global | arg | dynamic | alloca
+    shared_source: str = "global"     # global | arg | dynamic | alloca | subview | attribution
     shared_align: int | None = 1024
+    shared_offset: object = 0         # dynamic: byte offset of the view, int or "?"
+    ring_stage: object = 0            # subview: stage of a ring of 4, int or "?"
+    shared_assume: int | None = None  # memref.assume_alignment of the operand
     # Global operand.
     global_kind: str = "memref"       # memref | ptr
     global_shape: list = field(default_factory=list)   # None = dynamic
@@ -227,6 +242,12 @@ class Form:
     has_shared: bool = True           # a prefetch names none
     mbar: bool = True
     cta_mask: bool = False
+    cta_mask_value: int | None = None  # a constant mask (else a kernel argument)
+    cluster_dims: list | None = None   # the kernel's declared cluster shape
+    cluster_attr: str = "tile.cluster_size"
+    # Barrier accounting: {"expect": int | "tx" | "arg", "place": "before" |
+    # "after", "wait": bool, "loop": trip count (0: none)}.
+    barrier: dict | None = None
     cache_policy: bool = False
     # Attributes.
     box: list = field(default_factory=list)
@@ -587,13 +608,33 @@ def build_valid(rng: random.Random) -> Form:
             f.coord_steps.append(step)
     f.shared_shape = repeat + image
 
-    # Shared operand.
-    f.shared_source = rng.choices(["global", "arg", "dynamic"], [80, 10, 10])[0]
+    # Shared operand, aligned as the copy needs ([shared-base-alignment]).
+    f.shared_source = rng.choices(
+        ["global", "arg", "dynamic", "subview", "attribution"], [64, 8, 16, 7, 5])[0]
     f.shared_space = "3" if rng.random() < 0.8 else "#gpu.address_space<workgroup>"
-    if f.shared_source == "dynamic":
+    if f.shared_source in ("dynamic", "attribution"):
         f.shared_space = "#gpu.address_space<workgroup>"
     need = 8 * span if swz else 128
     f.shared_align = rng.choice([need, need, 1024 if need <= 1024 else need, 4096])
+    total = storage * math.prod(repeat)
+    if f.shared_source == "dynamic":
+        if rng.random() < 0.12:
+            f.shared_offset = "?"
+            f.shared_assume = rng.choice([need, 1024])
+        else:
+            f.shared_offset = need * rng.choice([0, 0, 1, 2, 3, 8])
+            if rng.random() < 0.1:
+                f.shared_assume = need
+    elif f.shared_source == "subview":
+        if rng.random() < 0.15:
+            f.ring_stage = "?"
+            f.shared_assume = rng.choice([need, 1024])
+        else:
+            f.ring_stage = rng.randint(0, 3)
+            if (f.ring_stage * total) % need:
+                f.ring_stage = 0
+    elif f.shared_source == "arg":
+        f.shared_assume = rng.choice([need, need, 1024, 2 * need])
 
     # Global operand.
     if opaque:
@@ -626,6 +667,16 @@ def build_valid(rng: random.Random) -> Form:
     f.mbar = f.direction == "load"
     f.cta_mask = f.multicast
     f.cache_policy = f.cache_hint
+    if f.multicast:
+        # [multicast-cluster], [cta-mask-cluster].
+        f.cluster_dims = list(rng.choice([(2, 1, 1), (2, 1, 1), (4, 1, 1), (2, 2, 1),
+                                          (8, 1, 1), (1, 1, 1), (16, 1, 1), (2, 1, 2)]))
+        f.cluster_attr = rng.choice(["tile.cluster_size"] * 3 +
+                                    ["known_cluster_size", "nvvm.cluster_dim"])
+        if rng.random() < 0.5:
+            ctas = math.prod(f.cluster_dims)
+            f.cta_mask_value = rng.choice([(1 << ctas) - 1,
+                                           rng.randint(1, (1 << ctas) - 1)])
 
     # Other knobs.
     if rng.random() < 0.2:
@@ -643,6 +694,21 @@ def build_valid(rng: random.Random) -> Form:
         if rng.random() < 0.35:
             f.prefetch_map = rng.choice(["before", "after"])
             f.prefetch_map_tag = f.tag
+    if f.mbar and rng.random() < 0.3:
+        # Barrier accounting the analysis can decide ([barrier-tx-mismatch]).
+        slots = math.prod(repeat)
+        loop = rng.choice([0, 0, 0, 2, 3])
+        bytes_ = slots * payload * max(loop, 1)
+        if f.tx_bytes and rng.random() < 0.6:
+            expect = "tx"
+        else:
+            expect = bytes_
+            if f.multicast and rng.random() < 0.3:
+                # Every CTA of the cluster multicasting one box to all.
+                expect = bytes_ * math.prod(f.cluster_dims)
+        if bytes_ < 2 ** 20:
+            f.barrier = {"expect": expect, "place": rng.choice(["before", "after"]),
+                         "wait": rng.random() < 0.7, "loop": loop}
     f.targets = _pick_targets(rng, f)
     f.style = rng.choices(["keyword", "ptx", "generic"], [50, 35, 15])[0]
     return f
@@ -969,8 +1035,69 @@ def m_shared_shape(rng, f):
 
 
 def m_shared_align(rng, f):
-    f.shared_source = rng.choice(["global", "global", "alloca"])
+    f.shared_source = rng.choice(["global", "global", "alloca", "attribution"])
     f.shared_align = rng.choice([None, 1, 16, 64, 128, 256, 512, 1024, 2048])
+    if f.shared_source == "attribution":
+        f.shared_space = "#gpu.address_space<workgroup>"
+
+
+def m_shared_view(rng, f):
+    """A view, ring stage or argument whose alignment is wrong or unproven."""
+    r = rng.random()
+    f.shared_assume = None
+    if r < 0.45:
+        f.shared_source = "dynamic"
+        f.shared_space = "#gpu.address_space<workgroup>"
+        f.shared_offset = rng.choice([16, 32, 64, 128, 256, 512, 8, 1, "?", 1040, 4096])
+        if rng.random() < 0.3:
+            f.shared_assume = rng.choice([16, 64, 128, 256, 512, 1024])
+    elif r < 0.75:
+        f.shared_source = "subview"
+        f.ring_stage = rng.choice([1, 2, 3, "?"])
+        f.shared_align = rng.choice([None, 16, 128, 1024])
+        if rng.random() < 0.3:
+            f.shared_assume = rng.choice([16, 128, 1024])
+    else:
+        f.shared_source = "arg"
+        if rng.random() < 0.4:
+            f.shared_assume = rng.choice([8, 16, 64, 128, 512])
+
+
+def m_cluster_shape(rng, f):
+    """No cluster, a malformed one, or one too large for the mask."""
+    r = rng.random()
+    if r < 0.35:
+        f.cluster_dims = None
+    elif r < 0.6:
+        f.cluster_dims = [rng.choice([0, -1, 2]), rng.choice([1, 0]), 1]
+        f.cluster_attr = rng.choice(["tile.cluster_size", "known_cluster_size",
+                                     "nvvm.cluster_dim"])
+    elif r < 0.8:
+        f.cluster_dims = rng.choice([[4, 8, 1], [32, 1, 1], [16, 2, 1]])
+    else:
+        f.cluster_dims = [2, 1]
+        f.cluster_attr = rng.choice(["tile.cluster_size", "nvvm.cluster_dim",
+                                     "tile.cluster_size:i64"])
+
+
+def m_cta_mask_value(rng, f):
+    """A constant cta_mask with no CTA, or CTAs beyond the cluster."""
+    ctas = math.prod(f.cluster_dims) if f.cluster_dims else 2
+    f.cta_mask_value = rng.choice([0, 1 << min(ctas, 15), 0xFFFF, (1 << 16) - 2])
+
+
+def m_barrier(rng, f):
+    """Expected bytes that do not match the copy, or ones the IR does not fix."""
+    if f.barrier is None:
+        f.barrier = {"expect": 0, "place": rng.choice(["before", "after"]),
+                     "wait": rng.random() < 0.5, "loop": rng.choice([0, 2])}
+    b = dict(f.barrier)
+    cur = b["expect"] if isinstance(b["expect"], int) else 4096
+    b["expect"] = rng.choice([cur // 2, cur * 2, cur + 16, max(cur - 16, 0), 0, 1,
+                              "arg", 2 ** 20 - 1])
+    if rng.random() < 0.2:
+        b["loop"] = rng.choice([0, 2, 4])
+    f.barrier = b
 
 
 def m_global_space(rng, f):
@@ -1191,6 +1318,7 @@ MUTATIONS = [
     (m_kernel, 1), (m_packed, 3), (m_ptx_string, 8), (m_keyword_dup, 3),
     (m_keyword_word, 4), (m_shared_operand, 3), (m_offsets, 4), (m_corners, 4),
     (m_halo, 3), (m_im2col_box, 2), (m_prefetch_map, 2),
+    (m_shared_view, 4), (m_cluster_shape, 3), (m_cta_mask_value, 2), (m_barrier, 4),
 ]
 
 
@@ -1425,6 +1553,7 @@ class _Kernel:
     args: list = field(default_factory=list)        # (name, type)
     defs: list = field(default_factory=list)        # (name, text)
     module_defs: list = field(default_factory=list)  # text lines
+    workgroup: list = field(default_factory=list)    # (name, type, attr text)
 
     def arg(self, name, ty):
         if name not in [a for a, _ in self.args]:
@@ -1474,7 +1603,13 @@ def render(f: Form, index: int, rng: random.Random):
             ptx_ok = False
     # Runtime operands.
     mbar = k.arg("%bar", "!llvm.ptr<3>") if f.mbar else None
-    mask = k.arg("%mask", "i16") if f.cta_mask else None
+    mask = None
+    if f.cta_mask:
+        if f.cta_mask_value is None:
+            mask = k.arg("%mask", "i16")
+        else:
+            v = f.cta_mask_value
+            mask = _const(k, v - (1 << 16) if v >= 1 << 15 else v, "i16")
     policy = None
     if f.cache_policy:
         policy = (k.arg("%pol", "i64") if rng.random() < 0.7
@@ -1565,9 +1700,48 @@ def render(f: Form, index: int, rng: random.Random):
         targets = f" [{', '.join(ts)}]"
     lines = [f"gpu.module @m{index}{targets} {{"]
     lines += [f"  {d}" for d in k.module_defs]
+    # Barrier accounting around the copy: the expect_tx, a constant-trip
+    # loop around the copy, the wait (not in the builder's skeleton).
+    barrier_lines, arrive, loop_head = [], None, None
+    if f.barrier is not None:
+        b = f.barrier
+        bar = k.arg("%bar", "!llvm.ptr<3>")
+        trips = b["loop"]
+        if trips:
+            lo, hi, one = (_const(k, v, "index") for v in (0, trips, 1))
+            loop_head = f"scf.for %li = {lo} to {hi} step {one} {{"
+        if b["expect"] == "tx" and f.tx_bytes:
+            count = "%tx"
+            if trips:
+                barrier_lines.append(f"%txn = arith.muli %tx, {_const(k, trips)} : i32")
+                count = "%txn"
+        elif b["expect"] == "arg" or b["expect"] == "tx":
+            count = k.arg("%ntx", "i32")
+        else:
+            count = _const(k, b["expect"])
+        barrier_lines.append(f"nvvm.mbarrier.arrive.expect_tx {bar}, {count} : "
+                             "!llvm.ptr<3>, i32")
+        arrive = b["place"] if not (count.startswith("%tx") and f.tx_bytes == "after") \
+            else "after"
+        if b["wait"]:
+            zero = _const(k, 0)
+            wait_line = f"nvvm.mbarrier.try_wait.parity {bar}, {zero}, {zero} : " \
+                        "!llvm.ptr<3>, i32, i32"
+        else:
+            wait_line = None
     sig = ", ".join(f"{n}: {t}" for n, t in k.args)
+    wg = ""
+    if k.workgroup:
+        wg = " workgroup(" + ", ".join(f"{n} : {t}{a}" for n, t, a in k.workgroup) + ")"
     kw = " kernel" if f.kernel else ""
-    lines.append(f"  gpu.func @k{index}({sig}){kw} {{")
+    fattrs = ""
+    if f.cluster_dims is not None:
+        name, ty = f.cluster_attr, "i32"
+        if name.endswith(":i64"):
+            name, ty = name[:-4], "i64"
+        dims = ", ".join(map(str, f.cluster_dims))
+        fattrs = f" attributes {{{name} = array<{ty}: {dims}>}}"
+    lines.append(f"  gpu.func @k{index}({sig}){wg}{kw}{fattrs} {{")
     body = [text for _, text in k.defs]
     tx = None
     if f.tx_bytes:
@@ -1579,11 +1753,22 @@ def render(f: Form, index: int, rng: random.Random):
     for extra, where in ((tx, f.tx_bytes), (pmap, pmap_where)):
         if extra and where == "before":
             body.append(extra)
+    if arrive == "before":
+        body += barrier_lines
+    if loop_head:
+        body.append(loop_head)
     body.append(copy_text)
     copy_idx = len(body) - 1
+    if loop_head:
+        body.append("}")
     for extra, where in ((tx, f.tx_bytes), (pmap, pmap_where)):
         if extra and where == "after":
             body.append(extra)
+    if arrive == "after":
+        body += barrier_lines
+    if f.barrier is not None and wait_line:
+        body.append(wait_line)
+        barrier_lines.append(wait_line)
     body.append("gpu.return")
     first_body_line = len(lines) + 1
     lines += [f"    {b}" for b in body]
@@ -1601,7 +1786,8 @@ def render(f: Form, index: int, rng: random.Random):
         # The IR without the copy, tx_bytes and prefetch_tensormap: the
         # driver parses it and inserts the copy with tma.apply before
         # gpu.return.
-        skel_body = [b for b in body if b not in (copy_text, tx, pmap)]
+        skel_body = [b for b in body if b not in (copy_text, tx, pmap, loop_head, "}")
+                     and b not in barrier_lines]
         skel = lines[:first_body_line - 1] + [f"    {b}" for b in skel_body] + ["  }", "}"]
         gather = scatter = None
         if rows or f.mode in ("gather4", "scatter4"):
@@ -1630,10 +1816,18 @@ def render(f: Form, index: int, rng: random.Random):
             "tag": f.tag,
             "skeleton": "\n".join(skel) + "\n",
             "func": f"k{index}",
-            "args": [n for n, _ in k.args],
+            "args": [n for n, _ in k.args] + [n for n, _, _ in k.workgroup],
             "defs": [n for n, t in k.defs],
         }
     return text, copy_line, builder, ptx_ok, style
+
+
+def _canonical_strides(shape) -> list:
+    strides, prod = [], 1
+    for d in reversed(shape):
+        strides.insert(0, prod)
+        prod *= d
+    return strides
 
 
 def _render_shared(f: Form, k: _Kernel):
@@ -1648,10 +1842,18 @@ def _render_shared(f: Form, k: _Kernel):
     stype = memref_type(f.shared_shape, f.shared_elem, slayout, f.shared_space)
     static = all(d is not None for d in f.shared_shape)
     src = f.shared_source
-    if src in ("global", "alloca", "dynamic") and (not static or slayout):
+    if src in ("global", "alloca", "dynamic", "subview", "attribution") and \
+            (not static or slayout):
         src = "arg"
-    if src == "dynamic" and f.shared_space != "#gpu.address_space<workgroup>":
+    if src in ("dynamic", "attribution") and \
+            f.shared_space != "#gpu.address_space<workgroup>":
         src = "global"
+    # MLIR lays out a ring with an empty axis with runtime strides.
+    if src == "subview" and not all(d and d > 0 for d in f.shared_shape):
+        src = "global"
+    nbytes = ELEM_BITS.get(f.shared_elem, 0) // 8
+    for d in f.shared_shape:
+        nbytes *= d or 0
     if src == "global":
         align = f" {{alignment = {f.shared_align}}}" if f.shared_align else ""
         k.module_defs.append(
@@ -1664,17 +1866,47 @@ def _render_shared(f: Form, k: _Kernel):
     elif src == "dynamic":
         dyn = "memref<?xi8, #gpu.address_space<workgroup>>"
         k.define("%dyn", f"%dyn = gpu.dynamic_shared_memory : {dyn}")
-        k.define("%off", "%off = arith.constant 0 : index")
-        sname = k.define("%s", f"%s = memref.view %dyn[%off][] : {dyn} to {stype}")
+        if f.shared_offset == "?":
+            off = k.arg("%voff", "index")
+        else:
+            off = _const(k, f.shared_offset, "index")
+        sname = k.define("%sv", f"%sv = memref.view %dyn[{off}][] : {dyn} to {stype}")
+    elif src == "subview":
+        # Stage `ring_stage` of a ring of four: a strided view at an offset.
+        ring = memref_type([4] + list(f.shared_shape), f.shared_elem, None, f.shared_space)
+        align = f" {{alignment = {f.shared_align}}}" if f.shared_align else ""
+        k.module_defs.append(f'memref.global "private" @ring : {ring}{align}')
+        k.define("%ring", f"%ring = memref.get_global @ring : {ring}")
+        count = 1
+        for d in f.shared_shape:
+            count *= d
+        if f.ring_stage == "?":
+            stage, offset = k.arg("%stage", "index"), "?"
+        else:
+            stage, offset = str(f.ring_stage), str(f.ring_stage * count)
+        rank = len(f.shared_shape)
+        strides = ", ".join(map(str, _canonical_strides(f.shared_shape)))
+        stype = memref_type(f.shared_shape, f.shared_elem,
+                            f"strided<[{strides}], offset: {offset}>", f.shared_space)
+        offs = ", ".join([stage] + ["0"] * rank)
+        sizes = ", ".join(map(str, [1] + list(f.shared_shape)))
+        ones = ", ".join(["1"] * (rank + 1))
+        sname = k.define("%sv", f"%sv = memref.subview %ring[{offs}][{sizes}][{ones}] : "
+                                f"{ring} to {stype}")
+        nbytes *= 4
+    elif src == "attribution":
+        attr = f" {{llvm.align = {f.shared_align} : i64}}" if f.shared_align else ""
+        k.workgroup.append(("%w", stype, attr))
+        sname = "%w"
     else:
         sname = k.arg("%S", stype)
         ptx_ok = ptx_ok and static and not slayout
+    if f.shared_assume is not None:
+        sname = k.define("%s", f"%s = memref.assume_alignment {sname}, "
+                               f"{f.shared_assume} : {stype}")
     if f.shared_space not in ("3", "#gpu.address_space<workgroup>"):
         ptx_ok = False
     # ptxas refuses more static shared memory than sm_90/sm_100 have.
-    nbytes = ELEM_BITS.get(f.shared_elem, 0) // 8
-    for d in f.shared_shape:
-        nbytes *= d or 0
     if not 0 < nbytes <= SHARED_LIMIT:
         ptx_ok = False
 

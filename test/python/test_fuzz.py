@@ -57,10 +57,12 @@ def test_fuzz_small(seed, tmp_path):
         f"seed {seed}: {report['failures']} failures (see the output above; "
         f"reproduce with python test/fuzz/run_fuzz.py --seed {seed} --case N)")
     assert proc.returncode == 0
-    # A good share of the cases verifies, and every accepted one lowers and
-    # round-trips.
+    # A good share of the cases verifies, and every accepted one lowers (or is
+    # rejected by name by the barrier accounting tile-lower-tma runs first)
+    # and round-trips.
     assert report["accepted"] > 0.2 * COUNT
-    assert report["lowered"] == report["accepted"] == report["roundtrip"]
+    late = sum(report["lowering_rejected"].values())
+    assert report["lowered"] + late == report["accepted"] == report["roundtrip"]
     # Every rejection named a rule (parse errors are counted separately).
     assert report["rejected"] == (sum(report["rejected_per_rule"].values())
                                   + report["parse_errors"])
