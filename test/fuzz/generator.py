@@ -1083,7 +1083,8 @@ def m_cluster_shape(rng, f):
 def m_cta_mask_value(rng, f):
     """A constant cta_mask with no CTA, or CTAs beyond the cluster."""
     ctas = math.prod(f.cluster_dims) if f.cluster_dims else 2
-    f.cta_mask_value = rng.choice([0, 1 << min(ctas, 15), 0xFFFF, (1 << 16) - 2])
+    ctas = min(max(ctas, 1), 15)   # a malformed cluster may multiply to anything
+    f.cta_mask_value = rng.choice([0, 1 << ctas, 0xFFFF, (1 << 16) - 2])
 
 
 def m_barrier(rng, f):
