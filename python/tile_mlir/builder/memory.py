@@ -42,9 +42,12 @@ def alloc_shared(shape: Sequence[int], dtype: str, layout: str = "default",
 
 
 def dynamic_shared(shape: Sequence[int], dtype: str, offset: int = 0) -> Buffer:
-    """A typed view of dynamic shared memory at byte `offset` (its base is
-    the start of the shared window when the kernel has no static shared
-    memory: 1024-byte aligned). The kernel's dynamic size grows to cover it."""
+    """A typed view of dynamic shared memory at byte `offset`. The base is
+    1024-byte aligned and after every static buffer (tile-to-ptx declares it
+    the PTX dynamic window, aligned as its copies need), so a copy into the
+    view needs `offset` to keep its alignment: a multiple of 128 bytes, of the
+    swizzle period (1024 for 128B) when swizzled ([shared-base-alignment]).
+    The kernel's dynamic size grows to cover it."""
     trace = current_trace("dynamic_shared")
     shape = _static_shape(shape)
     elem = element_type(dtype)
