@@ -24,8 +24,9 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
     spelling, e.g.
     `"cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"`.
 
-    Operands: the shared buffer (a static, identity-layout memref in workgroup
-    memory whose shape is the repeat axes followed by the box image; absent
+    Operands: the shared buffer (a static memref in workgroup memory, of the
+    identity layout or row-major contiguous at an offset, e.g. one stage of a
+    ring, whose shape is the repeat axes followed by the box image; absent
     for `prefetch`, the L2 prefetch of a box), the global operand (a ranked
     memref, or an `!llvm.ptr` to a caller-encoded tensor map whose fields are
     then not inspected), the runtime starting coordinates in outer-to-inner
