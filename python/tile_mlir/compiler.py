@@ -24,7 +24,8 @@ from mlir.passmanager import PassManager
 
 from . import _native
 from .artifact import Artifact
-from .errors import TileError, TileUsageError, parse_module, verify_operation
+from .errors import (TileError, TileUsageError, first_error_diagnostic, from_mlir_error,
+                     parse_module, verify_operation)
 from .kernel import KernelDef, make_context
 
 ARCHES = ("sm_90a", "sm_100a")
@@ -74,11 +75,21 @@ def _retarget(module: ir.Module, arch: str) -> None:
             op.operation.attributes["targets"] = targets
 
 
+# Contract rules decided by a pass rather than by the op's verifier (the
+# barrier accounting tile-lower-tma runs first): a rejection names its rule
+# as a TileVerifyError, like the verifier's.
+_PASS_DECIDED_RULES = ("barrier-tx-mismatch",)
+
+
 def _run(module: ir.Module, pipeline: str) -> None:
     pm = PassManager.parse(pipeline, context=module.context)
     try:
         pm.run(module.operation)
     except ir.MLIRError as err:
+        first = first_error_diagnostic(err)
+        if first is not None and any(f"[{rule}]" in first.message
+                                     for rule in _PASS_DECIDED_RULES):
+            raise from_mlir_error(err) from None
         raise CompileError(str(err)) from None
 
 

@@ -96,11 +96,12 @@ def _expect(expected):
 
 def test_barrier_accounting_in_compile():
     compiler.compile(_expect(8192), cubin=False)
-    with pytest.raises(compiler.CompileError) as err:
+    with pytest.raises(TileVerifyError) as err:
         compiler.compile(_expect(4096), cubin=False)
-    assert ("[barrier-tx-mismatch] the mbarrier at byte 0 in @__tile_smem0 expects "
-            "4096 bytes in this phase, but the copies that complete on it deliver "
-            "8192 bytes (1 copy)") in str(err.value)
+    assert err.value.rule == "barrier-tx-mismatch"
+    assert err.value.message == (
+        "the mbarrier at byte 0 in @__tile_smem0 expects 4096 bytes in this phase, "
+        "but the copies that complete on it deliver 8192 bytes (1 copy)")
 
 
 def test_dynamic_beside_static_gpu_kernel_compiles():
