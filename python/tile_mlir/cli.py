@@ -91,7 +91,8 @@ def _parser() -> argparse.ArgumentParser:
         "Python file's @kernel (a tile_mlir KernelDef at module level) and "
         "writes DIR/kernel.ptx, DIR/kernel.cubin and DIR/manifest.json (the "
         "artifact tile_mlir.runtime.load reads).")
-    co.add_argument("file", metavar="FILE", help="a .mlir or a .py file")
+    co.add_argument("file", metavar="FILE",
+                    help="a .mlir or a .py file ('-' reads MLIR from standard input)")
     co.add_argument("--arch", default="sm_90a", metavar="ARCH",
                     help="sm_90a (default) or sm_100a")
     co.add_argument("-o", "--output", metavar="DIR",
@@ -211,6 +212,9 @@ def _compile(args) -> int:
     path = Path(args.file)
     out = Path(args.output) if args.output else Path(path.stem)
     try:
+        if args.file == "-" and not args.output:
+            raise TileUsageError("compile-input", "standard input has no name "
+                                 "to derive the output folder from: give -o DIR")
         if path.suffix == ".py":
             source = _load_kernel(path, args.kernel)
         elif path.suffix == ".mlir" or args.file == "-":

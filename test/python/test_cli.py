@@ -134,8 +134,17 @@ def test_compile_bad_arch_and_input(tmp_path, capsys):
     assert rc == 1 and "[mlir-syntax]" in err
     rc, _, err = run(capsys, "compile", SWIZZLE, "--kernel", "x")
     assert rc == 1 and "[compile-input]" in err
+    rc, _, err = run(capsys, "compile", "-")
+    assert rc == 1 and "[compile-input]" in err and "-o DIR" in err
     rc, _, err = run(capsys, "compile", tmp_path / "missing.mlir")
     assert rc == 1 and "No such file" in err
+
+
+def test_compile_standard_input(tmp_path, capsys, monkeypatch):
+    import io
+    monkeypatch.setattr(sys, "stdin", io.StringIO(SWIZZLE.read_text()))
+    rc, text, _ = run(capsys, "compile", "-", "-o", tmp_path / "o", "--no-cubin")
+    assert rc == 0 and (tmp_path / "o" / "kernel.ptx").is_file()
 
 
 # explain
