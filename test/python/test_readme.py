@@ -4,9 +4,9 @@ How the README marks its blocks (this test reads the marks):
 * A ```python or ```sh block is run, in README order, in one scratch folder
   that links every top-level entry of the repository (so `examples/...`,
   `scripts/...` and `build/...` resolve and nothing is written into the
-  tree), with the build tree's package on PYTHONPATH and its tile-opt,
-  a `tile-mlir` that runs `python -m tile_mlir`, and the mlir wheel's
-  mlir-opt on PATH. sh blocks run under `bash -e -o pipefail`.
+  tree), with the build tree's package on PYTHONPATH and on PATH its
+  tile-opt, `python` (this interpreter), a `tile-mlir` that runs
+  `python -m tile_mlir`, and the mlir wheel's mlir-opt. sh blocks run under `bash -e -o pipefail`.
 * A first line `# needs: gpu` (a GPU and cuda-python), `# needs: ptxas` or
   `# needs: mlir-opt` skips the block, with the reason, where that is missing.
 * `<!-- test_readme: skip: REASON -->` right above a block: not run here
@@ -151,9 +151,12 @@ def scratch(tmp_path_factory):
         if entry.name != ".git":
             (work / entry.name).symlink_to(entry)
     shims = tmp_path_factory.mktemp("bin")
-    cli = shims / "tile-mlir"
-    cli.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m tile_mlir "$@"\n')
-    cli.chmod(0o755)
+    # `python` is this interpreter (with the bindings) even when the venv is
+    # not activated; `tile-mlir` is the build tree's package.
+    for name, command in (("python", ""), ("tile-mlir", " -m tile_mlir")):
+        shim = shims / name
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}"{command} "$@"\n')
+        shim.chmod(0o755)
     path = [str(shims), str(Path(tile_mlir.__file__).resolve().parent / "bin")]
     if _mlir_bin():
         path.append(str(_mlir_bin()))
