@@ -11,6 +11,9 @@
 # A wheel build compiles the whole project (2 to 5 minutes on 2 cores), so
 # the pytest suite runs this only when TILE_TEST_WHEEL=1 (test_wheel_install.py).
 set -euo pipefail
+# Nothing from the build tree: a PYTHONPATH (the tests set one) would shadow
+# the installed package.
+unset PYTHONPATH PYTHONHOME
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="${1:-$(mktemp -d -t tile-wheel-XXXXXX)}"
 PY="${PYTHON:-python3}"
