@@ -273,7 +273,7 @@ def _rules(args) -> int:
     print(f"  {example['input']}")
     print(f"  error: {example['diagnostic']}")
     if example["fix"]:
-        print("fix       (the passing neighbour in valid.mlir)")
+        print("fix       (the lines that change in its passing neighbour in valid.mlir)")
         for line in example["fix"]:
             print(f"  {line}")
     return 0

@@ -4,7 +4,7 @@ it, so the installed package needs no test tree).
 
 test/lit/Dialect/Tile/invalid.mlir fails every static rule at least once, one
 `// -----` case per function; valid.mlir holds, under the same function name,
-the smallest change that passes. The example is the case's failing line and
+the smallest change that passes (or under NAME_ok). The example is the case's failing line and
 the diagnostic it expects; the fix is the line diff from that case to its
 valid neighbour.
 
@@ -47,12 +47,19 @@ def examples(invalid, valid):
         func = next((m.group(1) for m in map(_FUNC.search, lines) if m), None)
         for i, l in enumerate(lines):
             m = _EXPECTED.search(l)
-            if not m or m.group(2) in found or i + int(m.group(1)) >= len(lines):
+            # A rule's first case that has a passing neighbour, else its first.
+            if (not m or i + int(m.group(1)) >= len(lines)
+                    or found.get(m.group(2), {}).get("fix")):
                 continue
             fix = []
-            if func in valid_cases:
-                fix = [d for d in difflib.ndiff(_code(lines), _code(valid_cases[func]))
+            passing = valid_cases.get(func) or [
+                l.replace(f"@{func}_ok(", f"@{func}(")
+                for l in valid_cases.get(f"{func}_ok", [])]
+            if passing:
+                fix = [d for d in difflib.ndiff(_code(lines), _code(passing))
                        if d[:1] in "+-"]
+            if m.group(2) in found and not fix:
+                continue
             found[m.group(2)] = {
                 "case": func,
                 "input": lines[i + int(m.group(1))].strip(),
