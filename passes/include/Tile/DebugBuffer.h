@@ -50,6 +50,9 @@ constexpr llvm::StringLiteral kTableName = "__tile_debug_barriers";
 constexpr int64_t kTableSlots = 16;
 constexpr int64_t kKeyWord = 2 * kTableSlots;
 constexpr int64_t kTableBytes = 1024;
+/// A debug build declares the dynamic shared memory itself, as the PTX
+/// dynamic window (`.extern .shared`), so that it cannot overlap the table.
+constexpr llvm::StringLiteral kDynamicSharedName = "__tile_debug_dynamic_shared";
 /// State bit fields (lsb, width): expected bytes (the expect_tx sum), bytes of
 /// the copies issued on the barrier, the number of expect_tx operations, the
 /// number of copies issued, and the phase parity in the top bit.

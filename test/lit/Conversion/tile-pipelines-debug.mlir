@@ -3,9 +3,9 @@
 // cuModuleGetGlobal, the bounded wait (one mbarrier.try_wait.parity per try,
 // %globaltimer, exit) instead of the unbounded try_wait loop, and the table
 // in shared memory; without the option the PTX is the release one.
-// RUN: tile-opt %s --tile-to-ptx=debug=true | FileCheck %s --check-prefix=DEBUG
-// RUN: tile-opt %s --tile-to-nvvm=debug=true | FileCheck %s --check-prefix=NVVM
-// RUN: tile-opt %s --tile-to-ptx | FileCheck %s --check-prefix=RELEASE
+// RUN: tile-opt %s --split-input-file --tile-to-ptx=debug=true | FileCheck %s --check-prefix=DEBUG
+// RUN: tile-opt %s --split-input-file --tile-to-nvvm=debug=true | FileCheck %s --check-prefix=NVVM
+// RUN: tile-opt %s --split-input-file --tile-to-ptx | FileCheck %s --check-prefix=RELEASE
 
 gpu.module @kernels [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
   memref.global "private" @smem : memref<8x16xui32, 3> {alignment = 128}
@@ -40,3 +40,25 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
 // RELEASE-SAME: LAB_WAIT
 // RELEASE-NOT: globaltimer
 // RELEASE-NOT: exit;
+
+// -----
+
+gpu.module @kernels [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  gpu.func @dynamic(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %c0i = arith.constant 0 : index
+    %ticks = arith.constant 10000000 : i32
+    %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %raw[%c0i][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x16xf32, #gpu.address_space<workgroup>>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %ticks : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+}
+
+// A kernel with dynamic shared memory: the PTX dynamic window, after the
+// 1024-byte table, in the debug build.
+// RUN: tile-opt %s --split-input-file --tile-to-ptx=debug=true | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: .extern .shared .align 16 .b8 __tile_debug_dynamic_shared[];
+// DYNAMIC-SAME: .shared .align 1024 .b8 __tile_debug_barriers[1024];
+// DYNAMIC-NOT: __dynamic_shmem__
