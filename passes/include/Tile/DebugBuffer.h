@@ -44,15 +44,13 @@ constexpr int64_t kDrainNs = 1000000;
 /// the counts belong to (i64 index = slot) and a key word (i32 index
 /// kKeyWord + slot: shared address + 1, 0 when free). The table is one
 /// static shared array of kTableBytes, a multiple of 1024 aligned to 1024, so
-/// the dynamic shared window after the static buffers keeps the alignment a
-/// 128B-swizzled copy into it needs.
+/// the dynamic shared window after the static buffers (`.extern`, by
+/// tile-align-dynamic-shared) keeps the alignment a 128B-swizzled copy into it
+/// needs.
 constexpr llvm::StringLiteral kTableName = "__tile_debug_barriers";
 constexpr int64_t kTableSlots = 16;
 constexpr int64_t kKeyWord = 2 * kTableSlots;
 constexpr int64_t kTableBytes = 1024;
-/// A debug build declares the dynamic shared memory itself, as the PTX
-/// dynamic window (`.extern .shared`), so that it cannot overlap the table.
-constexpr llvm::StringLiteral kDynamicSharedName = "__tile_debug_dynamic_shared";
 /// State bit fields (lsb, width): expected bytes (the expect_tx sum), bytes of
 /// the copies issued on the barrier, the number of expect_tx operations, the
 /// number of copies issued, and the phase parity in the top bit.

@@ -118,18 +118,9 @@ ModuleChecks::ModuleChecks(gpu::GPUModuleOp module) : module(module) {
                          false, LLVM::Linkage::Private, kTableName, Attribute(),
                          /*alignment=*/1024, /*addrSpace=*/3);
 
-  // The table is static shared memory. convert-gpu-to-nvvm would declare
-  // the dynamic shared memory as one more internal (static) variable, which
-  // ptxas may lay out before the table, so that the dynamic buffers overlap
-  // it. Declared external (`.extern .shared`) it is the launch's dynamic
-  // window, after every static buffer; the conversion takes a zero-length
-  // shared global of its alignment (16 bytes) that it finds in the module.
-  bool dynamicShared = false;
-  module.walk([&](gpu::DynamicSharedMemoryOp) { dynamicShared = true; });
-  if (dynamicShared)
-    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           false, LLVM::Linkage::External, kDynamicSharedName,
-                           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  // The table is static shared memory: the dynamic window must lie after it,
+  // which tile-align-dynamic-shared (in the named pipelines) makes sure of by
+  // declaring the dynamic shared memory `.extern`.
   module.walk([&](gpu::GPUFuncOp func) {
     if (func.isKernel())
       kernels.push_back(func);

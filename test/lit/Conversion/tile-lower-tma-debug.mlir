@@ -225,25 +225,3 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
     gpu.return
   }
 }
-
-// -----
-
-// Dynamic shared memory beside the (static) table: the module declares the
-// dynamic window itself, external (PTX `.extern .shared`, laid out after
-// every static buffer), so that convert-gpu-to-nvvm takes it instead of an
-// internal variable ptxas could place under the table.
-// CHECK-LABEL: gpu.module @k
-// CHECK: llvm.mlir.global external @__tile_debug_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-// CHECK: gpu.func @dynamic(
-// RELEASE-LABEL: gpu.func @dynamic(
-// RELEASE-NOT: llvm.mlir.global
-gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
-  gpu.func @dynamic(%A: memref<64x64xf32>) kernel {
-    %c0 = arith.constant 0 : i32
-    %c0i = arith.constant 0 : index
-    %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-    %s = memref.view %raw[%c0i][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x16xf32, #gpu.address_space<workgroup>>
-    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
-    gpu.return
-  }
-}
