@@ -54,6 +54,7 @@ def main() -> int:
     if args.random:
         failed += build_random(args, out, compiler, build_case)
     build_bench_kernels(out / "bench_kernels", args.arch, compiler)
+    build_debug_kernels(out / "debug", args.arch, compiler, seed["tma_load"])
     (out / "index.json").write_text(json.dumps({"arch": args.arch, "cases": names}) + "\n")
     print(f"built {len(names)} artifacts into {out}")
     if failed:
@@ -142,6 +143,48 @@ def build_bench_kernels(folder: Path, arch: str, compiler) -> None:
                         "out_shape": [cols, rows // 64, 64]})
     (folder / "index.json").write_text(json.dumps(entries, indent=1) + "\n")
     print(f"built {len(entries)} benchmark kernels into {folder}")
+
+
+# Debug builds (compile(..., debug=True), docs/debug-mode.md) for
+# test/gpu/test_debug_mode.py: the planted-fault kernels
+# (tile_mlir.testing.debug_kernels), the contract's example, two of the
+# pipelined bench copies (no false alarm on ring barriers) and, for the
+# cost in docs/NOTES.md (bench/debug_cost.py), one 2 GiB copy in both forms.
+DEBUG_COPIES = [  # (kind, rows, cols, box, stages, grid, store_lag)
+    ("dynamic_copy", 1024, 2048, (64, 128), 4, 8, 1),
+    ("ws_copy", 1024, 2048, (64, 128), 4, 8, 2),
+]
+DEBUG_COST = (32768, 32768, (64, 128), 4, 132, 1)  # build_copy_dynamic, bench's shape
+
+
+def build_debug_kernels(folder: Path, arch: str, compiler, seed) -> None:
+    from tile_mlir.kernels import build_copy_dynamic, build_copy_ws
+    from tile_mlir.testing.debug_kernels import KERNELS
+
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for name, build in KERNELS.items():
+        compiler.compile(build(), arch, debug=True).save(folder / name)
+        entries.append({"name": name, "kind": name})
+    compiler.compile(seed, arch, debug=True).save(folder / "seed")
+    entries.append({"name": "seed", "kind": "seed"})
+    for kind, rows, cols, box, stages, grid, lag in DEBUG_COPIES:
+        name = f"{kind}_{rows}x{cols}_{box[0]}x{box[1]}_s{stages}_g{grid}_lag{lag}"
+        build = build_copy_dynamic if kind == "dynamic_copy" else build_copy_ws
+        compiler.compile(build(rows, cols, box=box, stages=stages, grid=grid,
+                               store_lag=lag), arch, debug=True).save(folder / name)
+        entries.append({"name": name, "kind": kind, "rows": rows, "cols": cols})
+    rows, cols, box, stages, grid, lag = DEBUG_COST
+    for debug in (False, True):
+        name = f"cost_{'debug' if debug else 'release'}"
+        compiler.compile(build_copy_dynamic(rows, cols, box=box, stages=stages, grid=grid,
+                                            store_lag=lag), arch, debug=debug
+                         ).save(folder / name)
+        entries.append({"name": name, "kind": "cost", "debug": debug, "rows": rows,
+                        "cols": cols, "box": box, "stages": stages, "grid": grid,
+                        "store_lag": lag})
+    (folder / "index.json").write_text(json.dumps(entries, indent=1) + "\n")
+    print(f"built {len(entries)} debug-mode kernels into {folder}")
 
 
 def build_random(args, out: Path, compiler, build_case) -> list:

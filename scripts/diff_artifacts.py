@@ -9,7 +9,9 @@ must mean the same: every key of the old manifest is present in the new one
 with the same value (tensor-map entries compared one by one), so a manifest
 may gain fields but never lose or change one. Every other JSON file (index,
 case and host-encode records) must be equal, except the builders' compile
-timings (`compile_s`), which are measurements. Exits 1 on any difference.
+timings (`compile_s`), which are measurements. A folder only NEW has (new
+artifacts, e.g. the debug builds under debug/) is an addition: listed, not
+a difference. Exits 1 on any difference.
 """
 
 from __future__ import annotations
@@ -53,11 +55,23 @@ def _files(root: Path) -> set[Path]:
     return {p.relative_to(root) for p in root.rglob("*") if p.is_file()}
 
 
+def added_folders(old: Path, new: Path) -> list[Path]:
+    """The topmost folders of NEW that OLD lacks."""
+    found = []
+    for path in sorted(p for p in new.rglob("*") if p.is_dir()):
+        rel = path.relative_to(new)
+        if not (old / rel).is_dir() and not any(f in rel.parents for f in found):
+            found.append(rel)
+    return found
+
+
 def compare(old: Path, new: Path) -> tuple[dict[str, int], list[str]]:
     old_files, new_files = _files(old), _files(new)
     counts = {"ptx": 0, "cubin": 0, "manifest": 0, "json": 0}
+    added = added_folders(old, new)
     problems = [f"only in {old}: {p}" for p in sorted(old_files - new_files)]
-    problems += [f"only in {new}: {p}" for p in sorted(new_files - old_files)]
+    problems += [f"only in {new}: {p}" for p in sorted(new_files - old_files)
+                 if not any(f in p.parents for f in added)]
     for rel in sorted(old_files & new_files):
         a, b = old / rel, new / rel
         if rel.suffix in (".ptx", ".cubin"):
@@ -86,6 +100,9 @@ def main() -> int:
         print(line)
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     verdict = "identical" if not problems else f"{len(problems)} differences"
+    added = added_folders(args.old, args.new)
+    if added:
+        verdict += f"; added folders (not compared): {', '.join(map(str, added))}"
     print(f"compared {summary}: {verdict}")
     return 1 if problems else 0
 

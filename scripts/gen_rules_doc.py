@@ -80,6 +80,19 @@ def render() -> str:
         "",
     ]
     lines += _table((r.name, r.text) for r in rules("python"))
+    lines += [
+        "",
+        "## Checked on the device by debug builds",
+        "",
+        "A kernel compiled with `compile(..., debug=True)` (`tile-lower-tma{debug=true}`)",
+        "bounds its mbarrier waits and checks these before each copy issues; a",
+        "violation is recorded in the module's error buffer instead of hanging or",
+        "trapping, and the runtime raises `TileRuntimeError` with the rule after the",
+        "launch (docs/debug-mode.md). A release build checks none of them.",
+        "",
+    ]
+    lines += _table([(r.name, r.text) for r in rules("device")] +
+                    [(r.name, r.device) for r in rules("verify") if r.device])
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,8 @@ for part in "$@"; do
       timeout 200 python3 bench/bandwidth.py --json "$OUT/bandwidth.json" > "$OUT/bandwidth.log" 2>&1; tail -3 "$OUT/bandwidth.log"
       timeout 120 python3 bench/launch_overhead.py --json "$OUT/launch.json" 2>&1 | tail -7
       timeout 120 python3 bench/peer_compile.py 2>&1 | tail -3 ;;
+    debug)
+      timeout 120 python3 bench/debug_cost.py --json "$OUT/debug_cost.json" > "$OUT/debug_cost.log" 2>&1; tail -3 "$OUT/debug_cost.log" ;;
     transpose)
       timeout 200 python3 bench/transpose.py --json "$OUT/transpose.json" > "$OUT/transpose.log" 2>&1; tail -25 "$OUT/transpose.log" ;;
     sanitize)

@@ -1,7 +1,7 @@
 """The `tile-mlir` command (also `python -m tile_mlir`).
 
     tile-mlir compile FILE.mlir|FILE.py [--arch A] [-o DIR] [--kernel NAME]
-                                        [--no-cubin]
+                                        [--no-cubin] [--debug]
     tile-mlir explain FILE.mlir [--op-index N] [--slot S] [--rows A:B]
                                 [--elements] [--png PATH] [--coords ...]
                                 [--offsets ...]
@@ -103,6 +103,9 @@ def _parser() -> argparse.ArgumentParser:
                     "(its variable or kernel name)")
     co.add_argument("--no-cubin", action="store_true",
                     help="PTX and manifest only (no ptxas needed)")
+    co.add_argument("--debug", action="store_true",
+                    help="the debug build: bounded waits, device checks of the "
+                    "runtime rules (docs/debug-mode.md)")
     co.set_defaults(run=_compile)
 
     ru = sub.add_parser(
@@ -113,7 +116,7 @@ def _parser() -> argparse.ArgumentParser:
         "diagnostic it gives and the fix (the change to its passing "
         "neighbour).")
     ru.add_argument("name", nargs="?", metavar="NAME", help="a rule name, e.g. box-extent")
-    ru.add_argument("--kind", choices=("verify", "host", "runtime", "python"),
+    ru.add_argument("--kind", choices=tuple(_KIND_TEXT),
                     help="list only the rules of this kind")
     ru.set_defaults(run=_rules)
 
@@ -225,7 +228,8 @@ def _compile(args) -> int:
         else:
             raise TileUsageError("compile-input", f"{path}: expected a .mlir or "
                                  ".py file")
-        artifact = compiler.compile(source, arch=args.arch, cubin=not args.no_cubin)
+        artifact = compiler.compile(source, arch=args.arch, cubin=not args.no_cubin,
+                                    debug=args.debug)
     except OSError as err:
         print(f"tile-mlir compile: error: {err}", file=sys.stderr)
         return 1
@@ -265,6 +269,8 @@ def _rules(args) -> int:
     print(f"requires  {r.text}")
     if r.dynamic:
         print(f"on host   {r.dynamic}")
+    if r.device:
+        print(f"on device {r.device} (debug builds, docs/debug-mode.md)")
     example = EXAMPLES.get(r.name)
     if example is None:
         print("example   none in the lit suite (the verifier does not decide it)")
@@ -284,6 +290,7 @@ _KIND_TEXT = {
     "host": "needs runtime values: checked by the host lowering and the runtime",
     "runtime": "checked by the Python runtime when it binds or launches",
     "python": "named by the Python API for an argument it does not take",
+    "device": "checked on the device by debug builds (docs/debug-mode.md)",
 }
 
 

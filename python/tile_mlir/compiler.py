@@ -7,6 +7,11 @@ name in C++ (passes/lib/Pipelines/Pipeline.cpp):
 each kernel (#tile.tensor_map_spec, final after tile-to-nvvm) go into the
 artifact's manifest as the C++ serializer writes them; the runtime reads
 them on the GPU machine through tile_mlir.spec.TensorMapSpec.
+
+`debug=True` runs `tile-to-nvvm{debug=true}` (docs/debug-mode.md): bounded
+mbarrier waits and device checks of the runtime rules, reported through an
+error buffer whose layout the lowering records on the gpu.module and the
+manifest's `debug` entry carries to the runtime.
 """
 
 from __future__ import annotations
@@ -93,10 +98,11 @@ def _run(module: ir.Module, pipeline: str) -> None:
         raise CompileError(str(err)) from None
 
 
-def lower_to_nvvm(module: ir.Module) -> ir.Module:
+def lower_to_nvvm(module: ir.Module, debug: bool = False) -> ir.Module:
     """Runs tile-lower-tma only (for inspection); returns a new module."""
     out = ir.Module.parse(str(module), module.context)
-    _run(out, "builtin.module(tile-lower-tma)")
+    _run(out, "builtin.module(tile-lower-tma{debug=true})" if debug
+         else "builtin.module(tile-lower-tma)")
     return out
 
 
@@ -166,6 +172,30 @@ def _tensor_maps(module: ir.Module) -> dict[str, list[dict]]:
     return found
 
 
+def _attribute_value(attr: ir.Attribute):
+    """A plain Python value of a dictionary/array/string/integer/bool attribute."""
+    if isinstance(attr, ir.DictAttr):
+        return {attr[i].name: _attribute_value(attr[i].attr) for i in range(len(attr))}
+    if isinstance(attr, ir.ArrayAttr):
+        return [_attribute_value(a) for a in attr]
+    if isinstance(attr, ir.StringAttr):
+        return attr.value
+    if isinstance(attr, ir.BoolAttr):
+        return attr.value
+    if isinstance(attr, ir.IntegerAttr):
+        return attr.value
+    raise CompileError(f"unexpected attribute {attr} in tile.debug")
+
+
+def _debug_entry(module: ir.Module) -> dict | None:
+    """The `tile.debug` record of the (first) gpu.module: the error buffer's
+    layout, the sites and the kernels (docs/debug-mode.md)."""
+    for op in module.body.operations:
+        if op.operation.name == "gpu.module" and "tile.debug" in op.operation.attributes:
+            return _attribute_value(op.operation.attributes["tile.debug"])
+    return None
+
+
 def _ptx_of(module: ir.Module) -> str:
     for op in module.body.operations:
         if op.operation.name == "gpu.binary":
@@ -191,13 +221,17 @@ def assemble(ptx: str, arch: str, ptxas: str | None = None) -> bytes:
 
 
 def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
-            cubin: bool = True) -> Artifact:
+            cubin: bool = True, debug: bool = False) -> Artifact:
     """Compiles a builder kernel, a module of gpu.modules or its MLIR text
     for `arch` (sm_90a or sm_100a; the gpu.modules are retargeted to it). A
     module the verifier rejects raises TileVerifyError naming the rule
     ([mlir-verifier] for an upstream op's verifier); text that does not parse
     and anything else as `kernel` raise TileUsageError ([mlir-syntax],
-    [compile-input]); a failing stage raises CompileError [compile-stage]."""
+    [compile-input]); a failing stage raises CompileError [compile-stage].
+    `debug=True` builds the debug variant (docs/debug-mode.md): waits are
+    bounded and the runtime rules checked on the device; the runtime reads
+    the error buffer after every launch and raises TileRuntimeError naming
+    the rule."""
     target_attr(arch)  # an unsupported arch fails before anything is built
     if isinstance(kernel, KernelDef):
         module = kernel.build(make_context())
@@ -223,8 +257,10 @@ def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
         verify_operation(module.operation)  # a rejection names its rule
         kernels = _kernel_metadata(module)
         lowered = ir.Module.parse(str(module), module.context)
-        _run(lowered, "builtin.module(tile-to-nvvm)")
+        _run(lowered, "builtin.module(tile-to-nvvm{debug=true})" if debug
+             else "builtin.module(tile-to-nvvm)")
         maps = _tensor_maps(lowered)  # final: llvm_param is set
+        debug_entry = _debug_entry(lowered) if debug else None
         # The rest of tile-to-ptx.
         _run(lowered, "builtin.module(gpu-module-to-binary{format=isa})")
         ptx = _ptx_of(lowered)
@@ -232,6 +268,11 @@ def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
         info["tensor_maps"] = maps.get(info["name"], [])
         if launch:
             info.update({k: v for k, v in launch.items() if v is not None})
+        if debug_entry is not None:
+            # The barrier table is static shared memory the lowering added.
+            info["static_shared_bytes"] += debug_entry["shared_bytes"]
     manifest = {"arch": arch, "kernels": kernels}
+    if debug_entry is not None:
+        manifest["debug"] = debug_entry
     return Artifact(ptx=ptx, cubin=assemble(ptx, arch) if cubin else None,
                     manifest=manifest)

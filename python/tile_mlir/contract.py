@@ -100,9 +100,10 @@ class Range:
 class RuleInfo:
     """One rule of Rules.def."""
     name: str
-    kind: str                   # "verify", "host" or "runtime"
+    kind: str                   # "verify", "host", "runtime" or "device"
     text: str                   # what the rule requires
     dynamic: str = ""           # verify rules: what the host checks at run time
+    device: str = ""            # verify rules: what a debug build checks on the device
 
 
 FORMATS: dict[str, FormatInfo] = {
@@ -182,6 +183,9 @@ TENSOR_MAP_BYTES: int = _contract.TENSOR_MAP_BYTES
 TENSOR_MAP_ALIGN: int = _contract.TENSOR_MAP_ALIGN
 
 RULES: dict[str, RuleInfo] = {row["name"]: RuleInfo(**row) for row in _contract.RULES}
+# A rule's C++ Rule enum value is its position in Rules.def (what a debug
+# build's error buffer records).
+RULE_NAMES_BY_CODE: tuple[str, ...] = tuple(RULES)
 
 
 def format_info(name: str) -> FormatInfo:

@@ -65,6 +65,15 @@ def test_compile_mlir_file(tmp_path, capsys):
     assert not (out / "kernel.cubin").exists()
 
 
+def test_compile_debug_build(tmp_path, capsys):
+    out = tmp_path / "dbg"
+    rc, text, _ = run(capsys, "compile", SWIZZLE, "-o", out, "--no-cubin", "--debug")
+    assert rc == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["debug"]["buffer"] == "__tile_debug_error"
+    assert "__tile_debug_error" in (out / "kernel.ptx").read_text()
+
+
 @pytest.mark.skipif(compiler.find_ptxas() is None, reason="no ptxas")
 def test_compile_python_kernel_with_cubin(tmp_path, capsys):
     out = tmp_path / "seed"
@@ -195,6 +204,24 @@ def test_every_verifier_rule_has_an_example():
 def test_rules_show_non_verifier_rule(capsys):
     rc, text, _ = run(capsys, "rules", "launch-shape")
     assert rc == 0 and "kind      python" in text and "example   none" in text
+
+
+def test_rules_show_device_rules_and_checks(capsys):
+    rc, text, _ = run(capsys, "rules", "mbarrier-timeout")
+    assert rc == 0 and "kind      device" in text and "example   none" in text
+    rc, text, _ = run(capsys, "rules", "inner-coord-alignment")
+    assert rc == 0
+    assert f"on device {contract.rule('inner-coord-alignment').device}" in text
+    rc, text, _ = run(capsys, "rules", "--kind", "device")
+    assert {l.split()[0] for l in text.splitlines()} == {
+        n for n, r in contract.RULES.items() if r.kind == "device"}
+
+
+def test_every_rule_shows(capsys):
+    # Every kind of Rules.def has its description.
+    for name in contract.RULES:
+        rc, text, _ = run(capsys, "rules", name)
+        assert rc == 0 and f"rule      [{name}]" in text
 
 
 def test_rules_unknown_name(capsys):

@@ -13,8 +13,10 @@ RULES_DEF = ROOT / "dialect" / "include" / "Tile" / "Contract" / "Rules.def"
 gen = runpy.run_path(str(ROOT / "scripts" / "gen_rules_doc.py"))
 
 _ENTRY = re.compile(
-    r'^TILE_(RULE|HOST_RULE|RUNTIME_RULE|PYTHON_RULE)\((\w+),\s*"([a-z0-9-]+)"', re.M)
+    r'^TILE_(RULE|HOST_RULE|RUNTIME_RULE|PYTHON_RULE|DEVICE_RULE)\((\w+),\s*"([a-z0-9-]+)"',
+    re.M)
 _DYNAMIC = re.compile(r'^TILE_DYNAMIC_CHECK\((\w+),', re.M)
+_DEVICE_CHECK = re.compile(r'^TILE_DEVICE_CHECK\((\w+),', re.M)
 _NAME = r"[a-z0-9]+(?:-[a-z0-9]+)+"
 
 # Names the emulator gives to the limits of its model (forms it refuses to
@@ -89,10 +91,11 @@ def test_every_rule_is_named_once():
     assert len(names) == len(set(names)), "a rule name is defined twice"
     verify_ids = {ident for macro, ident, _ in entries() if macro == "RULE"}
     assert set(_DYNAMIC.findall(RULES_DEF.read_text())) <= verify_ids
+    assert set(_DEVICE_CHECK.findall(RULES_DEF.read_text())) <= verify_ids
     # The generated contract holds exactly these rules, in this order.
     assert list(contract.RULES) == names
     kinds = {"RULE": "verify", "HOST_RULE": "host", "RUNTIME_RULE": "runtime",
-             "PYTHON_RULE": "python"}
+             "PYTHON_RULE": "python", "DEVICE_RULE": "device"}
     assert [contract.RULES[n].kind for n in names] == \
         [kinds[macro] for macro, _, _ in entries()]
 
@@ -152,7 +155,7 @@ def python_assertions() -> set:
 
 def test_every_rule_is_covered():
     covered = lit_expected_errors() | python_assertions()
-    kinds = ("verify", "host", "runtime", "python")
+    kinds = ("verify", "host", "runtime", "python", "device")
     missing = {kind: [n for n, r in contract.RULES.items()
                       if r.kind == kind and n not in covered] for kind in kinds}
     assert missing == {kind: [] for kind in kinds}

@@ -76,6 +76,8 @@ const char *kindName(RuleKind kind) {
     return "runtime";
   case RuleKind::Python:
     return "python";
+  case RuleKind::Device:
+    return "device";
   }
   return "?";
 }
@@ -232,20 +234,25 @@ void writeSwizzles(llvm::raw_ostream &os) {
 }
 
 void writeRules(llvm::raw_ostream &os) {
-  os << "# Rules.def: every rule, in its order. `dynamic`: what the host "
-        "checks of a verifier rule's runtime values.\nRULES = (\n";
+  os << "# Rules.def: every rule, in its order (a rule's position is its "
+        "Rule enum value). `dynamic`: what the host checks of a verifier "
+        "rule's runtime values; `device`: what a debug build checks of them on "
+        "the device.\nRULES = (\n";
   auto row = [&](Rule rule) {
     os << "    dict(name=" << str(ruleName(rule))
        << ", kind=" << str(kindName(ruleKind(rule)))
        << ",\n         text=" << str(ruleText(rule));
     if (!ruleDynamicText(rule).empty())
       os << ",\n         dynamic=" << str(ruleDynamicText(rule));
+    if (!ruleDeviceText(rule).empty())
+      os << ",\n         device=" << str(ruleDeviceText(rule));
     os << "),\n";
   };
 #define TILE_RULE(ID, NAME, TEXT) row(Rule::ID);
 #define TILE_HOST_RULE(ID, NAME, TEXT) row(Rule::ID);
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) row(Rule::ID);
 #define TILE_PYTHON_RULE(ID, NAME, TEXT) row(Rule::ID);
+#define TILE_DEVICE_RULE(ID, NAME, TEXT) row(Rule::ID);
 #include "Tile/Contract/Rules.def"
   os << ")\n";
 }

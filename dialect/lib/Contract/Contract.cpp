@@ -27,6 +27,7 @@ constexpr RuleRow kRules[] = {
 #define TILE_HOST_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Host},
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Runtime},
 #define TILE_PYTHON_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Python},
+#define TILE_DEVICE_RULE(ID, NAME, TEXT) {NAME, TEXT, RuleKind::Device},
 #include "Tile/Contract/Rules.def"
 };
 } // namespace
@@ -44,6 +45,17 @@ RuleKind mlir::tile::ruleKind(Rule rule) {
 llvm::StringRef mlir::tile::ruleDynamicText(Rule rule) {
   switch (rule) {
 #define TILE_DYNAMIC_CHECK(ID, TEXT)                                           \
+  case Rule::ID:                                                               \
+    return TEXT;
+#include "Tile/Contract/Rules.def"
+  default:
+    return "";
+  }
+}
+
+llvm::StringRef mlir::tile::ruleDeviceText(Rule rule) {
+  switch (rule) {
+#define TILE_DEVICE_CHECK(ID, TEXT)                                            \
   case Rule::ID:                                                               \
     return TEXT;
 #include "Tile/Contract/Rules.def"

@@ -30,12 +30,30 @@ def TileLowerTma : Pass<"tile-lower-tma", "ModuleOp"> {
     as given.
 
     No thread election, wait, fence or descriptor prefetch is inserted.
+
+    With `debug=true` (a debug build, docs/debug-mode.md) each gpu.module
+    also gets an error buffer (`__tile_debug_error`, zero-initialized global
+    memory) and a per-CTA barrier table in shared memory; every copy first
+    checks the runtime values the verifier could not decide
+    (inner-coord-alignment, packed-alignment, store-coords-nonnegative,
+    coord-range, opaque-map-alignment) and records a violation instead of
+    issuing; every `nvvm.mbarrier.try_wait.parity` becomes a bounded loop
+    that records an `mbarrier-timeout` (barrier, phase, expected and issued
+    bytes, thread) and exits the thread; expect_tx and issued bytes are
+    counted per phase (`barrier-tx-mismatch`). The module's
+    `tile.debug` attribute records the buffer's layout, the sites and the
+    kernels for the manifest. Without it the output is unchanged.
   }];
+  let options = [
+    Option<"debug", "debug", "bool", "false",
+           "add the debug build's device checks and bounded waits">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

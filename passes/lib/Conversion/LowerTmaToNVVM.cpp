@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DebugChecks.h"
+
 #include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
 #include "Tile/Passes.h"
@@ -14,6 +16,7 @@
 #include "Tile/Contract/Opcode.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -163,8 +166,15 @@ Value addSharedOffset(OpBuilder &b, Location loc, Value shared, Value base) {
   return arith::AddIOp::create(b, loc, base, bytes);
 }
 
-/// Rewrites one verified copy into its per-slot NVVM instructions.
-void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
+void issueSlot(RewriterBase &rewriter, Location loc, TmaCopyOp op,
+               const CopyFields &fields, Value sharedPtr, Value descriptor,
+               ArrayRef<Value> nvvmCoords, ArrayRef<Value> im2colInfo);
+
+/// Rewrites one verified copy into its per-slot NVVM instructions. A debug
+/// build (`checks`) computes every slot's coordinates first, then issues the
+/// slots only if the device checks of their runtime values pass.
+void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor,
+               debug::ModuleChecks *checks) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   CopyFields fields = getCopyFields(op);
@@ -193,6 +203,11 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
     std::reverse(im2colInfo.begin(), im2colInfo.end());
 
   int64_t slots = op.getSlotCount();
+  SmallVector<debug::Check> deviceChecks;
+  if (checks)
+    deviceChecks = checks->copyChecks(rewriter, loc, op, descriptor);
+  // Debug builds issue the slots after their checks.
+  SmallVector<std::pair<Value, SmallVector<Value>>> pending;
   SmallVector<int64_t> slotIndex(repeatShape.size(), 0);
   for (int64_t slot = 0; slot < slots; ++slot) {
     // Row-major multi-index of this slot over the repeat axes.
@@ -213,11 +228,13 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
     }
 
     SmallVector<Value> coords;
+    SmallVector<int64_t> deltas;
     for (auto [i, coord] : llvm::enumerate(op.getCoords())) {
       int64_t delta = 0;
       for (auto [a, step] : llvm::enumerate(steps))
         delta += slotIndex[a] * cast<DenseI64ArrayAttr>(step)[i];
       coords.push_back(addConst(rewriter, loc, coord, delta));
+      deltas.push_back(delta);
     }
     SmallVector<Value> nvvmCoords;
     if (fields.mode != Mode::gather4 && fields.mode != Mode::scatter4) {
@@ -234,61 +251,94 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor) {
                                                               row, coords[0]));
     }
 
-    switch (op.getDirection()) {
-    case Direction::load: {
-      if (op.getCtaGroup() && !op.getDstCluster()) {
-        emitCtaGroupSharedCtaLoad(rewriter, loc, op, sharedPtr, descriptor,
-                                  nvvmCoords, im2colInfo);
-        break;
-      }
-      NVVM::CTAGroupKindAttr group;
-      if (auto g = op.getCtaGroup())
-        group = NVVM::CTAGroupKindAttr::get(
-            op.getContext(),
-            *g == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1);
-      // A shared::cluster destination is a pointer in the shared_cluster
-      // address space (7); the NVVM op rejects a shared::cta pointer there.
-      // The executing CTA's shared::cta window lies inside its shared::cluster
-      // window, so the cast names the same bytes.
-      Value dst = sharedPtr;
-      if (op.getDstCluster())
-        dst = LLVM::AddrSpaceCastOp::create(
-            rewriter, loc,
-            LLVM::LLVMPointerType::get(
-                op.getContext(),
-                static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
-            sharedPtr);
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rewriter, loc, dst, descriptor, nvvmCoords, op.getMbar(),
-          im2colInfo, op.getCtaMask(), op.getCachePolicy(),
-          toNVVMLoadMode(fields.mode),
-          /*isCTAOnly=*/!op.getDstCluster(), group, /*predicate=*/Value());
-      break;
+    if (checks) {
+      checks->slotChecks(rewriter, loc, op, slot, deltas, coords, nvvmCoords,
+                         deviceChecks);
+      pending.push_back({sharedPtr, nvvmCoords});
+      continue;
     }
-    case Direction::store:
-      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          rewriter, loc, descriptor, sharedPtr, nvvmCoords,
-          op.getCachePolicy(), toNVVMStoreMode(fields.mode),
-          /*predicate=*/Value());
-      break;
-    case Direction::reduce:
-      NVVM::CpAsyncBulkTensorReduceOp::create(
-          rewriter, loc, descriptor, sharedPtr, toNVVM(*op.getReduction()),
-          toNVVMStoreMode(fields.mode), nvvmCoords, op.getCachePolicy());
-      break;
-    case Direction::prefetch:
-      NVVM::CpAsyncBulkTensorPrefetchOp::create(
-          rewriter, loc, descriptor, nvvmCoords, im2colInfo,
-          toNVVMLoadMode(fields.mode), op.getCachePolicy());
-      break;
-    }
+    issueSlot(rewriter, loc, op, fields, sharedPtr, descriptor, nvvmCoords,
+              im2colInfo);
+  }
+  if (checks) {
+    int32_t site = checks->addSite(
+        op, printPtxOpcode(getOpcodeFields(op)) + " (copy " +
+                std::to_string(checks->copiesSeen++) + ")");
+    checks->guardCopy(rewriter, loc, op, site, deviceChecks, slots,
+                      image.payloadBytes, [&](OpBuilder &) {
+                        for (auto &[sharedPtr, nvvmCoords] : pending)
+                          issueSlot(rewriter, loc, op, fields, sharedPtr,
+                                    descriptor, nvvmCoords, im2colInfo);
+                      });
   }
   rewriter.eraseOp(op);
+}
+
+/// The NVVM instruction of one slot.
+void issueSlot(RewriterBase &rewriter, Location loc, TmaCopyOp op,
+               const CopyFields &fields, Value sharedPtr, Value descriptor,
+               ArrayRef<Value> nvvmCoords, ArrayRef<Value> im2colInfo) {
+  switch (op.getDirection()) {
+  case Direction::load: {
+    if (op.getCtaGroup() && !op.getDstCluster()) {
+      emitCtaGroupSharedCtaLoad(rewriter, loc, op, sharedPtr, descriptor,
+                                nvvmCoords, im2colInfo);
+      break;
+    }
+    NVVM::CTAGroupKindAttr group;
+    if (auto g = op.getCtaGroup())
+      group = NVVM::CTAGroupKindAttr::get(
+          op.getContext(),
+          *g == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1);
+    // A shared::cluster destination is a pointer in the shared_cluster
+    // address space (7); the NVVM op rejects a shared::cta pointer there.
+    // The executing CTA's shared::cta window lies inside its shared::cluster
+    // window, so the cast names the same bytes.
+    Value dst = sharedPtr;
+    if (op.getDstCluster())
+      dst = LLVM::AddrSpaceCastOp::create(
+          rewriter, loc,
+          LLVM::LLVMPointerType::get(
+              op.getContext(),
+              static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
+          sharedPtr);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, loc, dst, descriptor, nvvmCoords, op.getMbar(),
+        im2colInfo, op.getCtaMask(), op.getCachePolicy(),
+        toNVVMLoadMode(fields.mode),
+        /*isCTAOnly=*/!op.getDstCluster(), group, /*predicate=*/Value());
+    break;
+  }
+  case Direction::store:
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        rewriter, loc, descriptor, sharedPtr, nvvmCoords,
+        op.getCachePolicy(), toNVVMStoreMode(fields.mode),
+        /*predicate=*/Value());
+    break;
+  case Direction::reduce:
+    NVVM::CpAsyncBulkTensorReduceOp::create(
+        rewriter, loc, descriptor, sharedPtr, toNVVM(*op.getReduction()),
+        toNVVMStoreMode(fields.mode), nvvmCoords, op.getCachePolicy());
+    break;
+  case Direction::prefetch:
+    NVVM::CpAsyncBulkTensorPrefetchOp::create(
+        rewriter, loc, descriptor, nvvmCoords, im2colInfo,
+        toNVVMLoadMode(fields.mode), op.getCachePolicy());
+    break;
+  }
 }
 
 struct TileLowerTmaPass
     : public mlir::tile::impl::TileLowerTmaBase<TileLowerTmaPass> {
   using Base::Base;
+
+  /// A debug build's checks of each gpu.module (docs/debug-mode.md).
+  llvm::MapVector<Operation *, std::shared_ptr<debug::ModuleChecks>> checks;
+
+  debug::ModuleChecks *checksOf(Operation *op) {
+    auto it = checks.find(op->getParentOfType<gpu::GPUModuleOp>());
+    return it == checks.end() ? nullptr : it->second.get();
+  }
 
   void runOnOperation() override {
     // Barrier accounting and the dynamic shared memory's alignment first,
@@ -303,6 +353,11 @@ struct TileLowerTmaPass
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
           op, rewriter.getI32IntegerAttr(op.computeBytes().value_or(0)));
     });
+    checks.clear();
+    if (debug)
+      getOperation()->walk([&](gpu::GPUModuleOp module) {
+        checks[module] = std::make_shared<debug::ModuleChecks>(module);
+      });
     WalkResult result = getOperation()->walk([&](gpu::GPUFuncOp func) {
       if (failed(lowerKernel(rewriter, func)))
         return WalkResult::interrupt();
@@ -310,6 +365,8 @@ struct TileLowerTmaPass
     });
     if (result.wasInterrupted())
       return signalPassFailure();
+    for (auto &[module, moduleChecks] : checks)
+      moduleChecks->finish();
     // A copy outside any gpu.func with a memref global has no kernel
     // parameter to take its descriptor from.
     getOperation()->walk([&](TmaCopyOp op) {
@@ -476,7 +533,7 @@ struct TileLowerTmaPass
       }
       if (auto tag = op.getTag())
         tagged[*tag].insert(map);
-      lowerCopy(rewriter, op, map);
+      lowerCopy(rewriter, op, map, checksOf(op));
     }
     lowerTensorMapPrefetches(rewriter, func, tagged);
     return success();

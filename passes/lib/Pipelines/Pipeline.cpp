@@ -4,6 +4,7 @@
 // and Python's PassManager all run the very same passes:
 //   tile-to-nvvm       tile IR in gpu.modules to NVVM with finalized maps
 //   tile-to-ptx        tile-to-nvvm, then gpu-module-to-binary
+// (both take `debug=true`: tile-lower-tma{debug=true}, docs/debug-mode.md)
 //   tile-host-to-llvm  host code (after serialization) to the LLVM dialect,
 //                      tile.tensor_map ops encoded by tile-lower-tma-host
 //
@@ -19,11 +20,22 @@
 using namespace mlir;
 
 namespace {
+struct TileToNvvmOptions : public PassPipelineOptions<TileToNvvmOptions> {
+  Option<bool> debug{*this, "debug",
+                     llvm::cl::desc("a debug build: tile-lower-tma{debug=true} "
+                                    "(bounded waits, device rule checks)"),
+                     llvm::cl::init(false)};
+};
+
 struct TileToPtxOptions : public PassPipelineOptions<TileToPtxOptions> {
   Option<std::string> format{*this, "format",
                              llvm::cl::desc("gpu-module-to-binary format "
                                             "(isa: PTX text, bin: cubin)"),
                              llvm::cl::init("isa")};
+  Option<bool> debug{*this, "debug",
+                     llvm::cl::desc("a debug build: tile-lower-tma{debug=true} "
+                                    "(bounded waits, device rule checks)"),
+                     llvm::cl::init(false)};
 };
 
 void addPipeline(OpPassManager &pm, StringRef name, StringRef pipeline) {
@@ -33,9 +45,9 @@ void addPipeline(OpPassManager &pm, StringRef name, StringRef pipeline) {
 
 /// Everything up to and including tile-finalize-tensor-maps: the kernels'
 /// `tile.tensor_maps` are final here (what the manifest records).
-void buildTileToNvvm(OpPassManager &pm) {
+void buildTileToNvvm(OpPassManager &pm, bool debug) {
   addPipeline(pm, "tile-to-nvvm",
-              "tile-lower-tma,"
+              std::string(debug ? "tile-lower-tma{debug=true}," : "tile-lower-tma,") +
               "gpu.module(expand-strided-metadata,lower-affine,"
               "convert-scf-to-cf,convert-gpu-to-nvvm,"
               "convert-nvvm-to-llvm,canonicalize,cse,"
@@ -44,7 +56,7 @@ void buildTileToNvvm(OpPassManager &pm) {
 }
 
 void buildTileToPtx(OpPassManager &pm, const TileToPtxOptions &options) {
-  buildTileToNvvm(pm);
+  buildTileToNvvm(pm, options.debug);
   addPipeline(pm, "tile-to-ptx",
               "gpu-module-to-binary{format=" + options.format.getValue() +
                   "}");
@@ -62,11 +74,13 @@ void buildTileHostToLlvm(OpPassManager &pm) {
 
 namespace mlir::tile {
 void registerTilePipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<TileToNvvmOptions>(
       "tile-to-nvvm",
       "Lower tile IR in gpu.modules to NVVM and finalize the tensor-map "
       "parameters (no serialization)",
-      buildTileToNvvm);
+      [](OpPassManager &pm, const TileToNvvmOptions &options) {
+        buildTileToNvvm(pm, options.debug);
+      });
   PassPipelineRegistration<TileToPtxOptions>(
       "tile-to-ptx",
       "Lower tile IR in gpu.modules to NVVM and serialize (PTX by default)",

@@ -8,6 +8,7 @@ or the compiled library, so it runs on a machine that has just the artifact.
     mod(x, out)                # numpy arrays are copied to and from the device
 """
 
+from .debug import DeviceFault  # noqa: F401
 from .errors import TileRuntimeError  # noqa: F401
 from .launcher import Kernel, Module, load  # noqa: F401
 from .tensormap import check_source  # noqa: F401

@@ -6,7 +6,8 @@ from ..errors import TileError
 
 
 class TileRuntimeError(TileError):
-    """An argument broke a rule; nothing was launched."""
+    """An argument broke a rule and nothing was launched, or (DeviceFault,
+    a debug artifact) the kernel recorded a rule's violation on the device."""
 
 
 class CudaError(RuntimeError):

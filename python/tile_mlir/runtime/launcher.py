@@ -10,27 +10,42 @@ from ..launch_shape import dim3
 from ..spec import TensorMapSpec
 from .arrays import (DeviceView, accepted_dtypes, check_packed, device_view, download,
                      host_packing, packed_layout, upload)
+from .debug import ErrorBuffer
 from .driver import check, context, cuda
 from .errors import TileRuntimeError
 from .tensormap import TensorMapCache, check_source
 
 
-def load(artifact: Artifact | str | Path) -> "Module":
+def load(artifact: Artifact | str | Path,
+         debug_timeout: float | None = None) -> "Module":
+    """Loads an artifact. A debug artifact's waits time out after
+    `debug_timeout` seconds (default: $TILE_DEBUG_TIMEOUT_MS, else the
+    kernel's own 1 s)."""
     if not isinstance(artifact, Artifact):
         artifact = Artifact.load(artifact)
-    return Module(artifact)
+    return Module(artifact, debug_timeout)
 
 
 class Module:
-    """A loaded cubin; call it like its single kernel, or index by name."""
+    """A loaded cubin; call it like its single kernel, or index by name.
 
-    def __init__(self, artifact: Artifact):
+    A debug artifact (`compile(..., debug=True)`, a manifest with a `debug`
+    entry) has an error buffer: every launch then synchronizes its stream,
+    and a fault the kernel recorded is raised as a DeviceFault
+    (a TileRuntimeError naming the rule; docs/debug-mode.md)."""
+
+    def __init__(self, artifact: Artifact, debug_timeout: float | None = None):
         if artifact.cubin is None:
             raise TileRuntimeError("artifact-cubin", "the artifact has no cubin "
                                    "(compile it with cubin=True, where ptxas is)")
         context()
         self.artifact = artifact
         self.handle = check(cuda().cuModuleLoadData(artifact.cubin), "cuModuleLoadData")
+        self.debug = None
+        if "debug" in artifact.manifest:
+            self.debug = ErrorBuffer(self.handle, artifact.manifest["debug"])
+            if debug_timeout is not None:
+                self.debug.set_timeout(debug_timeout)
         self.kernels = {info["name"]: Kernel(self, info) for info in artifact.kernels}
 
     def __getitem__(self, name: str) -> "Kernel":
@@ -117,11 +132,20 @@ class Kernel:
 
     def __call__(self, *args, grid=None, block=None, cluster=None, stream=0,
                  sync: bool = True):
+        """Launches on `stream`. A debug artifact always synchronizes the
+        stream and raises the fault its kernel recorded (after copying numpy
+        arguments back, so what the kernel wrote can be inspected)."""
         launch = self._prepare(args, grid, block, cluster)
-        launch(stream)
-        if sync or launch.has_host_arrays:
+        _launch(self.function, launch.grid, launch.block, launch.cluster,
+                self.dynamic_shared, stream, launch.kernel_params)
+        fault = None
+        if sync or launch.has_host_arrays or self.module.debug:
             check(cuda().cuStreamSynchronize(stream), "cuStreamSynchronize")
+            if self.module.debug:
+                fault = self.module.debug.take(self.name)
         launch.download()
+        if fault is not None:
+            raise fault
 
     def bind(self, *device_args, grid=None, block=None, cluster=None) -> "BoundLaunch":
         """Checks the (device) arguments and encodes their tensor maps once;
@@ -165,8 +189,16 @@ class BoundLaunch:
         self.has_host_arrays = any(v.host is not None for v in views)
 
     def __call__(self, stream=0) -> None:
+        """Launches on `stream`; a debug artifact synchronizes it and raises
+        the fault its kernel recorded."""
         _launch(self.kernel.function, self.grid, self.block, self.cluster,
                 self.kernel.dynamic_shared, stream, self.kernel_params)
+        debug = self.kernel.module.debug
+        if debug:
+            check(cuda().cuStreamSynchronize(stream), "cuStreamSynchronize")
+            fault = debug.take(self.kernel.name)
+            if fault is not None:
+                raise fault
 
     def download(self) -> None:
         for view in self.views:

@@ -26,12 +26,14 @@ enum class Rule {
 #define TILE_HOST_RULE(ID, NAME, TEXT) ID,
 #define TILE_RUNTIME_RULE(ID, NAME, TEXT) ID,
 #define TILE_PYTHON_RULE(ID, NAME, TEXT) ID,
+#define TILE_DEVICE_RULE(ID, NAME, TEXT) ID,
 #include "Tile/Contract/Rules.def"
 };
 /// Where a rule is decided: the verifier, the host before encoding a map
-/// (from runtime values), the Python launcher, or the Python API (its
-/// arguments, and MLIR's own diagnostics, which name no rule).
-enum class RuleKind { Verify, Host, Runtime, Python };
+/// (from runtime values), the Python launcher, the Python API (its
+/// arguments, and MLIR's own diagnostics, which name no rule), or a debug
+/// build's kernel.
+enum class RuleKind { Verify, Host, Runtime, Python, Device };
 /// The bracketed name diagnostics start with: "box-extent".
 llvm::StringRef ruleName(Rule rule);
 /// What the rule requires (docs/rules.md).
@@ -39,6 +41,8 @@ llvm::StringRef ruleText(Rule rule);
 RuleKind ruleKind(Rule rule);
 /// What the host checks of a verifier rule's dynamic values ("" if nothing).
 llvm::StringRef ruleDynamicText(Rule rule);
+/// What a debug build checks of a verifier rule on the device ("" if nothing).
+llvm::StringRef ruleDeviceText(Rule rule);
 
 /// An inclusive range of integers, [min, max].
 struct IntRange {

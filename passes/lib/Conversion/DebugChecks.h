@@ -1,0 +1,104 @@
+//===- DebugChecks.h - device checks of a debug build ---------------*- C++ -*-===//
+//
+// What `tile-lower-tma{debug=true}` adds to a gpu.module (docs/debug-mode.md):
+// the error buffer, the barrier table, rule checks before each copy issues,
+// bounded mbarrier waits and the expect_tx / issued-bytes accounting.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_CONVERSION_DEBUGCHECKS_H
+#define TILE_CONVERSION_DEBUGCHECKS_H
+
+#include "Tile/Contract/Contract.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <string>
+
+namespace mlir::tile::debug {
+
+/// One rule check of a copy: `bad` (i1) with the rule and up to six i32
+/// values of the error record.
+struct Check {
+  Value bad;
+  Rule rule;
+  llvm::SmallVector<Value, 6> values;
+};
+
+/// The debug build of one gpu.module.
+class ModuleChecks {
+public:
+  /// Declares the error buffer and the barrier table in `module`, numbers its
+  /// kernels and decides whether the copies issued on a barrier are counted.
+  explicit ModuleChecks(gpu::GPUModuleOp module);
+
+  /// Adds a site (a copy or barrier op) to the module's list; returns its id.
+  int32_t addSite(Operation *op, llvm::StringRef what);
+
+  /// The checks of `op`'s runtime values that the verifier could not decide:
+  /// the opaque map's alignment and the innermost coordinate's, given the op's
+  /// coordinates and map; per slot, the 32-bit range of the stepped
+  /// coordinates and (stores, reductions) their sign.
+  llvm::SmallVector<Check> copyChecks(OpBuilder &b, Location loc, TmaCopyOp op,
+                                      Value descriptor);
+  /// Per slot: the slot's coordinates (op order) are the op's plus `deltas`,
+  /// `instruction` the coordinates issued (innermost first; gather4/scatter4:
+  /// the column, then the four rows plus the slot's row base).
+  void slotChecks(OpBuilder &b, Location loc, TmaCopyOp op, int64_t slot,
+                  llvm::ArrayRef<int64_t> deltas,
+                  llvm::ArrayRef<Value> slotCoords,
+                  llvm::ArrayRef<Value> instruction,
+                  llvm::SmallVectorImpl<Check> &checks);
+  /// Issues the copy (`issue` builds its instructions) unless a check fails;
+  /// then the first failing check is recorded instead. A load's bytes are
+  /// counted on its barrier.
+  void guardCopy(OpBuilder &b, Location loc, TmaCopyOp op, int32_t site,
+                 llvm::ArrayRef<Check> checks, int64_t slots,
+                 int64_t bytesPerSlot,
+                 llvm::function_ref<void(OpBuilder &)> issue);
+
+  /// Bounds every blocking mbarrier wait and records every expect_tx of the
+  /// module's functions; then zeroes the table at each kernel's entry and
+  /// records `tile.debug` (layout, sites, kernels, rules) on the module.
+  void finish();
+
+  /// Copies lowered so far (their sites are numbered by it).
+  int copiesSeen = 0;
+
+private:
+  Value buffer(OpBuilder &b, Location loc);
+  Value word(OpBuilder &b, Location loc, int64_t index);
+  void record(OpBuilder &b, Location loc, Value rule, int32_t kernel,
+              int32_t site, llvm::ArrayRef<Value> values);
+  void exitThread(OpBuilder &b, Location loc);
+  /// The barrier's table slot: its state word, and whether the slot is this
+  /// barrier's (`claim`: take a free one).
+  struct Slot {
+    Value state;
+    Value mine;
+  };
+  Slot slot(OpBuilder &b, Location loc, Value address, bool claim);
+  /// Adds to the barrier's counts of its current phase.
+  void account(OpBuilder &b, Location loc, Value mbar, Value expected,
+               Value issued, int64_t posts, int64_t copies);
+  /// Values 0..4 of a barrier fault for phase `parity` of `mbar`.
+  llvm::SmallVector<Value, 6> barrierValues(OpBuilder &b, Location loc,
+                                           Value mbar, Value parity);
+  void boundWait(NVVM::MBarrierTryWaitParityOp op, int32_t site);
+  int32_t kernelId(Operation *op);
+
+  gpu::GPUModuleOp module;
+  /// Whether the copies issued on a barrier are all seen by this CTA's table
+  /// (no shared::cluster destination, multicast, hand-written bulk copy,
+  /// complete_tx or inline assembly in the module).
+  bool countsIssued = true;
+  bool usesTable = false;
+  llvm::SmallVector<std::string> sites;
+  llvm::SmallVector<gpu::GPUFuncOp> kernels;
+};
+
+} // namespace mlir::tile::debug
+
+#endif // TILE_CONVERSION_DEBUGCHECKS_H
