@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .errors import CudaError
+from .errors import CudaError, TileRuntimeError
+
+INSTALL_CUDA_PYTHON = "pip install 'tile-mlir[gpu]' (or pip install cuda-python)"
+INSTALL_DRIVER = ("install the NVIDIA driver (libcuda.so.1, e.g. the distribution's "
+                  "nvidia-driver package) on a machine with a CUDA GPU")
 
 
 @lru_cache(maxsize=None)
@@ -13,8 +17,27 @@ def cuda():
     try:
         from cuda.bindings import driver
     except ImportError:  # cuda-python < 12.6 layout
-        from cuda import cuda as driver  # type: ignore[no-redef]
+        try:
+            from cuda import cuda as driver  # type: ignore[no-redef]
+        except ImportError as err:
+            raise TileRuntimeError(
+                "cuda-python-missing",
+                f"the runtime needs cuda-python, which is not installed ({err}); "
+                f"{INSTALL_CUDA_PYTHON}") from err
     return driver
+
+
+def init(drv) -> None:
+    """cuInit(0); cuda-python loads libcuda here, so a missing driver library
+    (DynamicLibNotFoundError, an OSError) surfaces as a rule, not a traceback."""
+    try:
+        result = drv.cuInit(0)
+    except Exception as err:  # the driver library could not be loaded
+        raise TileRuntimeError(
+            "cuda-driver-missing",
+            f"cuda-python is installed but the CUDA driver could not be loaded "
+            f"({type(err).__name__}: {err}); {INSTALL_DRIVER}") from err
+    check(result, "cuInit")
 
 
 def check(result, call: str):
@@ -38,7 +61,7 @@ def context():
     global _context
     if _context is None:
         drv = cuda()
-        check(drv.cuInit(0), "cuInit")
+        init(drv)
         device = check(drv.cuDeviceGet(0), "cuDeviceGet")
         _context = check(drv.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain")
         check(drv.cuCtxSetCurrent(_context), "cuCtxSetCurrent")
@@ -49,17 +72,20 @@ def gpu_available() -> tuple[bool, str]:
     """Whether a CUDA device can be used here, and why not."""
     try:
         drv = cuda()
-    except ImportError as err:
-        return False, f"cuda-python is not installed ({err})"
+    except TileRuntimeError:
+        return False, f"cuda-python is not installed: {INSTALL_CUDA_PYTHON}"
     try:
-        status, = drv.cuInit(0)
-        if int(status) != 0:
-            return False, f"cuInit failed: {getattr(status, 'name', status)}"
-        status, count = drv.cuDeviceGetCount()
-        if int(status) != 0 or count == 0:
-            return False, "no CUDA device"
-    except Exception as err:  # driver library missing
-        return False, f"no CUDA driver ({err})"
+        init(drv)
+    except TileRuntimeError:
+        return False, "no CUDA driver (libcuda could not be loaded)"
+    except CudaError as err:
+        name = getattr(err.status, "name", str(err.status))
+        if name == "CUDA_ERROR_NO_DEVICE":
+            return False, "no CUDA GPU (the driver is installed, cuInit found no device)"
+        return False, f"the CUDA driver did not start: {err}"
+    status, count = drv.cuDeviceGetCount()
+    if int(status) != 0 or count == 0:
+        return False, "no CUDA GPU (the driver reports no device)"
     return True, ""
 
 
