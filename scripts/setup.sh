@@ -20,5 +20,11 @@ if ! python scripts/requirements.py --check >/dev/null 2>&1; then
 fi
 
 cmake -S . -B build -G Ninja -DPython3_EXECUTABLE="$ROOT/.venv/bin/python" >/dev/null
-cmake --build build
+# One line of progress: ninja's last status line; the whole log if it fails.
+if ! cmake --build build >build/last-build.log 2>&1; then
+  cat build/last-build.log >&2
+  echo "build failed (log: build/last-build.log)" >&2
+  exit 1
+fi
+echo "build: $(tail -n 1 build/last-build.log)"
 export PYTHONPATH="$ROOT/build/python_packages${PYTHONPATH:+:$PYTHONPATH}"
