@@ -27,4 +27,7 @@ if ! cmake --build build >build/last-build.log 2>&1; then
   exit 1
 fi
 echo "build: $(tail -n 1 build/last-build.log)"
+# The venv's Python finds the built package without PYTHONPATH (a .pth file,
+# as an editable install would), so scripts run with the venv active.
+echo "$ROOT/build/python_packages" >"$(python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tile-mlir-build.pth"
 export PYTHONPATH="$ROOT/build/python_packages${PYTHONPATH:+:$PYTHONPATH}"
