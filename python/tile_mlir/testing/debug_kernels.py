@@ -36,14 +36,21 @@ def _to_global(shared, out, tid):
         out[index] = shared[index]
 
 
+def _box_and_barrier():
+    """Thread id, a swizzle-aligned box buffer and its mbarrier, initialized
+    by thread 0 and visible to the CTA."""
+    tid = K.thread_id()
+    shared = K.alloc_shared(BOX, DTYPE, align=1024)
+    bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+    with K.if_(tid == 0):
+        K.mbarrier_init(bar, 1)
+    K.cta_sync()
+    return tid, shared, bar
+
+
 def _load_kernel(name: str, arrive: bool) -> K.KernelDef:
     def body(A, Tx, Out):
-        tid = K.thread_id()
-        shared = K.alloc_shared(BOX, DTYPE, align=1024)
-        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
-        with K.if_(tid == 0):
-            K.mbarrier_init(bar, 1)
-        K.cta_sync()
+        tid, shared, bar = _box_and_barrier()
         with K.if_(tid == 0):
             if arrive:
                 K.mbarrier_arrive_expect_tx(bar, Tx[0])
@@ -67,12 +74,7 @@ def build_no_arrive() -> K.KernelDef:
 
 def build_coords() -> K.KernelDef:
     def body(A, C, Out):
-        tid = K.thread_id()
-        shared = K.alloc_shared(BOX, DTYPE, align=1024)
-        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
-        with K.if_(tid == 0):
-            K.mbarrier_init(bar, 1)
-        K.cta_sync()
+        tid, shared, bar = _box_and_barrier()
         with K.if_(tid == 0):
             K.mbarrier_arrive_expect_tx(bar, BOX_BYTES)
             tma.apply(LOAD, shared, A, box=BOX, coords=(C[0], C[1]), mbar=bar)
