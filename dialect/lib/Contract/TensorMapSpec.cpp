@@ -2,6 +2,7 @@
 
 #include "Tile/Contract/TensorMapSpec.h"
 #include "Tile/Contract/Contract.h"
+#include "Tile/Contract/DerivedMap.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,10 +15,41 @@ static SmallVector<T> reversed(ArrayRef<T> values) {
   return SmallVector<T>(values.rbegin(), values.rend());
 }
 
+/// The spec of a map of fields `f` over `globalType` (im2col fields from
+/// `op` when `f.mode` is an im2col mode).
+static TensorMapSpecAttr buildSpec(Operation *emitter, TmaCopyOp op,
+                                   const CopyFields &f, MemRefType globalType,
+                                   int64_t l2PromotionValue,
+                                   int64_t oobFillValue, unsigned source);
+
 TensorMapSpecAttr mlir::tile::buildTensorMapSpec(TmaCopyOp op,
                                                  unsigned source) {
-  CopyFields f = getCopyFields(op);
-  auto globalType = cast<MemRefType>(op.getGlobal().getType());
+  return buildSpec(op, op, getCopyFields(op),
+                   cast<MemRefType>(op.getGlobal().getType()),
+                   op.getL2Promotion(), op.getOobFill(), source);
+}
+
+TensorMapSpecAttr mlir::tile::buildTensorMapSpec(TensorMapDeriveOp op,
+                                                 unsigned source) {
+  // The template the host encodes: a tiled map of the template fields.
+  MapFields t = getTemplateFields(op);
+  CopyFields f;
+  f.mode = Mode::tile;
+  f.rank = *t.rank;
+  f.box.assign(t.box->begin(), t.box->end());
+  f.elementStrides.assign(t.elementStrides->begin(), t.elementStrides->end());
+  f.format = *t.format;
+  f.swizzle = *t.swizzle;
+  f.interleave = *t.interleave;
+  return buildSpec(op, TmaCopyOp(), f,
+                   cast<MemRefType>(op.getTemplateMap().getType()),
+                   op.getL2Promotion(), *t.oobFill, source);
+}
+
+static TensorMapSpecAttr buildSpec(Operation *emitter, TmaCopyOp op,
+                                   const CopyFields &f, MemRefType globalType,
+                                   int64_t l2PromotionValue,
+                                   int64_t oobFillValue, unsigned source) {
   EncodeKind encode = tensorMapEncodeKind(f.mode);
   // im2col maps: `box` is (channels_per_pixel, pixels_per_column) and the
   // corners are innermost-first, as cuTensorMapEncodeIm2col(Wide) takes them.
@@ -42,10 +74,11 @@ TensorMapSpecAttr mlir::tile::buildTensorMapSpec(TmaCopyOp op,
   int64_t sourceIndex = source, dataType = cuTensorMapDataType(f.format),
           elemBits = formatBits(f.format), rank = f.rank,
           globalRank = globalType.getRank(), interleave = f.interleave,
-          swizzle = f.swizzle, l2Promotion = op.getL2Promotion(),
-          oobFill = op.getOobFill();
+          swizzle = f.swizzle, l2Promotion = l2PromotionValue,
+          oobFill = oobFillValue;
   return TensorMapSpecAttr::getChecked(
-      [&]() { return op.emitOpError(); }, op.getContext(), unset, unset,
+      [&]() { return emitter->emitOpError(); }, emitter->getContext(), unset,
+      unset,
       sourceIndex, f.mode, encode, f.format, dataType, elemBits, rank,
       globalRank, ArrayRef<int64_t>(box), ArrayRef<int64_t>(elementStrides),
       interleave, swizzle, l2Promotion, oobFill, kTensorMapBytes,

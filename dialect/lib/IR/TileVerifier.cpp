@@ -7,6 +7,7 @@
 
 #include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
+#include "Tile/Contract/DerivedMap.h"
 #include "Tile/Contract/Opcode.h"
 #include "Tile/IR/TileOps.h"
 
@@ -786,8 +787,13 @@ static LogicalResult verifyOpaqueDescriptor(TmaCopyOp op) {
 }
 
 LogicalResult Verifier::verifyGlobal() {
-  if (!globalType)
+  if (!globalType) {
+    // A map derived on the device keeps the copy's static contract.
+    if (auto derive = op.getGlobal().getDefiningOp<TensorMapDeriveOp>())
+      if (failed(verifyDerivedMapUse(op, derive, f)))
+        return failure();
     return verifyOpaqueDescriptor(op);
+  }
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
   auto arg = dyn_cast<BlockArgument>(op.getGlobal());
   if (!func || !func.isKernel() || !arg ||

@@ -95,7 +95,9 @@ constexpr Rule kRecordedRules[] = {
     Rule::MbarrierTimeout,     Rule::BarrierTxMismatch,
     Rule::OpaqueMapAlignment,  Rule::InnerCoordAlignment,
     Rule::PackedAlignment,     Rule::StoreCoordsNonNegative,
-    Rule::CoordRange,
+    Rule::CoordRange,          Rule::TensormapAlignment,
+    Rule::GlobalBaseAlignment, Rule::GlobalDimRange,
+    Rule::GlobalStrideAlignment, Rule::GlobalStrideRange,
 };
 
 } // namespace
@@ -245,6 +247,11 @@ void ModuleChecks::exitThread(OpBuilder &b, Location loc) {
 SmallVector<Check> ModuleChecks::copyChecks(OpBuilder &b, Location loc,
                                             TmaCopyOp op, Value descriptor) {
   SmallVector<Check> checks;
+  // A derived map is published only if its checks passed: once any fault
+  // is recorded, the copies through derived maps are not issued.
+  if (derivedMaps.contains(op.getGlobal()))
+    checks.push_back({faultRecorded(b, loc), Rule::TensormapAlignment, {},
+                      /*silent=*/true});
   if (isa<LLVM::LLVMPointerType>(op.getGlobal().getType())) {
     // An opaque map: cuTensorMapEncode* requires 64-byte alignment.
     Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), descriptor);
@@ -346,8 +353,34 @@ void ModuleChecks::guardCopy(OpBuilder &b, Location loc, TmaCopyOp op,
               /*posts=*/0, /*copies=*/slots);
     issue(b);
   };
+  // A silent check skips the copy without a record of its own (a derived
+  // map that a recorded fault left unpublished).
+  SmallVector<Check> recorded;
+  Value skip;
+  for (const Check &check : checks) {
+    if (!check.silent) {
+      recorded.push_back(check);
+      continue;
+    }
+    skip = skip ? arith::OrIOp::create(b, loc, skip, check.bad).getResult()
+                : check.bad;
+  }
+  if (!skip) {
+    guarded(b, loc, op, site, recorded, issueCounted);
+    return;
+  }
+  auto ifLive = scf::IfOp::create(b, loc, notOf(b, loc, skip),
+                                  /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard restore(b);
+  b.setInsertionPointToStart(ifLive.thenBlock());
+  guarded(b, loc, op, site, recorded, issueCounted);
+}
+
+void ModuleChecks::guarded(OpBuilder &b, Location loc, Operation *op,
+                           int32_t site, ArrayRef<Check> checks,
+                           llvm::function_ref<void(OpBuilder &)> body) {
   if (checks.empty()) {
-    issueCounted(b);
+    body(b);
     return;
   }
   // The first failing check is the one recorded.
@@ -374,7 +407,26 @@ void ModuleChecks::guardCopy(OpBuilder &b, Location loc, TmaCopyOp op,
   b.setInsertionPointToStart(guard.thenBlock());
   record(b, loc, rule, kernelId(op), site, values);
   b.setInsertionPointToStart(guard.elseBlock());
-  issueCounted(b);
+  body(b);
+}
+
+//===----------------------------------------------------------------------===//
+// Derived tensor maps
+//===----------------------------------------------------------------------===//
+
+void ModuleChecks::guardDerive(OpBuilder &b, Location loc, Operation *op,
+                               ArrayRef<Check> checks,
+                               llvm::function_ref<void(OpBuilder &)> publish) {
+  int32_t site = addSite(op, "tile.tensormap_derive (derive " +
+                                 std::to_string(derivesSeen++) + ")");
+  guarded(b, loc, op, site, checks, publish);
+}
+
+Value ModuleChecks::faultRecorded(OpBuilder &b, Location loc) {
+  Value faults = LLVM::LoadOp::create(b, loc, b.getI32Type(),
+                                      word(b, loc, kCount), 4,
+                                      /*isVolatile=*/true);
+  return cmp(b, loc, arith::CmpIPredicate::ne, faults, i32c(b, loc, 0));
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
@@ -25,6 +26,8 @@ struct Check {
   Value bad;
   Rule rule;
   llvm::SmallVector<Value, 6> values;
+  /// A silent check skips the copy without recording anything.
+  bool silent = false;
 };
 
 /// The debug build of one gpu.module.
@@ -67,7 +70,25 @@ public:
   /// Copies lowered so far (their sites are numbered by it).
   int copiesSeen = 0;
 
+  /// Publishes a derived map (`publish` writes and fences it) unless one of
+  /// `checks` fails; then the first failing one is recorded instead and the
+  /// map is not written.
+  void guardDerive(OpBuilder &b, Location loc, Operation *op,
+                   llvm::ArrayRef<Check> checks,
+                   llvm::function_ref<void(OpBuilder &)> publish);
+  /// Marks `map`, a derive's result: copies through it are not issued once a
+  /// fault has been recorded (it may never have been published).
+  void addDerivedMap(Value map) { derivedMaps.insert(map); }
+  /// Derivations lowered so far (their sites are numbered by it).
+  int derivesSeen = 0;
+
 private:
+  /// Runs `body` unless one of `checks` fails; records the first failing one.
+  void guarded(OpBuilder &b, Location loc, Operation *op, int32_t site,
+               llvm::ArrayRef<Check> checks,
+               llvm::function_ref<void(OpBuilder &)> body);
+  /// Whether any thread has recorded a fault (a volatile read of the count).
+  Value faultRecorded(OpBuilder &b, Location loc);
   Value buffer(OpBuilder &b, Location loc);
   Value word(OpBuilder &b, Location loc, int64_t index);
   void record(OpBuilder &b, Location loc, Value rule, int32_t kernel,
@@ -97,6 +118,7 @@ private:
   bool usesTable = false;
   llvm::SmallVector<std::string> sites;
   llvm::SmallVector<gpu::GPUFuncOp> kernels;
+  llvm::DenseSet<Value> derivedMaps;
 };
 
 } // namespace mlir::tile::debug

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DebugChecks.h"
+#include "LowerTensorMapDerive.h"
 
 #include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
@@ -376,6 +377,12 @@ struct TileLowerTmaPass
              "enclosing gpu.func kernel";
       signalPassFailure();
     });
+    getOperation()->walk([&](TensorMapDeriveOp op) {
+      op.emitOpError("[")
+          << ruleName(Rule::GlobalSource)
+          << "] tile.tensormap_derive runs in a gpu.func";
+      signalPassFailure();
+    });
   }
 
   /// Each host launch of `func` gets one `tile.tensor_map` per spec, made
@@ -445,7 +452,9 @@ struct TileLowerTmaPass
   LogicalResult lowerKernel(IRRewriter &rewriter, gpu::GPUFuncOp func) {
     SmallVector<TmaCopyOp> copies;
     func.walk([&](TmaCopyOp op) { copies.push_back(op); });
-    if (copies.empty()) {
+    SmallVector<TensorMapDeriveOp> derives;
+    func.walk([&](TensorMapDeriveOp op) { derives.push_back(op); });
+    if (copies.empty() && derives.empty()) {
       lowerTensorMapPrefetches(rewriter, func, {});
       return success();
     }
@@ -456,6 +465,44 @@ struct TileLowerTmaPass
     // One parameter per distinct descriptor, in first-use order (keyed by
     // the spec without its parameter index).
     llvm::MapVector<TensorMapSpecAttr, BlockArgument> params;
+    auto addParam = [&](TensorMapSpecAttr spec) -> LogicalResult {
+      if (params.count(spec))
+        return success();
+      auto ptrType = LLVM::LLVMPointerType::get(ctx);
+      NamedAttrList argAttrs;
+      argAttrs.append("llvm.byval", TypeAttr::get(LLVM::LLVMArrayType::get(
+                                        b.getI8Type(), kTensorMapBytes)));
+      argAttrs.append("llvm.align", b.getI64IntegerAttr(kTensorMapAlign));
+      // nvvm.grid_constant is only valid on llvm.func kernels: this marker
+      // becomes it after the GPU-to-NVVM conversion (tile-finalize-tensor-maps).
+      argAttrs.append("tile.tensor_map", b.getUnitAttr());
+      unsigned index = func.getNumArguments();
+      if (failed(func.insertArgument(index, ptrType,
+                                     argAttrs.getDictionary(ctx),
+                                     func.getLoc())))
+        return func.emitOpError("cannot add the tensor-map parameter");
+      params[spec] = func.getArgument(index);
+      return success();
+    };
+    // Derivations from a memref template read the map the host encodes
+    // from it (the template fields), passed like a copy's.
+    SmallVector<std::pair<TensorMapDeriveOp, TensorMapSpecAttr>> derived;
+    for (TensorMapDeriveOp op : derives) {
+      if (!isa<MemRefType>(op.getTemplateMap().getType())) {
+        derived.push_back({op, nullptr});
+        continue;
+      }
+      auto arg = dyn_cast<BlockArgument>(op.getTemplateMap());
+      if (!arg || arg.getOwner() != &entry || !func.isKernel())
+        return op.emitOpError("[")
+               << ruleName(Rule::GlobalSource)
+               << "] a memref template must be an argument of the enclosing "
+                  "gpu.func kernel (the host encodes its tensor map)";
+      TensorMapSpecAttr spec = buildTensorMapSpec(op, arg.getArgNumber());
+      if (!spec || failed(addParam(spec)))
+        return failure();
+      derived.push_back({op, spec});
+    }
     SmallVector<std::pair<TmaCopyOp, TensorMapSpecAttr>> work;
     for (TmaCopyOp op : copies) {
       if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(op.getGlobal().getType())) {
@@ -484,22 +531,8 @@ struct TileLowerTmaPass
       if (!spec)
         return failure();
       work.push_back({op, spec});
-      if (params.count(spec))
-        continue;
-      auto ptrType = LLVM::LLVMPointerType::get(ctx);
-      NamedAttrList argAttrs;
-      argAttrs.append("llvm.byval", TypeAttr::get(LLVM::LLVMArrayType::get(
-                                        b.getI8Type(), kTensorMapBytes)));
-      argAttrs.append("llvm.align", b.getI64IntegerAttr(kTensorMapAlign));
-      // nvvm.grid_constant is only valid on llvm.func kernels: this marker
-      // becomes it after the GPU-to-NVVM conversion (tile-finalize-tensor-maps).
-      argAttrs.append("tile.tensor_map", b.getUnitAttr());
-      unsigned index = func.getNumArguments();
-      if (failed(func.insertArgument(index, ptrType,
-                                     argAttrs.getDictionary(ctx),
-                                     func.getLoc())))
-        return func.emitOpError("cannot add the tensor-map parameter");
-      params[spec] = func.getArgument(index);
+      if (failed(addParam(spec)))
+        return failure();
     }
 
     SmallVector<Attribute> specs;
@@ -513,6 +546,13 @@ struct TileLowerTmaPass
       func->setAttr("tile.kernel_signature",
                     TypeAttr::get(func.getFunctionType()));
       addLaunchOperands(func, specs);
+    }
+
+    // Derived maps first: the copies then read their published maps.
+    for (auto &[op, spec] : derived) {
+      rewriter.setInsertionPoint(op);
+      Value templateMap = spec ? Value(params[spec]) : op.getTemplateMap();
+      lowerTensorMapDerive(rewriter, op, templateMap, checksOf(op));
     }
 
     // The descriptors each tag's copies use, for tile.prefetch_tensormap.

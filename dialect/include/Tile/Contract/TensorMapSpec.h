@@ -19,6 +19,9 @@ namespace mlir::tile {
 /// reads, for kernel argument `source`; `param` and `llvm_param` unset. On
 /// an inconsistency emits an error on `op` and returns null.
 TensorMapSpecAttr buildTensorMapSpec(TmaCopyOp op, unsigned source);
+/// The spec of the template map a verified tile.tensormap_derive with a
+/// memref template reads (a tiled map of its template fields).
+TensorMapSpecAttr buildTensorMapSpec(TensorMapDeriveOp op, unsigned source);
 
 /// The manifest's tensor-map entry: one key per set field, enums by name.
 llvm::json::Object tensorMapSpecToJSON(TensorMapSpecAttr spec);

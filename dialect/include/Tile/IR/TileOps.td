@@ -173,4 +173,75 @@ def Tile_PrefetchTensorMapOp : Tile_Op<"prefetch_tensormap"> {
   let hasVerifier = 1;
 }
 
+def Tile_TensorMapDeriveOp : Tile_Op<"tensormap_derive", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a tensor map built on the device from a template (tensormap.replace)";
+  let description = [{
+    Copies a 128-byte template tensor map, replaces some of its fields and
+    publishes the result at `dest` in global memory, with the fences the
+    PTX memory model requires between the generic proxy that writes it and
+    the tensormap proxy a copy reads it through; the result is `dest` as a
+    global pointer, ready for `tile.tma_copy`'s global operand. One thread
+    executes it (each executing thread builds its own map: give each its
+    own `dest` and `staging`). docs/device-tensor-maps.md describes it.
+
+    The template is a memref argument of the kernel, whose tiled map the
+    host encodes from the template fields (`box`, `format`, `swizzle`,
+    `element_strides`, `interleave`, `l2_promotion`, `oob_fill`, as on
+    `tile.tma_copy`), or an `!llvm.ptr` to a map the caller encoded (its
+    fields are then what these attributes declare, not inspected).
+
+    Replacements: runtime or constant operands `new_address` (i64 or a
+    pointer), `new_dims` (i32, one per dimension, outer-to-inner) and
+    `new_strides` (i64 bytes, one per outer dimension, outer-to-inner);
+    constant attributes `new_box`, `new_element_strides` (outer-to-inner),
+    `new_format`, `new_swizzle`, `new_interleave`, `new_oob_fill` and
+    `new_rank`. With `staging` (128 bytes of shared memory) the fields are
+    replaced there and the map is copied to `dest`; without it they are
+    replaced in `dest` itself.
+
+    ```mlir
+    %map = tile.tensormap_derive %T into %slot staging(%s)
+        new_address(%p) new_dims(%rows, %cols) new_strides(%pitch)
+        {box = array<i64: 64, 128>}
+        : memref<64x128xbf16>, !llvm.ptr<1>, !llvm.ptr<3>, i64 -> !llvm.ptr<1>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyTypeOf<[AnyMemRef, LLVM_AnyPointer]>:$template_map,
+    LLVM_AnyPointer:$dest,
+    Optional<Tile_SharedPtr>:$staging,
+    Optional<AnyTypeOf<[I64, LLVM_AnyPointer]>>:$new_address,
+    Variadic<I32>:$new_dims,
+    Variadic<I64>:$new_strides,
+    OptionalAttr<DenseI64ArrayAttr>:$box,
+    OptionalAttr<Tile_FormatAttr>:$format,
+    OptionalAttr<I32Attr>:$swizzle,
+    OptionalAttr<DenseI64ArrayAttr>:$element_strides,
+    OptionalAttr<I32Attr>:$interleave,
+    DefaultValuedAttr<I32Attr, "0">:$l2_promotion,
+    OptionalAttr<I32Attr>:$oob_fill,
+    OptionalAttr<DenseI64ArrayAttr>:$new_box,
+    OptionalAttr<DenseI64ArrayAttr>:$new_element_strides,
+    OptionalAttr<Tile_FormatAttr>:$new_format,
+    OptionalAttr<I32Attr>:$new_swizzle,
+    OptionalAttr<I32Attr>:$new_interleave,
+    OptionalAttr<I32Attr>:$new_oob_fill,
+    OptionalAttr<I32Attr>:$new_rank
+  );
+  let results = (outs LLVM_PointerInAddressSpace<1>:$map);
+
+  let assemblyFormat = [{
+    $template_map `into` $dest (`staging` `(` $staging^ `)`)?
+    (`new_address` `(` $new_address^ `:` qualified(type($new_address)) `)`)?
+    (`new_dims` `(` $new_dims^ `)`)?
+    (`new_strides` `(` $new_strides^ `)`)?
+    attr-dict `:` qualified(type($template_map)) `,` qualified(type($dest)) `->` qualified(type($map))
+  }];
+
+  let hasVerifier = 1;
+}
+
 #endif // TILE_OPS_TD
