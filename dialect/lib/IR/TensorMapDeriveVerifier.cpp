@@ -114,13 +114,15 @@ LogicalResult verifyFields(Operation *op, const MapFields &f,
   // The inner box row: whole 16-byte chunks, within the swizzle span.
   if (f.box && f.format && f.interleave == 0 &&
       !isPaddedPackedFormat(*f.format)) {
-    int64_t inner = f.box->back() * formatBits(*f.format) / 8;
-    if (f.box->back() * formatBits(*f.format) % 128 != 0)
+    int64_t bits = f.box->back() * formatBits(*f.format);
+    int64_t inner = bits / 8;
+    if (bits % 128 != 0)
       return fail(op, Rule::BoxInnerBytes)
-             << what << "'s inner box row is " << f.box->back() << " "
-             << stringifyFormat(*f.format) << " elements ("
-             << f.box->back() * formatBits(*f.format) / 8.0
-             << " bytes), expected a multiple of 16 bytes";
+             << what << "'s inner box row is "
+             << (bits % 8 ? std::to_string(bits) + " bits"
+                          : std::to_string(inner) + " bytes")
+             << " (" << f.box->back() << " " << stringifyFormat(*f.format)
+             << " elements), expected a multiple of 16 bytes";
     if (f.swizzle) {
       int64_t span = swizzleSpanBytes(*f.swizzle);
       if (span > 0 && inner > span)

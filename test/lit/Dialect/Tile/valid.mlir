@@ -3576,3 +3576,53 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// Tensor maps derived on the device (tile.tensormap_derive).
+
+// CHECK-LABEL: gpu.func @derive_field_arity
+// CHECK: tile.tensormap_derive %{{.*}} into %{{.*}} new_dims(%{{.*}}, %{{.*}}) {box = array<i64: 64, 128>} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
+gpu.module @k {
+  gpu.func @derive_field_arity(%T: memref<64x128xbf16>, %dest: !llvm.ptr<1>, %rows: i32, %cols: i32) kernel {
+    %m = tile.tensormap_derive %T into %dest new_dims(%rows, %cols) {box = array<i64: 64, 128>} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @derive_destination
+// CHECK: tile.tensormap_derive %{{.*}} into %{{.*}} new_dims(%{{.*}}, %{{.*}}) {box = array<i64: 64, 128>} : memref<64x128xbf16>, !llvm.ptr -> !llvm.ptr<1>
+gpu.module @k {
+  gpu.func @derive_destination(%T: memref<64x128xbf16>, %dest: !llvm.ptr, %rows: i32, %cols: i32) kernel {
+    %m = tile.tensormap_derive %T into %dest new_dims(%rows, %cols) {box = array<i64: 64, 128>} : memref<64x128xbf16>, !llvm.ptr -> !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @derived_map_mismatch
+// CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 32, 128>} : memref<32x128xbf16, 3>, !llvm.ptr<1>
+gpu.module @k {
+  memref.global "private" @smem : memref<32x128xbf16, 3> {alignment = 1024}
+  gpu.func @derived_map_mismatch(%T: memref<64x128xbf16>, %dest: !llvm.ptr<1>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<32x128xbf16, 3>
+    %m = tile.tensormap_derive %T into %dest {box = array<i64: 64, 128>, new_box = array<i64: 32, 128>} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
+    tile.tma_copy load tile 2d %s, %m[%c0, %c0] mbar(%bar) {box = array<i64: 32, 128>} : memref<32x128xbf16, 3>, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @target_tensormap_replace
+// CHECK: tile.tensormap_derive %{{.*}} into %{{.*}} new_address(%{{.*}} : i64) {box = array<i64: 64, 128>} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  gpu.func @target_tensormap_replace(%T: memref<64x128xbf16>, %dest: !llvm.ptr<1>, %p: i64) kernel {
+    %m = tile.tensormap_derive %T into %dest new_address(%p : i64) {box = array<i64: 64, 128>} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
+    gpu.return
+  }
+}
