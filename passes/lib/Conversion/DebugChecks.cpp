@@ -95,9 +95,13 @@ constexpr Rule kRecordedRules[] = {
     Rule::MbarrierTimeout,     Rule::BarrierTxMismatch,
     Rule::OpaqueMapAlignment,  Rule::InnerCoordAlignment,
     Rule::PackedAlignment,     Rule::StoreCoordsNonNegative,
-    Rule::CoordRange,          Rule::TensormapAlignment,
-    Rule::GlobalBaseAlignment, Rule::GlobalDimRange,
-    Rule::GlobalStrideAlignment, Rule::GlobalStrideRange,
+    Rule::CoordRange,
+};
+/// And those of a module that derives tensor maps (tile.tensormap_derive).
+constexpr Rule kDeriveRules[] = {
+    Rule::TensormapAlignment,    Rule::GlobalBaseAlignment,
+    Rule::GlobalDimRange,        Rule::GlobalStrideAlignment,
+    Rule::GlobalStrideRange,
 };
 
 } // namespace
@@ -131,6 +135,8 @@ ModuleChecks::ModuleChecks(gpu::GPUModuleOp module) : module(module) {
   // CTA's (a shared::cluster destination, multicast), and whatever else can
   // complete transactions on a barrier.
   module.walk([&](Operation *op) {
+    if (isa<TensorMapDeriveOp>(op))
+      derivesMaps = true;
     if (auto copy = dyn_cast<TmaCopyOp>(op)) {
       if (copy.getDstCluster())
         countsIssued = false;
@@ -247,9 +253,10 @@ void ModuleChecks::exitThread(OpBuilder &b, Location loc) {
 SmallVector<Check> ModuleChecks::copyChecks(OpBuilder &b, Location loc,
                                             TmaCopyOp op, Value descriptor) {
   SmallVector<Check> checks;
-  // A derived map is published only if its checks passed: once any fault
-  // is recorded, the copies through derived maps are not issued.
-  if (derivedMaps.contains(op.getGlobal()))
+  // A derived map is published only if its checks passed, and a copy may
+  // reach it through memory: in a module that derives maps, once any fault
+  // is recorded, no copy through an opaque map is issued.
+  if (derivesMaps && isa<LLVM::LLVMPointerType>(op.getGlobal().getType()))
     checks.push_back({faultRecorded(b, loc), Rule::TensormapAlignment, {},
                       /*silent=*/true});
   if (isa<LLVM::LLVMPointerType>(op.getGlobal().getType())) {
@@ -742,6 +749,9 @@ void ModuleChecks::finish() {
   SmallVector<NamedAttribute> rules;
   for (Rule rule : kRecordedRules)
     rules.push_back(named(ruleName(rule), i64(static_cast<int64_t>(rule))));
+  if (derivesSeen)
+    for (Rule rule : kDeriveRules)
+      rules.push_back(named(ruleName(rule), i64(static_cast<int64_t>(rule))));
   SmallVector<Attribute> siteAttrs, kernelAttrs;
   for (const std::string &site : sites)
     siteAttrs.push_back(b.getStringAttr(site));

@@ -13,7 +13,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
@@ -76,9 +75,6 @@ public:
   void guardDerive(OpBuilder &b, Location loc, Operation *op,
                    llvm::ArrayRef<Check> checks,
                    llvm::function_ref<void(OpBuilder &)> publish);
-  /// Marks `map`, a derive's result: copies through it are not issued once a
-  /// fault has been recorded (it may never have been published).
-  void addDerivedMap(Value map) { derivedMaps.insert(map); }
   /// Derivations lowered so far (their sites are numbered by it).
   int derivesSeen = 0;
 
@@ -118,7 +114,9 @@ private:
   bool usesTable = false;
   llvm::SmallVector<std::string> sites;
   llvm::SmallVector<gpu::GPUFuncOp> kernels;
-  llvm::DenseSet<Value> derivedMaps;
+  /// The module derives tensor maps: a copy through an opaque map is not
+  /// issued once a fault is recorded (its map may be unpublished).
+  bool derivesMaps = false;
 };
 
 } // namespace mlir::tile::debug

@@ -213,8 +213,6 @@ struct DeriveLowering {
       publish(b);
     }
     b.replaceOp(op, dest);
-    if (checks)
-      checks->addDerivedMap(dest);
   }
 };
 

@@ -1,6 +1,7 @@
 // A debug build checks a derivation's runtime values before it writes the
-// map, and issues a copy through a derived map only while no fault is
-// recorded (the map may not have been published).
+// map and, in a module that derives maps, issues a copy through an opaque
+// map only while no fault is recorded (a map reached through memory may
+// not have been published).
 // RUN: tile-opt %s --tile-lower-tma=debug=true | FileCheck %s
 
 // CHECK: gpu.module @k
