@@ -18,16 +18,13 @@ from pathlib import Path
 import torch
 
 from tile_mlir import runtime
-from tile_mlir.runtime.launcher import _launch
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def kernel_ms(launch, reps: int) -> float:
     """Median of 5 rounds of `reps` back-to-back raw launches, ms per launch."""
-    k = launch.kernel
-    raw = lambda: _launch(k.function, launch.grid, launch.block, launch.cluster,  # noqa: E731
-                          k.dynamic_shared, 0, launch.kernel_params)
+    raw = lambda: launch.launcher(0, launch.kernel_params)  # noqa: E731
     for _ in range(3):
         raw()
     torch.cuda.synchronize()

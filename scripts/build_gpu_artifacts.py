@@ -55,11 +55,28 @@ def main() -> int:
         failed += build_random(args, out, compiler, build_case)
     build_bench_kernels(out / "bench_kernels", args.arch, compiler)
     build_debug_kernels(out / "debug", args.arch, compiler, seed["tma_load"])
+    populate_cache(out / "cache", args.arch)
     (out / "index.json").write_text(json.dumps({"arch": args.arch, "cases": names}) + "\n")
     print(f"built {len(names)} artifacts into {out}")
     if failed:
         print(f"{len(failed)} cases failed to build: {failed}", file=sys.stderr)
     return 1 if failed else 0
+
+
+# Recipe lists (MODULE:FUNCTION) of the kernels GPU tests and benchmarks load
+# through the compile cache (tile_mlir.cache.load_kernel); the GPU machine,
+# which has no MLIR, loads them from the carried <out>/cache.
+CACHE_RECIPES = (
+    "tile_mlir.testing.runtime_kernels:cache_recipes",
+)
+
+
+def populate_cache(folder: Path, arch: str) -> None:
+    import os
+    os.environ["TILE_MLIR_CACHE_DIR"] = str(folder)
+    from tile_mlir import cache
+    count = sum(cache.populate(spec, arches=(arch,)) for spec in CACHE_RECIPES)
+    print(f"cached {count} kernels into {folder}")
 
 
 # Sweep cases whose tensor map is also encoded by the MLIR host lowering

@@ -15,9 +15,25 @@ MANIFEST = "manifest.json"
 
 @dataclass
 class Artifact:
+    """PTX, cubin and manifest. Called with arrays (or bound), it loads its
+    cubin on the GPU once (runtime.load) and launches its single kernel."""
     ptx: str
     cubin: bytes | None
     manifest: dict = field(default_factory=dict)
+    _module: object = field(default=None, repr=False, compare=False)
+
+    def module(self):
+        """The loaded runtime Module (loaded on first use)."""
+        if self._module is None:
+            from . import runtime
+            self._module = runtime.load(self)
+        return self._module
+
+    def __call__(self, *args, **kwargs):
+        return self.module()(*args, **kwargs)
+
+    def bind(self, *args, **kwargs):
+        return self.module().bind(*args, **kwargs)
 
     @property
     def kernels(self) -> list[dict]:

@@ -7,6 +7,7 @@
                                 [--offsets ...]
     tile-mlir rules [NAME] [--kind K]
     tile-mlir plugin [--path] [--pipeline P]
+    tile-mlir cache populate MODULE:FUNCTION [--arch A] [--debug] | info | clear
 
 One argparse parser with a subparser per command (the standard library: the
 command must run wherever the package does, GPU machines included).
@@ -21,6 +22,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+from .targets import ARCHES
 
 
 def _ints(text: str) -> tuple:
@@ -132,7 +135,48 @@ def _parser() -> argparse.ArgumentParser:
                     metavar="P", help="the pass pipeline shown "
                     "(default builtin.module(tile-lower-tma))")
     pl.set_defaults(run=_plugin)
+
+    ca = sub.add_parser(
+        "cache", help="fill, show or clear the compile cache",
+        description="The compile cache (docs/compile-cache.md) keeps compiled "
+        "kernels in $TILE_MLIR_CACHE_DIR (default ~/.cache/tile-mlir). "
+        "`populate MODULE:FUNCTION` compiles the recipes FUNCTION() returns, "
+        "(builder, params) or (builder, params, options) entries, so that a "
+        "machine without MLIR can load them from the carried folder; `info` "
+        "prints the folder and its size; `clear` empties it.")
+    ca.add_argument("action", choices=("populate", "info", "clear"))
+    ca.add_argument("recipes", nargs="?", metavar="MODULE:FUNCTION",
+                    help="for populate, e.g. tile_mlir.testing.runtime_kernels:cache_recipes")
+    ca.add_argument("--arch", action="append", choices=ARCHES, metavar="A",
+                    help=f"target ({', '.join(ARCHES)}; repeatable; default sm_90a)")
+    ca.add_argument("--debug", action="store_true",
+                    help="populate the debug variants (docs/debug-mode.md)")
+    ca.set_defaults(run=_cache)
     return parser
+
+
+def _cache(args) -> int:
+    from . import cache
+    from .errors import TileError
+    if args.action == "info":
+        for key, value in cache.info().items():
+            print(f"{key:10s}{value}")
+        return 0
+    if args.action == "clear":
+        cache.clear()
+        print(f"cleared {cache.cache_dir()}")
+        return 0
+    if not args.recipes:
+        print("tile-mlir cache: error: populate needs MODULE:FUNCTION", file=sys.stderr)
+        return 2
+    try:
+        count = cache.populate(args.recipes, arches=tuple(args.arch or ("sm_90a",)),
+                               debug=args.debug)
+    except TileError as err:
+        print(f"tile-mlir cache: error: {err}", file=sys.stderr)
+        return 1
+    print(f"cached {count} kernels in {cache.cache_dir()}")
+    return 0
 
 
 def _read(path: str) -> tuple[str, str]:

@@ -28,15 +28,13 @@ from mlir.dialects import gpu
 from mlir.passmanager import PassManager
 
 from . import _native
+from . import cache as compile_cache
 from .artifact import Artifact
 from .errors import (TileError, TileUsageError, first_error_diagnostic, from_mlir_error,
                      parse_module, verify_operation)
 from .kernel import KernelDef, make_context
+from .targets import ARCHES, PTX_FEATURES
 
-ARCHES = ("sm_90a", "sm_100a")
-# PTX ISA 8.6: the oldest with shared::cta load destinations and sm_100a; the
-# CUDA 13.0 driver and ptxas accept it.
-PTX_FEATURES = "+ptx86"
 
 
 class CompileError(TileError, RuntimeError):
@@ -141,7 +139,9 @@ def _kernel_metadata(module: ir.Module) -> list[dict]:
                 ir.IntegerAttr(attrs["tile.dynamic_shared_bytes"]).value
                 if "tile.dynamic_shared_bytes" in attrs else 0)
             ftype = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
-            info["params"] = [_param(t) for t in ftype.inputs]
+            declared = ([ir.StringAttr(a).value for a in ir.ArrayAttr(attrs["tile.param_types"])]
+                        if "tile.param_types" in attrs else [None] * len(ftype.inputs))
+            info["params"] = [_param(t, d) for t, d in zip(ftype.inputs, declared)]
             kernels.append(info)
         return ir.WalkResult.ADVANCE
 
@@ -149,11 +149,20 @@ def _kernel_metadata(module: ir.Module) -> list[dict]:
     return kernels
 
 
-def _param(t: ir.Type) -> dict:
+def _param(t: ir.Type, declared: str | None = None) -> dict:
+    """A parameter's manifest entry. A scalar's `dtype` is its builder type
+    (`declared`, from tile.param_types) or, for MLIR input, what its type
+    says (a signless integer then accepts either signedness's range)."""
     if isinstance(t, ir.MemRefType):
         shape = [None if d == ir.ShapedType.get_dynamic_size() else d for d in t.shape]
         return {"kind": "memref", "shape": shape, "element": str(t.element_type)}
-    return {"kind": "scalar", "type": str(t)}
+    return {"kind": "scalar", "type": str(t),
+            "dtype": declared or _SCALAR_DTYPES.get(str(t), str(t))}
+
+
+# MLIR scalar types a kernel parameter may have -> the runtime's dtype name.
+_SCALAR_DTYPES = {"i32": "i32", "i64": "i64", "f32": "float32", "f64": "float64",
+                  "index": "index"}
 
 
 def _tensor_maps(module: ir.Module) -> dict[str, list[dict]]:
@@ -221,7 +230,7 @@ def assemble(ptx: str, arch: str, ptxas: str | None = None) -> bytes:
 
 
 def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
-            cubin: bool = True, debug: bool = False) -> Artifact:
+            cubin: bool = True, debug: bool = False, cache: bool = True) -> Artifact:
     """Compiles a builder kernel, a module of gpu.modules or its MLIR text
     for `arch` (sm_90a or sm_100a; the gpu.modules are retargeted to it). A
     module the verifier rejects raises TileVerifyError naming the rule
@@ -231,13 +240,53 @@ def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
     `debug=True` builds the debug variant (docs/debug-mode.md): waits are
     bounded and the runtime rules checked on the device; the runtime reads
     the error buffer after every launch and raises TileRuntimeError naming
-    the rule."""
+    the rule.
+
+    The result is looked up in the compile cache first (tile_mlir.cache,
+    docs/compile-cache.md: same IR, arch, debug and tools) and stored there;
+    `cache=False` compiles afresh and stores nothing. Called with arrays,
+    the artifact loads itself and launches (`compile(k)(x, out)`)."""
+    return compile_keyed(kernel, arch, cubin, debug, cache)[0]
+
+
+def compile_keyed(kernel, arch: str = "sm_90a", cubin: bool = True, debug: bool = False,
+                  cache: bool = True) -> tuple[Artifact, str | None]:
+    """compile(), also returning the artifact's IR-level cache key (None
+    with cache=False)."""
     target_attr(arch)  # an unsupported arch fails before anything is built
+    text, module, launch = _source(kernel)
+    key = None
+    if cache:
+        key = compile_cache.ir_key(text + json.dumps(launch), arch, debug)
+        hit = compile_cache.lookup_ir(key, cubin)
+        if hit is not None:
+            return hit, key
+    if module is None:
+        module = parse_module(text, make_context())
+    art = _compile_module(module, launch, arch, cubin, debug)
+    if key is not None:
+        compile_cache.store_ir(key, art)
+    return art, key
+
+
+def _source(kernel) -> tuple[str, ir.Module | None, dict | None]:
+    """The kernel's MLIR text (what the IR key hashes), its module where one
+    was built, and a builder kernel's launch shape. A KernelDef traced
+    before, unchanged since, gives its text without tracing again."""
     if isinstance(kernel, KernelDef):
-        module = kernel.build(make_context())
         launch = {"grid": list(kernel.grid), "block": list(kernel.block),
                   "cluster": list(kernel.cluster) if kernel.cluster else None}
-    elif isinstance(kernel, (ir.Module, str)):
+        snapshot = (kernel.fn, kernel.name, tuple(kernel.grid), tuple(kernel.block),
+                    kernel.cluster and tuple(kernel.cluster), kernel.target,
+                    tuple(kernel.params))
+        traced = getattr(kernel, "_traced", None)
+        if traced is not None and traced[0] == snapshot:
+            return traced[1], None, launch
+        module = kernel.build(make_context())
+        text = str(module)
+        kernel._traced = (snapshot, text)
+        return text, module, launch
+    if isinstance(kernel, (ir.Module, str)):
         if isinstance(kernel, str):
             context = make_context()
         else:
@@ -245,10 +294,13 @@ def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
             _native.register_dialect(context)
         # A copy, parsed again: retargeting does not touch the caller's module.
         module = parse_module(str(kernel), context)
-        launch = None
-    else:
-        raise TileUsageError("compile-input", "compile() takes a KernelDef, an "
-                             f"mlir.ir.Module or MLIR text, got {type(kernel).__name__}")
+        return str(module), module, None
+    raise TileUsageError("compile-input", "compile() takes a KernelDef, an "
+                         f"mlir.ir.Module or MLIR text, got {type(kernel).__name__}")
+
+
+def _compile_module(module: ir.Module, launch: dict | None, arch: str, cubin: bool,
+                    debug: bool) -> Artifact:
     if not any(op.operation.name == "gpu.module" for op in module.body.operations):
         raise TileUsageError("compile-input", "the module holds no gpu.module "
                              "(nothing to compile)")

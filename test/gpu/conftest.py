@@ -15,6 +15,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("TILE_GPU_ARTIFACTS", ROOT / ".artifacts"))
+# Kernels loaded through the compile cache come from the carried folder
+# (scripts/build_gpu_artifacts.py populates it).
+os.environ.setdefault("TILE_MLIR_CACHE_DIR", str(ARTIFACTS / "cache"))
 
 
 def _gpu_reason() -> str:

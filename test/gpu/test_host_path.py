@@ -13,7 +13,8 @@ from tile_mlir import runtime
 from tile_mlir.runtime.arrays import device_view, download, upload
 from tile_mlir.runtime.driver import check, cuda
 from tile_mlir.launch_shape import dim3
-from tile_mlir.runtime.launcher import _launch, _pack
+from tile_mlir.runtime.launch import Launcher
+from tile_mlir.runtime.launcher import _pack
 from tile_mlir.testing.cases import all_cases
 
 # A sibling test module: pytest puts this folder on sys.path.
@@ -41,8 +42,8 @@ def test_seed_runs_with_the_host_lowering_encode(artifacts, rng):
         drv.CUtensorMapSwizzle(recorded["swizzle"]),
         drv.CUtensorMapL2promotion(recorded["l2_promotion"]),
         drv.CUtensorMapFloatOOBfill(recorded["oob_fill"])), "cuTensorMapEncodeTiled")
-    params = _pack(views, kernel.specs, [tmap])
-    _launch(kernel.function, (1, 1, 1), (32, 1, 1), None, 0, 0, params.array())
+    params = _pack(kernel.info["params"], views, kernel.specs, [tmap])
+    Launcher(kernel.function, (1, 1, 1), (32, 1, 1), None, 0)(0, params.array())
     check(drv.cuStreamSynchronize(0), "cuStreamSynchronize")
     views[1].host = out
     download(views[1])
@@ -83,10 +84,10 @@ def test_im2col_runs_with_the_host_lowering_encode(artifacts, rng):
         drv.CUtensorMapFloatOOBfill(recorded["oob_fill"])), "cuTensorMapEncodeIm2col")
     # G was uploaded for the encode: launch on that very device copy.
     views = [g_view, upload(device_view(S, 1)), upload(device_view(out, 2))]
-    params = _pack(views, kernel.specs, [tmap])
-    _launch(kernel.function, dim3(kernel.info.get("grid", (1, 1, 1))),
-            dim3(kernel.info.get("block", (1, 1, 1))), None, kernel.dynamic_shared,
-            0, params.array())
+    params = _pack(kernel.info["params"], views, kernel.specs, [tmap])
+    Launcher(kernel.function, dim3(kernel.info.get("grid", (1, 1, 1))),
+             dim3(kernel.info.get("block", (1, 1, 1))), None,
+             kernel.dynamic_shared)(0, params.array())
     check(drv.cuStreamSynchronize(0), "cuStreamSynchronize")
     views[2].host = out
     download(views[2])

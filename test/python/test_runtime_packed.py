@@ -113,7 +113,7 @@ def test_the_kernels_memref_counts_values(fmt, element, cu, align, inner, packin
     """The LLVM memref descriptor gets the tensor's sizes and element strides
     (values), whatever the byte array's shape."""
     view = device(shape=(8, nbytes), strides=(2 * nbytes, 1))
-    params = _pack([view], [], [], [host_packing(element)])
+    params = _pack([{"kind": "memref", "element": element}], [view], [], [])
     # allocated, aligned, offset, sizes..., strides...
     values = [ctypes.c_int64.from_address(p).value for p in params.pointers[2:]]
     assert values == [0, 8, 128, 256, 1]

@@ -9,6 +9,7 @@ from tile_mlir.runtime import tensormap
 from tile_mlir.runtime.arrays import DeviceView, device_view
 from tile_mlir.runtime.errors import TileRuntimeError
 from tile_mlir.runtime.launcher import Kernel
+from tile_mlir.runtime.scalars import ScalarSlot
 from tile_mlir.spec import TensorMapSpec
 
 
@@ -18,13 +19,15 @@ def _kernel(params):
     k.name = "k"
     k.info = {"params": params}
     k.specs = []
+    k.scalars = {i: ScalarSlot(p.get("dtype", p.get("type")), i)
+                 for i, p in enumerate(params) if p["kind"] == "scalar"}
     return k
 
 
-def test_scalar_parameters_are_argument_kind():
+def test_an_array_for_a_scalar_parameter_is_argument_kind():
     k = _kernel([{"kind": "scalar", "type": "i32"}])
     with pytest.raises(TileRuntimeError) as err:
-        k._check_args([device_view(np.zeros(4, np.int32), 0)])
+        k._check_args([None], [np.zeros(4, np.int32)])
     assert err.value.rule == "argument-kind"
     assert "argument 0" in err.value.message
 

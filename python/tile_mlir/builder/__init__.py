@@ -36,6 +36,7 @@ from .sync import (bulk_commit_group, bulk_wait_group, cluster_sync, cta_sync,
                    fence_mbarrier_init_cluster, fence_proxy_async_shared_cta,
                    mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_init,
                    mbarrier_wait, set_tx_bytes)
+from .scalar import Scalar
 from .tensor import Tensor
 from .threads import block_dim, block_id, cluster_ctarank, grid_dim, lane_id, thread_id
 from .values import Buffer, Expr, Pointer
@@ -43,7 +44,7 @@ from .vector import vector_load, vector_store, vector_type
 
 __all__ = [
     "DEFAULT_TARGET", "Buffer", "Expr", "IntOps", "IrOps", "KernelDef",
-    "Pointer", "Tensor", "alloc_shared", "atomic_add", "base_address", "block_dim",
+    "Pointer", "Scalar", "Tensor", "alloc_shared", "atomic_add", "base_address", "block_dim",
     "block_id", "bulk_commit_group", "bulk_wait_group", "cluster_ctarank",
     "cluster_sync", "cta_sync", "dynamic_shared", "element_type", "empty_parity",
     "fence_acq_rel", "fence_mbarrier_init_cluster", "fence_proxy_async_shared_cta",

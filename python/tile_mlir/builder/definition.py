@@ -21,14 +21,16 @@ from mlir.dialects import gpu
 from .. import _native
 from ..errors import TileUsageError, verify_operation
 from ..launch_shape import dim3
+from .scalar import Scalar
 from .tensor import Tensor
 from .trace import Trace
-from .values import Buffer
+from .values import Buffer, Expr
 
 DEFAULT_TARGET = '#nvvm.target<chip = "sm_90a", features = "+ptx86">'
 
-# An explicit signature: (name, Tensor) pairs in order, or a dict.
-Params = Union[Iterable[tuple[str, Tensor]], Mapping[str, Tensor]]
+# An explicit signature: (name, Tensor | Scalar) pairs in order, or a dict.
+Param = Union[Tensor, Scalar]
+Params = Union[Iterable[tuple[str, Param]], Mapping[str, Param]]
 
 
 def make_context() -> ir.Context:
@@ -49,8 +51,8 @@ def _closure(fn: Callable) -> dict:
     return scope
 
 
-def signature_params(fn: Callable) -> list[tuple[str, Tensor]]:
-    """(name, Tensor) per parameter of `fn`, from its annotations; string
+def signature_params(fn: Callable) -> list[tuple[str, Param]]:
+    """(name, Tensor or Scalar) per parameter of `fn`, from its annotations; string
     annotations are evaluated in `fn`'s module and closure."""
     try:
         sig = inspect.signature(fn, globals=fn.__globals__, locals=_closure(fn),
@@ -61,23 +63,23 @@ def signature_params(fn: Callable) -> list[tuple[str, Tensor]]:
                              "params=[(name, Tensor(...)), ...] instead") from None
     params = []
     for name, param in sig.parameters.items():
-        if not isinstance(param.annotation, Tensor):
+        if not isinstance(param.annotation, (Tensor, Scalar)):
             raise TileUsageError("kernel-signature", f"kernel parameter '{name}' "
-                                 "needs a Tensor(...) annotation")
+                                 "needs a Tensor(...) or Scalar(...) annotation")
         params.append((name, param.annotation))
     return params
 
 
-def _explicit_params(params) -> list[tuple[str, Tensor]]:
+def _explicit_params(params) -> list[tuple[str, Param]]:
     if isinstance(params, (str, bytes)) or not hasattr(params, "__iter__"):
         raise TileUsageError("kernel-signature", "params: expected (name, "
-                             f"Tensor(...)) pairs or a dict, got {params!r}")
+                             f"Tensor(...) or Scalar(...)) pairs or a dict, got {params!r}")
     items = list(params.items()) if isinstance(params, Mapping) else list(params)
     for item in items:
         if not isinstance(item, (tuple, list)) or len(item) != 2 or \
-                not isinstance(item[0], str) or not isinstance(item[1], Tensor):
+                not isinstance(item[0], str) or not isinstance(item[1], (Tensor, Scalar)):
             raise TileUsageError("kernel-signature", "params: expected (name, "
-                                 f"Tensor(...)) pairs, got {item!r}")
+                                 f"Tensor(...) or Scalar(...)) pairs, got {item!r}")
     return [(name, tensor) for name, tensor in items]
 
 
@@ -85,8 +87,9 @@ class KernelDef:
     """A traced kernel: `build()` returns its module, `.grid` / `.block` /
     `.cluster` its launch shape.
 
-    `body` is called with one `Buffer` per parameter, in order. `params`
-    ((name, Tensor) pairs or a dict) and `name` give the signature
+    `body` is called with one `Buffer` per Tensor parameter and one `Expr`
+    per Scalar parameter, in order. `params` ((name, Tensor | Scalar)
+    pairs or a dict) and `name` give the signature
     explicitly; without them they come from `body`'s annotations and
     `__name__`."""
 
@@ -114,11 +117,17 @@ class KernelDef:
             body = gmod.bodyRegion.blocks[0]
             with ir.InsertionPoint(body):
                 ftype = ir.FunctionType.get(
-                    [t.memref_type() for _, t in self.params], [])
+                    [_ir_type(t) for _, t in self.params], [])
                 func = gpu.GPUFuncOp(ir.TypeAttr.get(ftype), sym_name=self.name,
                                      kernel=True, known_block_size=list(self.block),
                                      known_grid_size=list(self.grid))
                 entry = func.body.blocks.append(*ftype.inputs)
+            if any(isinstance(t, Scalar) for _, t in self.params):
+                # What the runtime packs per parameter: a memref, or a scalar
+                # of this builder type (signless integers carry no sign).
+                func.attributes["tile.param_types"] = ir.ArrayAttr.get(
+                    [ir.StringAttr.get(t.dtype if isinstance(t, Scalar) else "memref")
+                     for _, t in self.params])
             if self.cluster:
                 func.attributes["tile.cluster_size"] = ir.DenseI32ArrayAttr.get(
                     list(self.cluster))
@@ -126,7 +135,8 @@ class KernelDef:
             previous, Trace.current = Trace.current, trace
             try:
                 with ir.InsertionPoint(entry):
-                    self.fn(*[Buffer(arg) for arg in entry.arguments])
+                    self.fn(*[Expr(arg) if isinstance(t, Scalar) else Buffer(arg)
+                              for arg, (_, t) in zip(entry.arguments, self.params)])
                     gpu.ReturnOp([])
             finally:
                 Trace.current = previous
@@ -135,6 +145,10 @@ class KernelDef:
                     ir.IntegerType.get_signless(64), trace.dynamic_bytes)
             verify_operation(module)
             return module
+
+
+def _ir_type(param: Param) -> ir.Type:
+    return param.ir_type() if isinstance(param, Scalar) else param.memref_type()
 
 
 def kernel(grid=1, block=32, cluster=None, target: str = DEFAULT_TARGET, *,

@@ -1,4 +1,5 @@
-"""Arguments as device memory: numpy (copied), cupy/torch (in place)."""
+"""Arguments as device memory: numpy (copied); torch, cupy, numba, jax and
+any other CUDA array (__cuda_array_interface__ or __dlpack__) in place."""
 
 from __future__ import annotations
 
@@ -96,13 +97,21 @@ class DeviceView:
     dtype: np.dtype
     host: np.ndarray | None = None  # numpy argument to copy back
     allocation: object = field(default=None, repr=False)
+    device: int = 0
+    library: str = "numpy"  # top-level module of the array's type
 
     @property
     def itemsize(self) -> int:
         return self.dtype.itemsize
 
 
-def _dtype(name, index: int) -> np.dtype:
+def storage_dtype(name: str, index: int) -> np.dtype:
+    """The numpy storage dtype of an array library's dtype name: the
+    contract's host dtype for the names it knows (bfloat16 -> uint16,
+    float8_e4m3fn -> uint8, ...), numpy's own otherwise."""
+    info = contract.DTYPES.get(name)
+    if info is not None:
+        return np.dtype(info.numpy)
     try:
         return np.dtype(name)
     except TypeError:
@@ -110,13 +119,25 @@ def _dtype(name, index: int) -> np.dtype:
                                "has no numpy equivalent") from None
 
 
+def _dtype(name, index: int) -> np.dtype:
+    if isinstance(name, np.dtype) and name.name in contract.DTYPES:
+        return storage_dtype(name.name, index)
+    try:
+        return np.dtype(name)
+    except TypeError:
+        return storage_dtype(str(name), index)
+
+
+def _contiguous_strides(shape: tuple) -> tuple:
+    return tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) for i in range(len(shape)))
+
+
 def _from_interface(obj, index: int) -> DeviceView:
     info = obj.__cuda_array_interface__
     dtype = _dtype(info["typestr"], index)
     shape = tuple(info["shape"])
     if info.get("strides") is None:
-        strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64))
-                        for i in range(len(shape)))
+        strides = _contiguous_strides(shape)
     else:
         byte_strides = tuple(info["strides"])
         if any(s % dtype.itemsize for s in byte_strides):
@@ -126,22 +147,61 @@ def _from_interface(obj, index: int) -> DeviceView:
                 f"multiples of the element size {dtype.itemsize}")
         strides = tuple(s // dtype.itemsize for s in byte_strides)
     return DeviceView(ptr=int(info["data"][0]), shape=shape, strides=strides,
-                      dtype=dtype)
+                      dtype=dtype, library=type(obj).__module__.split(".")[0])
 
 
 def _torch_view(obj, index: int) -> DeviceView:
     if not obj.is_cuda:
         raise TileRuntimeError("device-array", f"argument {index}: a CPU torch "
                                "tensor; pass a CUDA tensor or a numpy array")
-    dtype = {"torch.bfloat16": np.dtype(np.uint16)}.get(str(obj.dtype))
-    if dtype is None:
-        dtype = _dtype(str(obj.dtype).replace("torch.", ""), index)
     return DeviceView(ptr=int(obj.data_ptr()), shape=tuple(obj.shape),
-                      strides=tuple(obj.stride()), dtype=dtype)
+                      strides=tuple(obj.stride()),
+                      dtype=storage_dtype(str(obj.dtype).replace("torch.", ""), index),
+                      device=obj.device.index or 0, library="torch")
 
 
-def device_view(obj, index: int) -> DeviceView:
-    """Describes `obj` without copying (numpy arrays are described as host)."""
+def _strided_memory_view():
+    """cuda.core's StridedMemoryView (DLPack and CUDA array interface reader)."""
+    try:
+        from cuda.core.utils import StridedMemoryView
+    except ImportError:
+        try:
+            from cuda.core.experimental.utils import StridedMemoryView
+        except ImportError:
+            return None
+    return StridedMemoryView
+
+
+def _dlpack_view(obj, index: int, stream: int) -> DeviceView:
+    """An array known only through __dlpack__ (jax, ...), read by cuda.core;
+    the producer makes it ready on `stream` (the DLPack stream contract)."""
+    view_type = _strided_memory_view()
+    if view_type is None:
+        raise TileRuntimeError("device-array", f"argument {index}: a "
+                               f"{type(obj).__name__} exports only __dlpack__, which "
+                               "the runtime reads through cuda-core (pip install "
+                               "'tile-mlir[gpu]' or pip install cuda-core)")
+    try:
+        # DLPack names the legacy default stream 1 (0 is ambiguous there).
+        view = view_type(obj, stream_ptr=stream or 1)
+        dtype = view.dtype
+    except (BufferError, TypeError, ValueError) as err:
+        raise TileRuntimeError("device-array", f"argument {index}: its DLPack "
+                               f"export cannot be read ({err})") from None
+    if not view.is_device_accessible or view.device_id < 0:
+        raise TileRuntimeError("device-array", f"argument {index}: a host "
+                               f"{type(obj).__name__}; pass a CUDA array or a numpy array")
+    shape = tuple(view.shape)
+    strides = tuple(view.strides) if view.strides is not None else _contiguous_strides(shape)
+    return DeviceView(ptr=int(view.ptr), shape=shape, strides=strides,
+                      dtype=_dtype(dtype, index), device=int(view.device_id),
+                      library=type(obj).__module__.split(".")[0])
+
+
+def device_view(obj, index: int, stream: int = 0) -> DeviceView:
+    """Describes `obj` without copying (numpy arrays are described as host):
+    a torch CUDA tensor, an object with __cuda_array_interface__ (cupy,
+    numba) or one with __dlpack__ (jax and the rest)."""
     if isinstance(obj, np.ndarray):
         return DeviceView(ptr=0, shape=obj.shape,
                           strides=tuple(s // obj.itemsize for s in obj.strides),
@@ -150,8 +210,29 @@ def device_view(obj, index: int) -> DeviceView:
         return _torch_view(obj, index)
     if hasattr(obj, "__cuda_array_interface__"):
         return _from_interface(obj, index)
+    if hasattr(obj, "__dlpack__"):
+        return _dlpack_view(obj, index, stream)
     raise TileRuntimeError("device-array", f"argument {index}: expected a numpy "
-                           f"array or a CUDA array (cupy, torch), got {type(obj).__name__}")
+                           "array or a CUDA array (torch, cupy, jax, numba: "
+                           "__cuda_array_interface__ or __dlpack__), got "
+                           f"{type(obj).__name__}")
+
+
+def check_device(view: DeviceView, index: int) -> None:
+    """[argument-device]: the array lives on device 0 (the runtime's context).
+    The driver says where the pointer lives, whatever library made it."""
+    if view.host is not None or view.ptr == 0:
+        return
+    drv = cuda()
+    attr = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+    try:
+        ordinal = int(check(drv.cuPointerGetAttribute(attr, view.ptr),
+                            "cuPointerGetAttribute"))
+    except Exception:
+        ordinal = view.device  # memory the driver does not track (rare)
+    if ordinal != 0:
+        raise TileRuntimeError("argument-device", f"argument {index} lives on CUDA "
+                               f"device {ordinal}; the runtime launches on device 0")
 
 
 class DeviceBuffer:

@@ -99,3 +99,10 @@ def compute_capability() -> tuple[int, int]:
     minor = check(drv.cuDeviceGetAttribute(
         attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device), "cuDeviceGetAttribute")
     return major, minor
+
+
+def device_arch() -> str:
+    """The compile target of device 0: sm_90a for compute capability 9.0,
+    sm_100a for 10.0 (the arch-specific targets TMA kernels need)."""
+    major, minor = compute_capability()
+    return f"sm_{major}{minor}a"

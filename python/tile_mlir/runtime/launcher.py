@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import ctypes
+import threading
 from pathlib import Path
 
 from ..artifact import Artifact
 from ..launch_shape import dim3
 from ..spec import TensorMapSpec
-from .arrays import (DeviceView, accepted_dtypes, check_packed, device_view, download,
+from .arg_keys import args_key
+from .arrays import (accepted_dtypes, check_device, check_packed, device_view, download,
                      host_packing, packed_layout, upload)
 from .debug import ErrorBuffer
 from .driver import check, context, cuda
 from .errors import TileRuntimeError
+from .launch import Launcher
+from .scalars import SCALAR_CTYPES, ScalarSlot, is_array, is_number
+from .streams import current_stream, stream_handle
 from .tensormap import TensorMapCache, check_source
 
 
@@ -69,6 +74,17 @@ class Module:
 
 
 class Kernel:
+    """One kernel of a loaded module.
+
+    Calling it checks the arguments against the manifest, encodes their
+    tensor maps and launches. Device-array arguments are checked once per
+    distinct (address, shape, strides, dtype, device) combination: the
+    validated launch, maps encoded, is kept (the newest CACHE_SIZE of them),
+    and a call whose arguments have the same keys only checks and packs its
+    scalars and launches (runtime/arg_keys.py says what a key holds)."""
+
+    CACHE_SIZE = 64
+
     def __init__(self, module: Module, info: dict):
         self.module = module
         self.info = info
@@ -79,6 +95,9 @@ class Kernel:
                       for entry in info.get("tensor_maps", [])]
         self.maps = TensorMapCache()
         self.dynamic_shared = int(info.get("dynamic_shared_bytes", 0))
+        self.scalars = {i: ScalarSlot(_scalar_dtype(p), i)
+                        for i, p in enumerate(info["params"]) if p["kind"] == "scalar"}
+        self._launches: dict = {}
         check_shared_bytes(info, _shared_limit())
         if self.dynamic_shared > 48 * 1024:
             attr = cuda().CUfunction_attribute
@@ -87,15 +106,27 @@ class Kernel:
                 self.dynamic_shared), "cuFuncSetAttribute")
 
     # -- checks ------------------------------------------------------------
-    def _check_args(self, views: list[DeviceView]) -> None:
+    def _check_args(self, views: list, args=None) -> None:
+        """The launch rules for the arguments' views (None for a number);
+        `args`: the arguments themselves, whose numbers are checked."""
         params = self.info["params"]
         if len(views) != len(params):
             raise TileRuntimeError("argument-count", f"{self.name} takes {len(params)} "
                                    f"arguments, got {len(views)}")
         for i, (view, param) in enumerate(zip(views, params)):
-            if param["kind"] != "memref":
-                raise TileRuntimeError("argument-kind", f"argument {i}: scalar "
-                                       "parameters are not supported by the launcher")
+            if param["kind"] == "scalar":
+                if args is not None and is_array(args[i]):
+                    raise TileRuntimeError("argument-kind", f"argument {i}: an array "
+                                           f"for the {self.scalars[i].dtype} scalar "
+                                           "parameter (pass a number)")
+                if args is not None:
+                    self.scalars[i].value(args[i])
+                continue
+            if view is None:
+                number = "" if args is None else f" {args[i]!r}"
+                raise TileRuntimeError("argument-kind", f"argument {i}: the number"
+                                       f"{number} for a memref parameter (pass an "
+                                       "array)")
             if view.dtype not in accepted_dtypes(param["element"]):
                 raise TileRuntimeError("argument-dtype", f"argument {i}: dtype "
                                        f"{view.dtype} does not match the kernel's "
@@ -117,44 +148,89 @@ class Kernel:
             check_source(spec, views[spec.source], spec.source)
 
     # -- launch ------------------------------------------------------------
-    def _prepare(self, args, grid, block, cluster) -> "BoundLaunch":
-        views = [device_view(a, i) for i, a in enumerate(args)]
-        self._check_args(views)  # nothing is uploaded or launched before this
-        views = [upload(v) if v.host is not None else v for v in views]
+    def _prepare(self, args, grid, block, cluster, stream: int = 0) -> "BoundLaunch":
+        """Checks and encodes; `stream` is the launch's, which a DLPack
+        producer makes its array ready on."""
+        params = self.info["params"]
+        if len(args) != len(params):
+            raise TileRuntimeError("argument-count", f"{self.name} takes {len(params)} "
+                                   f"arguments, got {len(args)}")
+        views = [None if p["kind"] == "scalar" or is_number(a)
+                 else device_view(a, i, stream) for i, (a, p) in enumerate(zip(args, params))]
+        self._check_args(views, args)  # nothing is uploaded or launched before this
+        for i, view in enumerate(views):
+            if view is not None:
+                check_device(view, i)
+        views = [upload(v) if v is not None and v.host is not None else v for v in views]
         for spec in self.specs:  # device addresses now known
             check_source(spec, views[spec.source], spec.source)
         maps = [self.maps.get(spec, views[spec.source]) for spec in self.specs]
-        packings = [host_packing(p.get("element", "")) for p in self.info["params"]]
-        return BoundLaunch(self, views, _pack(views, self.specs, maps, packings),
+        return BoundLaunch(self, views, _pack(self.info["params"], views, self.specs, maps),
                            dim3(grid or self.info.get("grid", (1, 1, 1))),
                            dim3(block or self.info.get("block", (1, 1, 1))),
                            cluster or self.info.get("cluster"))
 
-    def __call__(self, *args, grid=None, block=None, cluster=None, stream=0,
-                 sync: bool = True):
-        """Launches on `stream`. A debug artifact always synchronizes the
-        stream and raises the fault its kernel recorded (after copying numpy
+    def _cached(self, args, key, grid, block, cluster, stream: int) -> "BoundLaunch":
+        """The validated launch for arguments with these keys (made on a miss)."""
+        full = (key, _hashable(grid), _hashable(block), _hashable(cluster))
+        launch = self._launches.get(full)
+        if launch is None:
+            launch = self._prepare(args, grid, block, cluster, stream)
+            if len(self._launches) >= self.CACHE_SIZE:
+                del self._launches[next(iter(self._launches))]  # the oldest
+            self._launches[full] = launch
+        return launch
+
+    def __call__(self, *args, grid=None, block=None, cluster=None, stream=None,
+                 sync: bool | None = None):
+        """Launches on `stream` (docs/runtime.md): by default the current
+        stream of the arguments' array library (torch, then cupy), else 0.
+
+        The call returns once the launch is queued. It synchronizes the
+        stream only when `sync=True`, when an argument is a numpy array
+        (copied to the device and back), and for a debug artifact, which
+        then raises the fault its kernel recorded (after copying numpy
         arguments back, so what the kernel wrote can be inspected)."""
-        launch = self._prepare(args, grid, block, cluster)
-        _launch(self.function, launch.grid, launch.block, launch.cluster,
-                self.dynamic_shared, stream, launch.kernel_params)
+        handle = None if stream is None else stream_handle(stream)
+        key = args_key(args)
+        if key is not None:  # no DLPack-only array: the stream is not needed yet
+            launch = self._cached(args, key, grid, block, cluster, handle or 0)
+            if handle is None:
+                handle = current_stream(launch.libraries)
+        else:
+            if handle is None:
+                handle = current_stream(frozenset(type(a).__module__.split(".")[0]
+                                                  for a in args))
+            launch = self._prepare(args, grid, block, cluster, handle)
+        launch.launch(handle, args)
         fault = None
         if sync or launch.has_host_arrays or self.module.debug:
-            check(cuda().cuStreamSynchronize(stream), "cuStreamSynchronize")
+            check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
             if self.module.debug:
                 fault = self.module.debug.take(self.name)
-        launch.download()
+            launch.download()
         if fault is not None:
             raise fault
 
     def bind(self, *device_args, grid=None, block=None, cluster=None) -> "BoundLaunch":
         """Checks the (device) arguments and encodes their tensor maps once;
-        the returned callable only launches (for repeated launches)."""
+        the returned callable only launches (for repeated launches), with
+        the scalar arguments' values given here."""
         launch = self._prepare(device_args, grid, block, cluster)
         if launch.has_host_arrays:
             raise TileRuntimeError("device-array", "bind() takes device arrays "
-                                   "(cupy, torch); numpy arrays are copied per call")
+                                   "(torch, cupy, jax, numba); numpy arrays are "
+                                   "copied per call")
+        launch.set_scalars(device_args)
         return launch
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _scalar_dtype(param: dict) -> str:
+    return param.get("dtype") or param.get("type")
 
 
 def _shared_limit() -> int:
@@ -178,31 +254,56 @@ def check_shared_bytes(info: dict, limit: int) -> None:
 
 
 class BoundLaunch:
-    """A launch with checked arguments and packed parameters."""
+    """A launch with checked arguments, encoded maps and packed parameters;
+    calling it launches on `stream` (default: the current stream of the
+    arrays' library, else 0)."""
 
-    def __init__(self, kernel: Kernel, views, params, grid, block, cluster):
+    def __init__(self, kernel: Kernel, views, params: "_Params", grid, block, cluster):
         self.kernel = kernel
         self.views = views
         self.params = params
         self.kernel_params = params.array()
         self.grid, self.block, self.cluster = grid, block, cluster
-        self.has_host_arrays = any(v.host is not None for v in views)
+        self.has_host_arrays = any(v is not None and v.host is not None for v in views)
+        self.libraries = frozenset(v.library for v in views if v is not None)
+        self.launcher = Launcher(kernel.function, grid, block,
+                                 dim3(cluster) if cluster else None, kernel.dynamic_shared)
+        self._lock = threading.Lock() if params.scalar_slots else None
 
-    def __call__(self, stream=0) -> None:
+    def set_scalars(self, args) -> None:
+        """Checks and packs the scalar arguments among `args`."""
+        for index, slot in self.params.scalar_slots.items():
+            slot.value = self.kernel.scalars[index].value(args[index]).value
+
+    def launch(self, stream: int, args=None) -> None:
+        """Launches on the stream handle, with the scalars of `args` (checked)
+        or, without `args`, the ones packed last."""
+        if self._lock is None:
+            self.launcher(stream, self.kernel_params)
+            return
+        values = [] if args is None else [
+            (slot, self.kernel.scalars[i].value(args[i]).value)
+            for i, slot in self.params.scalar_slots.items()]
+        with self._lock:  # the driver copies the parameters during the call
+            for slot, value in values:
+                slot.value = value
+            self.launcher(stream, self.kernel_params)
+
+    def __call__(self, stream=None) -> None:
         """Launches on `stream`; a debug artifact synchronizes it and raises
         the fault its kernel recorded."""
-        _launch(self.kernel.function, self.grid, self.block, self.cluster,
-                self.kernel.dynamic_shared, stream, self.kernel_params)
+        handle = current_stream(self.libraries) if stream is None else stream_handle(stream)
+        self.launch(handle)
         debug = self.kernel.module.debug
         if debug:
-            check(cuda().cuStreamSynchronize(stream), "cuStreamSynchronize")
+            check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
             fault = debug.take(self.kernel.name)
             if fault is not None:
                 raise fault
 
     def download(self) -> None:
         for view in self.views:
-            if view.host is not None:
+            if view is not None and view.host is not None:
                 download(view)
 
 
@@ -212,6 +313,7 @@ class _Params:
     def __init__(self):
         self.values = []
         self.pointers = []
+        self.scalar_slots = {}  # argument index -> its ctypes value
 
     def add(self, value) -> None:
         self.values.append(value)
@@ -225,17 +327,23 @@ class _Params:
         return ctypes.addressof(self.raw)
 
 
-def _pack(views, specs, maps, packings=None) -> _Params:
-    """Flattened LLVM parameters: each memref as (allocated, aligned, offset,
-    sizes..., strides...), sizes and strides in the memref's elements (values,
-    for a packed argument's byte array: `packings`, per view, default none),
-    then each tensor map by value (128 bytes)."""
+def _pack(params_info, views, specs, maps) -> _Params:
+    """Flattened LLVM parameters, in parameter order: each memref as
+    (allocated, aligned, offset, sizes..., strides...), sizes and strides in
+    the memref's elements (values, for a packed argument's byte array), each
+    scalar as its C value (a slot that launches refill), then each tensor
+    map by value (128 bytes)."""
     params = _Params()
-    for view, packing in zip(views, packings or [(1, 1)] * len(views)):
+    for index, (info, view) in enumerate(zip(params_info, views)):
+        if info["kind"] == "scalar":
+            slot = SCALAR_CTYPES[_scalar_dtype(info)]()
+            params.scalar_slots[index] = slot
+            params.add(slot)
+            continue
         params.add(ctypes.c_uint64(view.ptr))
         params.add(ctypes.c_uint64(view.ptr))
         params.add(ctypes.c_int64(0))
-        shape, strides = packed_layout(view, packing)
+        shape, strides = packed_layout(view, host_packing(info.get("element", "")))
         for size in shape:
             params.add(ctypes.c_int64(size))
         for stride in strides:
@@ -243,27 +351,6 @@ def _pack(views, specs, maps, packings=None) -> _Params:
     for spec, tmap in sorted(zip(specs, maps), key=lambda p: p[0].param):
         params.add_address(int(tmap.getPtr()))
     return params
-
-
-def _launch(function, grid, block, cluster, shared_bytes, stream,
-            kernel_params: int) -> None:
-    drv = cuda()
-    if not cluster:
-        check(drv.cuLaunchKernel(function, *grid, *block, shared_bytes, stream,
-                                 kernel_params, 0), "cuLaunchKernel")
-        return
-    cluster = dim3(cluster)
-    config = drv.CUlaunchConfig()
-    config.gridDimX, config.gridDimY, config.gridDimZ = grid
-    config.blockDimX, config.blockDimY, config.blockDimZ = block
-    config.sharedMemBytes = shared_bytes
-    config.hStream = stream
-    attr = drv.CUlaunchAttribute()
-    attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = cluster
-    config.attrs = [attr]
-    config.numAttrs = 1
-    check(drv.cuLaunchKernelEx(config, function, kernel_params, 0), "cuLaunchKernelEx")
 
 
 __all__ = ["load", "Module", "Kernel", "BoundLaunch"]

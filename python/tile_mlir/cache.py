@@ -1,0 +1,381 @@
+"""The compile cache: a kernel compiled once is found again in memory and on
+disk, instead of running the pipeline and ptxas again (docs/compile-cache.md).
+
+Two keys lead to a compiled artifact:
+
+- the IR key: the kernel's MLIR text, the arch, the PTX features, debug, and
+  the identity of the tools that lower it (this package's compiled library,
+  the MLIR bindings, ptxas). compiler.compile() looks it up for every
+  KernelDef, module or MLIR text it is given.
+- the recipe key: a builder function (a module-level function returning a
+  KernelDef), its JSON parameters, the arch, debug, and a content
+  fingerprint of this package (its Python sources and compiled library).
+  load_kernel() looks it up without building any IR, so it works where MLIR
+  is not installed: `tile-mlir cache populate` fills the folder where MLIR
+  is, and the folder is carried to the GPU machine. A recipe missing there
+  is [compile-cache-miss].
+
+This module imports neither MLIR nor the compiled library.
+
+Folder: $TILE_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/tile-mlir, else
+~/.cache/tile-mlir. `TILE_MLIR_CACHE=0` turns the disk cache off (memory
+only). Entries are written to a temporary name and renamed, so concurrent
+processes never read half an entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import shutil
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from . import __version__
+from .artifact import Artifact
+from .errors import TileUsageError
+from .targets import ARCHES, PTX_FEATURES
+
+CACHE_DIR_ENV = "TILE_MLIR_CACHE_DIR"
+CACHE_ENABLE_ENV = "TILE_MLIR_CACHE"
+PACKAGE = Path(__file__).resolve().parent
+
+_ir_memory: dict = {}      # IR key -> Artifact
+_recipe_memory: dict = {}  # recipe key -> Artifact
+_modules: dict = {}        # recipe key -> loaded runtime Module
+
+
+def cache_dir() -> Path:
+    """The cache folder (created on first write)."""
+    explicit = os.environ.get(CACHE_DIR_ENV)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "tile-mlir"
+
+
+def disk_enabled() -> bool:
+    return os.environ.get(CACHE_ENABLE_ENV, "1") not in ("0", "off", "false", "no")
+
+
+# -- fingerprints -------------------------------------------------------------
+
+def _package_files() -> list[tuple[str, os.stat_result]]:
+    """(relative path, stat) of the package's .py and .so files, sorted."""
+    found = []
+    for top, dirs, files in os.walk(PACKAGE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(top, PACKAGE)
+        with os.scandir(top) as entries:
+            for entry in entries:
+                if entry.name.endswith((".py", ".so")) and entry.is_file():
+                    found.append((os.path.normpath(os.path.join(rel, entry.name)),
+                                  entry.stat()))
+    return sorted(found)
+
+
+@lru_cache(maxsize=None)
+def package_fingerprint() -> str:
+    """sha256 of this package's Python sources and compiled library: the
+    same on every machine the package is copied to. Hashing takes a few ms,
+    so the result is remembered in the cache folder by the files' sizes and
+    modification times (a process's first lookup pays only the stat calls)."""
+    files = _package_files()
+    stats = hashlib.sha256("".join(f"{rel}:{st.st_size}:{st.st_mtime_ns};"
+                                   for rel, st in files).encode())
+    memo = cache_dir() / "fingerprints" / stats.hexdigest()
+    if disk_enabled() and memo.exists():
+        return memo.read_text().strip()
+    content = hashlib.sha256()
+    for rel, _ in files:
+        content.update(rel.encode() + b"\0")
+        content.update((PACKAGE / rel).read_bytes())
+    digest = content.hexdigest()
+    if disk_enabled():
+        _write_text(memo, digest)
+    return digest
+
+
+def _stat_id(path: str | Path | None) -> str | None:
+    if path is None:
+        return None
+    st = Path(path).stat()
+    return f"{Path(path).resolve()}:{st.st_size}:{st.st_mtime_ns}"
+
+
+@lru_cache(maxsize=None)
+def toolchain() -> dict:
+    """What lowers IR to a cubin in this process: the compiled library, the
+    MLIR bindings and ptxas, by path, size and modification time (a rebuilt
+    tool is a new tool). Needs MLIR (compiler imports it)."""
+    from . import _native, compiler
+    import mlir
+    mlir_lib = next(Path(list(mlir.__path__)[0], "_mlir_libs").glob("libMLIRPythonCAPI*"),
+                    None)
+    return {"tile_mlir": __version__, "library": _stat_id(_native.library_path()),
+            "mlir": _stat_id(mlir_lib), "ptxas": _stat_id(compiler.find_ptxas()),
+            "ptx_features": PTX_FEATURES}
+
+
+def mlir_available() -> bool:
+    """Whether this process can build and compile kernels (MLIR bindings and
+    the compiled library import)."""
+    try:
+        importlib.import_module("tile_mlir._native")
+    except ImportError:
+        return False
+    return True
+
+
+def _digest(obj) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()
+
+
+# -- the IR level (compiler.compile) -----------------------------------------
+
+def ir_key(text: str, arch: str, debug: bool) -> str:
+    return _digest({"ir": hashlib.sha256(text.encode()).hexdigest(), "arch": arch,
+                    "debug": bool(debug), "toolchain": toolchain()})
+
+
+def lookup_ir(key: str, cubin: bool) -> Artifact | None:
+    """The artifact compiled under `key` (with a cubin if `cubin`), or None."""
+    art = _ir_memory.get(key)
+    if art is None and disk_enabled():
+        folder = cache_dir() / "ir" / key
+        if (folder / "manifest.json").exists():
+            art = Artifact.load(folder)
+            _ir_memory[key] = art
+    if art is None or (cubin and art.cubin is None):
+        return None
+    return art
+
+
+def store_ir(key: str, art: Artifact) -> None:
+    _ir_memory[key] = art
+    if disk_enabled():
+        _write_artifact(cache_dir() / "ir" / key, art)
+
+
+# -- the recipe level (load_kernel) ------------------------------------------
+
+def _canonical(value, where: str):
+    """`value` as plain JSON (tuples become lists), or [cache-recipe]."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v, where) for v in value]
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {k: _canonical(v, where) for k, v in value.items()}
+    raise TileUsageError("cache-recipe", f"{where}: {value!r} ({type(value).__name__}) "
+                         "is not a JSON value (int, float, str, bool, None, lists, "
+                         "dicts with str keys)")
+
+
+def builder_name(builder: Callable | str) -> str:
+    """`module:qualname` of a module-level builder function (or that string
+    itself), or [cache-recipe]."""
+    if isinstance(builder, str):
+        module, _, qualname = builder.partition(":")
+        if module and qualname and "<" not in qualname:
+            return builder
+        raise TileUsageError("cache-recipe", f"builder {builder!r}: a builder named "
+                             "by a string is 'module:function'")
+    module = getattr(builder, "__module__", None)
+    qualname = getattr(builder, "__qualname__", "")
+    if not callable(builder) or not module or "<" in qualname:
+        raise TileUsageError("cache-recipe", f"builder {builder!r}: a cached kernel's "
+                             "builder is a module-level function (a lambda or a nested "
+                             "function has no name to find it by)")
+    return f"{module}:{qualname}"
+
+
+def resolve_builder(name: str) -> Callable:
+    """The function a `module:qualname` names (imports its module)."""
+    module, _, qualname = name.partition(":")
+    try:
+        obj = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as err:
+        raise TileUsageError("cache-recipe", f"builder {name}: {err}") from None
+    return obj
+
+
+def recipe(builder: Callable | str, params: dict, arch: str, debug: bool) -> dict:
+    """The recipe's description (what its key hashes, minus the package):
+    the builder's name and its parameters as given (a parameter left at its
+    default and the same parameter given its default value are two
+    recipes: callers that cache pass the same parameters every time)."""
+    if arch not in ARCHES:
+        raise TileUsageError("compile-arch", f"unsupported arch {arch!r} "
+                             f"(supported: {', '.join(ARCHES)})")
+    name = builder_name(builder)
+    return {"builder": name, "params": _canonical(dict(params), f"{name} parameters"),
+            "arch": arch, "debug": bool(debug)}
+
+
+def recipe_key(description: dict) -> str:
+    return _digest({**description, "package": package_fingerprint()})
+
+
+def describe(description: dict) -> str:
+    params = ", ".join(f"{k}={v!r}" for k, v in sorted(description["params"].items()))
+    debug = ", debug" if description["debug"] else ""
+    return f"{description['builder']}({params}) for {description['arch']}{debug}"
+
+
+def lookup_recipe(key: str) -> Artifact | None:
+    art = _recipe_memory.get(key)
+    if art is not None or not disk_enabled():
+        return art
+    index = cache_dir() / "recipes" / f"{key}.json"
+    if not index.exists():
+        return None
+    entry = json.loads(index.read_text())
+    folder = cache_dir() / "ir" / entry["ir_key"]
+    if not (folder / "manifest.json").exists():
+        return None
+    art = Artifact.load(folder)
+    _recipe_memory[key] = art
+    return art
+
+
+def compile_recipe(builder: Callable | str, *, arch: str = "sm_90a", debug: bool = False,
+                   **params) -> Artifact:
+    """The artifact of `builder(**params)` compiled for `arch`: from memory,
+    then from the folder, else compiled (where MLIR is) and stored. Without
+    MLIR, a recipe not in the folder raises [compile-cache-miss]. `builder`
+    is a module-level function or its 'module:function' name: code that
+    must run where MLIR is not (a module importing the builder imports
+    MLIR) names it by the string, and the function is imported on a miss."""
+    description = recipe(builder, params, arch, debug)
+    key = recipe_key(description)
+    art = lookup_recipe(key)
+    if art is not None:
+        return art
+    if not mlir_available():
+        from .runtime.errors import TileRuntimeError
+        raise TileRuntimeError(
+            "compile-cache-miss", f"{describe(description)} is not in the compile "
+            f"cache {cache_dir()} (key {key[:16]}), and this process has no MLIR to "
+            "compile it: run `tile-mlir cache populate` for it where MLIR is installed "
+            f"and carry the folder (${CACHE_DIR_ENV} names it)")
+    from . import compiler
+    function = builder if callable(builder) else resolve_builder(description["builder"])
+    try:
+        kernel = function(**params)
+    except TypeError as err:  # parameters the builder does not take
+        raise TileUsageError("cache-recipe", f"{description['builder']}: {err}") from None
+    art, ir = compiler.compile_keyed(kernel, arch=arch, debug=debug)
+    _recipe_memory[key] = art
+    if disk_enabled():
+        _write_text(cache_dir() / "recipes" / f"{key}.json",
+                    json.dumps({"ir_key": ir, **description}, indent=1))
+    return art
+
+
+def default_arch() -> str:
+    """The arch of CUDA device 0 where one is usable, else sm_90a."""
+    from .runtime.driver import device_arch, gpu_available
+    ok, _ = gpu_available()
+    return device_arch() if ok else "sm_90a"
+
+
+def load_kernel(builder: Callable | str, *, arch: str | None = None, debug: bool = False,
+                **params):
+    """The loaded runtime Module of `builder(**params)` (compiled through the
+    cache; loaded once per process and recipe). `arch` defaults to device
+    0's."""
+    from . import runtime
+    arch = arch or default_arch()
+    description = recipe(builder, params, arch, debug)
+    key = recipe_key(description)
+    module = _modules.get(key)
+    if module is None:
+        module = _modules[key] = runtime.load(
+            compile_recipe(builder, arch=arch, debug=debug, **params))
+    return module
+
+
+# -- populate / info / clear (tile-mlir cache) -------------------------------
+
+def resolve_recipes(spec: str) -> list[tuple[Callable, dict, dict]]:
+    """`MODULE:FUNC` -> FUNC()'s (builder, params[, options]) entries, each
+    returned as (builder, params, options) with options from debug/arch."""
+    module_name, _, func_name = spec.partition(":")
+    if not module_name or not func_name:
+        raise TileUsageError("cache-recipe", f"{spec!r}: expected MODULE:FUNCTION, "
+                             "e.g. tile_mlir.testing.runtime_kernels:cache_recipes")
+    try:
+        func = getattr(importlib.import_module(module_name), func_name)
+    except (ImportError, AttributeError) as err:
+        raise TileUsageError("cache-recipe", f"{spec}: {err}") from None
+    entries = []
+    for item in func():
+        if not isinstance(item, (tuple, list)) or len(item) not in (2, 3):
+            raise TileUsageError("cache-recipe", f"{spec}: each entry is (builder, "
+                                 f"params) or (builder, params, options), got {item!r}")
+        builder, params = item[0], dict(item[1])
+        options = dict(item[2]) if len(item) == 3 else {}
+        entries.append((builder, params, options))
+    return entries
+
+
+def populate(spec: str, arches=("sm_90a",), debug: bool = False,
+             progress: Callable[[str], None] | None = None) -> int:
+    """Compiles every recipe `spec` names into the folder; returns how many."""
+    count = 0
+    for builder, params, options in resolve_recipes(spec):
+        for arch in options.get("arches", arches):
+            compile_recipe(builder, arch=arch, debug=options.get("debug", debug), **params)
+            count += 1
+            if progress:
+                progress(describe(recipe(builder, params, arch,
+                                         options.get("debug", debug))))
+    return count
+
+
+def info() -> dict:
+    folder = cache_dir()
+    files = [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
+    return {"folder": str(folder), "enabled": disk_enabled(),
+            "artifacts": len(list((folder / "ir").glob("*"))) if folder.exists() else 0,
+            "recipes": len(list((folder / "recipes").glob("*.json")))
+            if folder.exists() else 0,
+            "bytes": sum(p.stat().st_size for p in files)}
+
+
+def clear() -> None:
+    _ir_memory.clear()
+    _recipe_memory.clear()
+    _modules.clear()
+    shutil.rmtree(cache_dir(), ignore_errors=True)
+
+
+# -- atomic writes -------------------------------------------------------------
+
+def _write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _write_artifact(folder: Path, art: Artifact) -> None:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-"))
+    art.save(tmp)
+    try:
+        os.replace(tmp, folder)
+    except OSError:  # another process stored it first (or an old cubin-less entry)
+        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            os.replace(tmp, folder)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)

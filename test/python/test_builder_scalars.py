@@ -1,0 +1,56 @@
+"""Scalar kernel parameters in the builder: their MLIR types, the manifest
+entries the runtime packs from, and the signature errors."""
+
+import re
+
+import pytest
+
+from tile_mlir import builder as K
+from tile_mlir import compiler
+from tile_mlir.errors import TileUsageError
+from tile_mlir.testing.runtime_kernels import build_box_at, build_scalar_echo
+
+MLIR_TYPE = {"int32": "i32", "uint32": "i32", "int64": "i64", "uint64": "i64",
+             "float32": "f32", "float64": "f64", "index": "index"}
+PTX_PARAM = {"i32": ".u32", "i64": ".u64", "f32": ".f32", "f64": ".f64", "index": ".u64"}
+
+
+def test_the_manifest_names_each_scalars_builder_type():
+    art = compiler.compile(build_scalar_echo(), cubin=False)
+    params = art.kernel()["params"]
+    assert [p["kind"] for p in params] == ["memref"] * 4 + ["scalar"] * 7
+    scalars = params[4:]
+    assert [p["dtype"] for p in scalars] == list(MLIR_TYPE)
+    assert [p["type"] for p in scalars] == list(MLIR_TYPE.values())
+    # One PTX parameter per scalar, of its width, after the four memrefs' 20.
+    entry = re.search(r"\.entry scalar_echo\((.*?)\)", art.ptx, re.S).group(1)
+    kinds = re.findall(r"\.param (\.\w+)", entry)
+    assert len(kinds) == 20 + 7
+    assert kinds[20:] == [PTX_PARAM[t] for t in MLIR_TYPE.values()]
+
+
+def test_scalars_come_before_the_tensor_maps():
+    art = compiler.compile(build_box_at(), cubin=False)
+    info = art.kernel()
+    assert [p["kind"] for p in info["params"]] == ["memref", "memref", "scalar", "scalar"]
+    assert sorted(m["param"] for m in info["tensor_maps"]) == [4, 5]
+
+
+def test_annotations_and_kernel_without_scalars_keep_their_ir():
+    @K.kernel(grid=1, block=32)
+    def fill(Out: K.Tensor((4,), "i32"), v: K.Scalar("int32")):
+        with K.if_(K.thread_id() == 0):
+            Out[0] = v
+    text = str(fill.build())
+    assert 'tile.param_types = ["memref", "int32"]' in text
+    plain = K.KernelDef(lambda A: None, params=[("A", K.Tensor((4,), "i32"))], name="p")
+    assert "tile.param_types" not in str(plain.build())
+
+
+def test_a_bad_scalar_type_is_kernel_signature():
+    with pytest.raises(TileUsageError) as err:
+        K.Scalar("int8")
+    assert err.value.rule == "kernel-signature" and "int8" in err.value.message
+    with pytest.raises(TileUsageError) as err:
+        K.KernelDef(lambda a: None, params=[("a", int)])
+    assert err.value.rule == "kernel-signature"

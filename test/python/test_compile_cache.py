@@ -1,0 +1,166 @@
+"""The compile cache (tile_mlir/cache.py, docs/compile-cache.md): hits in
+memory and on disk, the keys' parts, recipes, the CLI, and a process without
+MLIR that finds populated recipes and names a miss."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from tile_mlir import cache, cli, compiler
+from tile_mlir.errors import TileUsageError
+from tile_mlir.kernels import build_copy, build_empty
+from tile_mlir.runtime import arrays
+from tile_mlir.runtime.errors import TileRuntimeError
+from tile_mlir.testing import runtime_kernels
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILE_MLIR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TILE_MLIR_CACHE", raising=False)
+    for memo in (cache._ir_memory, cache._recipe_memory, cache._modules):
+        memo.clear()
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def pipeline_runs(monkeypatch):
+    """Counts the pipeline runs (what a hit must avoid)."""
+    runs = []
+    real = compiler._compile_module
+
+    def counted(*args, **kwargs):
+        runs.append(args[2:])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compiler, "_compile_module", counted)
+    return runs
+
+
+def test_the_same_kernel_compiles_once(folder, pipeline_runs):
+    k = build_copy(256, 256, grid=4)
+    first = compiler.compile(k)
+    assert compiler.compile(k) is first  # memory
+    assert compiler.compile(build_copy(256, 256, grid=4)).ptx == first.ptx  # traced again
+    cache._ir_memory.clear()
+    again = compiler.compile(build_copy(256, 256, grid=4))  # from the folder
+    assert (again.ptx, again.cubin, again.manifest) == (first.ptx, first.cubin,
+                                                         first.manifest)
+    assert len(pipeline_runs) == 1
+    assert len(list((folder / "ir").iterdir())) == 1
+
+
+def test_what_changes_the_key(folder, pipeline_runs, monkeypatch):
+    compiler.compile(build_empty())
+    compiler.compile(build_empty(), arch="sm_100a")
+    compiler.compile(build_empty(), debug=True)
+    compiler.compile(build_empty(name="other"))
+    k = build_empty()
+    compiler.compile(k)
+    k.grid = (2, 1, 1)  # a changed KernelDef is not its old trace
+    compiler.compile(k)
+    assert len(pipeline_runs) == 5
+    tools = dict(cache.toolchain())
+    monkeypatch.setattr(cache, "toolchain", lambda: {**tools, "ptxas": "another"})
+    compiler.compile(build_empty())
+    assert len(pipeline_runs) == 6
+    compiler.compile(build_empty(), cache=False)
+    assert len(pipeline_runs) == 7
+
+
+def test_a_cubin_less_entry_is_not_a_cubin(folder, pipeline_runs):
+    assert compiler.compile(build_empty(), cubin=False).cubin is None
+    assert compiler.compile(build_empty()).cubin is not None
+    assert compiler.compile(build_empty(), cubin=False).cubin is not None
+    assert len(pipeline_runs) == 2
+
+
+def test_recipes(folder, pipeline_runs):
+    a = cache.compile_recipe(build_copy, rows=256, cols=256, grid=4)
+    # A builder named by its function or by its name is the same recipe.
+    assert cache.compile_recipe("tile_mlir.kernels.copy:build_copy", rows=256,
+                                cols=256, grid=4) is a
+    cache._recipe_memory.clear()
+    assert cache.compile_recipe(build_copy, rows=256, cols=256, grid=4).ptx == a.ptx
+    assert len(pipeline_runs) == 1
+    index = json.loads(next((folder / "recipes").iterdir()).read_text())
+    assert index["builder"] == "tile_mlir.kernels.copy:build_copy"
+    assert index["params"] == {"rows": 256, "cols": 256, "grid": 4}
+    assert index["arch"] == "sm_90a"
+    assert (folder / "ir" / index["ir_key"] / "kernel.cubin").read_bytes() == a.cubin
+
+
+@pytest.mark.parametrize("builder, params", [
+    (lambda: build_empty(), {}),
+    (build_copy, {"rows": 256, "cols": 256, "box": np.array([64, 128])}),
+    (build_copy, {"rows": 256, "colz": 256}),
+    ("tile_mlir.kernels.copy", {}),
+    ("tile_mlir.kernels.copy:no_such_builder", {}),
+])
+def test_bad_recipes_are_cache_recipe(folder, builder, params):
+    with pytest.raises(TileUsageError) as err:
+        cache.compile_recipe(builder, **params)
+    assert err.value.rule == "cache-recipe"
+
+
+def test_the_cli_populates_and_reports(folder, capsys):
+    assert cli.main(["cache", "populate",
+                     "tile_mlir.testing.runtime_kernels:cache_recipes"]) == 0
+    out = capsys.readouterr().out
+    assert f"cached {len(runtime_kernels.cache_recipes())} kernels" in out
+    assert cli.main(["cache", "info"]) == 0
+    info = capsys.readouterr().out
+    assert str(folder) in info and "recipes" in info
+    assert cli.main(["cache", "populate", "no_such_module:f"]) == 1
+    assert "[cache-recipe]" in capsys.readouterr().err
+    assert cli.main(["cache", "clear"]) == 0
+    assert not folder.exists()
+
+
+NO_MLIR = textwrap.dedent("""
+    import json, sys
+    sys.modules["mlir"] = None  # `import mlir` now raises ImportError
+    from tile_mlir import cache
+    from tile_mlir.runtime.errors import TileRuntimeError
+    assert not cache.mlir_available()
+    for name, params in json.loads(sys.argv[1]):
+        art = cache.compile_recipe(name, **params)  # by name: no builder import
+        assert art.cubin, name
+    try:
+        cache.compile_recipe("tile_mlir.kernels.copy:build_copy", rows=512, cols=512)
+    except TileRuntimeError as err:
+        print("MISS", err.rule, err.message)
+""")
+
+
+def test_a_process_without_mlir_uses_the_populated_folder(folder):
+    """The portable path (the GPU machine has no MLIR): recipes populated
+    here are found by their builders' names in a process that cannot import
+    MLIR, and one that was not populated is a named miss."""
+    cache.populate("tile_mlir.testing.runtime_kernels:cache_recipes")
+    names = [(cache.builder_name(b), p) for b, p in runtime_kernels.cache_recipes()]
+    env = dict(os.environ, TILE_MLIR_CACHE_DIR=str(folder))
+    proc = subprocess.run([sys.executable, "-c", NO_MLIR, json.dumps(names)],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "MISS compile-cache-miss tile_mlir.kernels.copy:build_copy(" in proc.stdout
+    assert "rows=512" in proc.stdout and str(folder) in proc.stdout
+
+
+def test_a_device_array_on_another_device_is_named(monkeypatch):
+    class Driver:
+        CUpointer_attribute = type("A", (), {"CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL": 9})
+
+        def cuPointerGetAttribute(self, attr, ptr):
+            return 0, 1
+
+    monkeypatch.setattr(arrays, "cuda", lambda: Driver())
+    view = arrays.DeviceView(ptr=0x1000, shape=(4,), strides=(1,), dtype=np.dtype("f4"))
+    with pytest.raises(TileRuntimeError) as err:
+        arrays.check_device(view, 2)
+    assert err.value.rule == "argument-device" and "device 1" in err.value.message
