@@ -19,6 +19,7 @@ import os
 
 import numpy as np
 
+from .derive_faults import describe as describe_derive_fault
 from .driver import check, cuda
 from .errors import TileRuntimeError
 
@@ -117,6 +118,9 @@ def _describe(rule: str, v: list, entry: dict) -> tuple[dict, str]:
         return d, (f"slot {d['slot']}: {axis(d['axis'])} = {d['base']} + {d['addend']}"
                    f" = {d['sum']} does not fit the instruction's 32-bit "
                    "coordinates; the copy was not issued")
+    derived = describe_derive_fault(rule, v)  # tile.tensormap_derive
+    if derived is not None:
+        return derived
     return {"values": list(v)}, f"values {list(v)}"
 
 

@@ -1,0 +1,208 @@
+"""One launch that copies a group of 2-D tensors of different shapes and
+addresses (dsts[i] = srcs[i]), its tensor maps derived on the device
+(`tile.tensormap_derive`, docs/device-tensor-maps.md).
+
+The tensors' tiles are numbered in one flat list, tensor after tensor (a
+tensor of R x C elements has ceil(R / box0) * ceil(C / box1) tiles, an empty
+one none); CTA b copies the contiguous run [Ctas[b, 0], Ctas[b, 1]) of it,
+which spans tensors Ctas[b, 2] ..= Ctas[b, 3]. The host computes both tables
+(tile_mlir.grouped_copy.plan_tables); the kernel is compiled once per dtype,
+box and stages and serves every group.
+
+Parameters:
+  Tmpl   (box0, box1) dtype: the template the host encodes (its address is
+         scratch; each derived map replaces address, dims and strides)
+  Table  (N + 1, 8) i64, one row per tensor: src address, dst address,
+         rows, cols, src row pitch (bytes), dst row pitch (bytes), first
+         tile, tiles per row; row N holds the tile count in column 6
+  Ctas   (grid, 4) i64: first tile, end tile, first tensor, last tensor
+  Work   (N + grid, 256) uint8, 128-byte aligned: slot t + b holds CTA b's
+         maps of tensor t (source at byte 0, destination at byte 128)
+
+Each CTA first derives the maps of its tensors, one tensor per lane in
+parallel (each lane with its own 128-byte staging buffer in shared memory),
+then a CTA barrier; then thread 0 runs build_copy's pipeline over its tiles
+(`stages` TMA loads in flight on per-stage mbarriers, a TMA store per tile,
+the stage refilled once `wait_group.read store_lag` says the store `lag`
+tiles back has read it). A tile's map slot and coordinates are computed when
+its load is issued (a cursor over the tensors in shared memory) and kept per
+stage for its store.
+"""
+
+from __future__ import annotations
+
+import mlir.ir as ir
+from mlir.dialects import arith, llvm, memref
+
+from .. import builder as K
+from .. import tma
+from ..tensormaps import derive
+from .opcodes import load_opcode, store_opcode
+
+THREADS = 32          # one warp: lanes derive maps, thread 0 copies
+TABLE_COLUMNS = 8
+CTA_COLUMNS = 4
+SLOT_BYTES = 256      # a tensor's two maps
+STAGING_BYTES = 128   # one map, per lane
+ELEM_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "uint8": 1, "int32": 4,
+              "uint16": 2, "int64": 8, "uint64": 8, "float64": 8}
+
+
+def default_box(dtype: str) -> tuple[int, int]:
+    """64 rows of 256 bytes."""
+    return (64, 256 // ELEM_BYTES[dtype])
+
+
+def shared_layout(box, stages: int, dtype: str) -> dict:
+    """Byte offsets of the dynamic shared buffers (stage images first)."""
+    stage_bytes = box[0] * box[1] * ELEM_BYTES[dtype]
+    bars = stages * stage_bytes
+    meta = bars + 8 * stages
+    cursor = meta + 8 * CTA_COLUMNS * stages
+    staging = -(-(cursor + 8 * 4) // 128) * 128
+    return {"stage_bytes": stage_bytes, "bars": bars, "meta": meta,
+            "cursor": cursor, "staging": staging,
+            "total": staging + THREADS * STAGING_BYTES}
+
+
+def _i64(x) -> K.Expr:
+    """An index Expr as i64."""
+    return K.Expr(arith.index_cast(ir.IntegerType.get_signless(64), K.Expr.of(x)))
+
+
+def _index(x) -> K.Expr:
+    return K.Expr(arith.index_cast(ir.IndexType.get(), K.Expr.of(x)))
+
+
+def _i32(x) -> ir.Value:
+    return arith.trunci(ir.IntegerType.get_signless(32), K.Expr.of(x))
+
+
+def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
+                       store_lag: int = 1, grid: int = 132,
+                       name: str = "grouped_copy") -> K.KernelDef:
+    """The grouped copy kernel for `dtype` (any group, any shapes)."""
+    box = tuple(box) if box is not None else default_box(dtype)
+    if not 1 <= store_lag < stages:
+        raise ValueError("store_lag must be in 1..stages-1")
+    br, bc = box
+    lay = shared_layout(box, stages, dtype)
+    i64 = ir.IntegerType.get_signless
+
+    def body(Tmpl, Table, Ctas, Work):
+        tid = K.thread_id()
+        block = K.block_id()
+        bufs = [K.dynamic_shared((br, bc), dtype, s * lay["stage_bytes"])
+                for s in range(stages)]
+        bars = K.dynamic_shared((stages,), "uint64", lay["bars"])
+        meta = K.dynamic_shared((stages, CTA_COLUMNS), "i64", lay["meta"])
+        cursor = K.dynamic_shared((4,), "i64", lay["cursor"])
+        staging = K.dynamic_shared((THREADS, STAGING_BYTES), "uint8", lay["staging"])
+        work_base = arith.index_cast(
+            i64(64), memref.extract_aligned_pointer_as_index(Work.value))
+
+        def map_at(slot: K.Expr, side: int) -> ir.Value:
+            """The global pointer to slot `slot`'s map (0 source, 1 destination)."""
+            offset = (slot * SLOT_BYTES + side * 128).value
+            return llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"),
+                                 arith.addi(work_base, offset))
+
+        tile_begin, tile_end = Ctas[block, 0], Ctas[block, 1]
+        first_tensor, last_tensor = Ctas[block, 2], Ctas[block, 3]
+        b64 = _i64(block)
+
+        # Every lane derives the maps of one of this CTA's tensors at a time.
+        n_tensors = _index(last_tensor - first_tensor + 1)
+        for k in K.range_(tid, n_tensors, THREADS):
+            t = _index(first_tensor) + k
+            with K.if_(Table[t + 1, 6] > Table[t, 6]):  # it has tiles
+                slot = _i64(t) + b64
+                dims = (_i32(Table[t, 2]), _i32(Table[t, 3]))
+                stage = staging.ptr_to([tid, 0])
+                for side in (0, 1):
+                    derive(Tmpl, map_at(slot, side), staging=stage,
+                           address=Table[t, side], dims=dims,
+                           strides=(Table[t, 4 + side],), box=box)
+        K.cta_sync()
+
+        count = _index(tile_end - tile_begin)
+
+        def locate(j) -> tuple:
+            """(map slot, row, col) of this CTA's tile j; moves the cursor
+            (tiles are located in increasing order)."""
+            g = tile_begin + _i64(j)
+            ty = i64(64)
+            t, first, following, per_row = K.while_carried(
+                [ty] * 4, [cursor[i].value for i in range(4)],
+                lambda v: arith.cmpi(arith.CmpIPredicate.sle, v[2], g.value),
+                lambda v: [(K.Expr(v[0]) + 1).value, v[2],
+                           Table[_index(K.Expr(v[0]) + 2), 6].value,
+                           Table[_index(K.Expr(v[0]) + 1), 7].value])
+            for i, value in enumerate((t, first, following, per_row)):
+                cursor[i] = value
+            within = g - K.Expr(first)
+            row = within // K.Expr(per_row)
+            col = within - row * K.Expr(per_row)
+            return K.Expr(t) + b64, row * br, col * bc
+
+        def load(s: int, j, site: str) -> None:
+            slot, row, col = locate(j)
+            meta[s, 0], meta[s, 1], meta[s, 2] = slot, row, col
+            bar = bars.ptr_to([s])
+            tag = f"{site}{s}"
+            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
+            tma.apply(load_opcode(), bufs[s], map_at(slot, 0), box=box,
+                      coords=(_i32(row), _i32(col)), mbar=bar, tag=tag)
+
+        def store(s: int) -> None:
+            tma.apply(store_opcode(), map_at(meta[s, 0], 1), bufs[s], box=box,
+                      coords=(_i32(meta[s, 1]), _i32(meta[s, 2])))
+
+        with K.if_(tid == 0):
+            with K.if_(count > 0):
+                start = _index(first_tensor)
+                cursor[0] = first_tensor
+                cursor[1] = Table[start, 6]
+                cursor[2] = Table[start + 1, 6]
+                cursor[3] = Table[start, 7]
+                for s in range(stages):
+                    K.mbarrier_init(bars.ptr_to([s]), 1)
+                for s in range(stages):
+                    with K.if_(count > s):
+                        load(s, K.Expr(K.Expr.of(s)), "pro")
+                for j in K.range_(0, count):
+                    stage = j % stages
+                    K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, stages))
+                    K.on_stage(stage, stages, store)
+                    K.bulk_commit_group()
+                    K.bulk_wait_group(store_lag, read=True)
+                    prev = j - store_lag
+                    with K.if_(j >= store_lag):
+                        with K.if_(prev + stages < count):
+                            K.on_stage(prev % stages, stages,
+                                       lambda s: load(s, prev + stages, "re"))
+                K.bulk_wait_group(0)
+
+    params = [("Tmpl", K.Tensor(box, dtype)),
+              ("Table", K.Tensor((None, TABLE_COLUMNS), "i64")),
+              ("Ctas", K.Tensor((None, CTA_COLUMNS), "i64")),
+              ("Work", K.Tensor((None, SLOT_BYTES), "uint8"))]
+    return K.KernelDef(body, grid=grid, block=THREADS, params=params, name=name)
+
+
+def recipe_params(dtype: str = "bfloat16", box=None, stages: int = 4) -> dict:
+    """The cache recipe's parameters (tile_mlir.grouped_copy uses the same)."""
+    return {"dtype": dtype, "box": list(box or default_box(dtype)), "stages": stages}
+
+
+# One kernel per element size (tile_mlir.grouped_copy.KERNEL_DTYPES): a
+# copy moves bits, its format never converts.
+DTYPES = ("uint8", "bfloat16", "float32", "uint64")
+
+
+def cache_recipes() -> list:
+    """`tile-mlir cache populate tile_mlir.kernels.grouped_copy:cache_recipes`:
+    each element size's kernel, and the 2-byte one's debug build."""
+    name = "tile_mlir.kernels.grouped_copy:build_grouped_copy"
+    return ([(name, recipe_params(dtype), {"debug": False}) for dtype in DTYPES] +
+            [(name, recipe_params("bfloat16"), {"debug": True})])
