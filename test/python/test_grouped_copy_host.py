@@ -1,0 +1,115 @@
+"""The grouped copy's host side, without a GPU: the tables the kernel reads
+(replayed here the way the kernel walks them) cover every tile of every
+tensor exactly once, map slots never collide, and bad groups are refused
+with the rule they break before anything is launched."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from tile_mlir.grouped_copy import describe_group, plan_tables
+from tile_mlir.runtime.errors import TileRuntimeError
+
+BOX = (64, 128)
+
+
+def replay(table, ctas, box):
+    """The kernel's walk (kernels/grouped_copy.py, `locate`) in Python:
+    per CTA, each tile's (tensor, row, col, slot)."""
+    out = []
+    for b, (begin, end, t0, t1) in enumerate(ctas):
+        if end <= begin:
+            continue
+        t, first, following, per_row = t0, table[t0, 6], table[t0 + 1, 6], table[t0, 7]
+        for g in range(begin, end):
+            while following <= g:
+                t, first, following, per_row = (t + 1, following, table[t + 2, 6],
+                                                table[t + 1, 7])
+            within = g - first
+            row, col = within // per_row, within % per_row
+            assert t0 <= t <= t1, "a tile outside the CTA's tensors"
+            out.append((t, row * box[0], col * box[1], t + b))
+    return out
+
+
+def expected_origins(shapes, box):
+    """Every box origin of every tensor, from the shapes alone."""
+    found = []
+    for t, (rows, cols) in enumerate(shapes):
+        if rows and cols:
+            found += [(t, r, c) for r, c in itertools.product(
+                range(0, rows, box[0]), range(0, cols, box[1]))]
+    return sorted(found)
+
+
+def shapes_of(rng, n):
+    kinds = rng.integers(0, 5, n)
+    rows = np.where(kinds == 0, 0, np.where(kinds == 1, 1, rng.integers(1, 700, n)))
+    cols = np.where(kinds == 2, 0, 8 * rng.integers(1, 150, n))
+    return list(zip(rows.tolist(), cols.tolist()))
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("grid", [1, 7, 132])
+def test_tables_cover_every_tile_once(seed, grid):
+    rng = np.random.default_rng(seed)
+    shapes = shapes_of(rng, int(rng.integers(1, 60)))
+    n = len(shapes)
+    rows, cols = zip(*shapes)
+    table, ctas, slots = plan_tables(rows, cols, range(0, 16 * n, 16),
+                                     range(1 << 20, (1 << 20) + 16 * n, 16),
+                                     [16 * c for c in cols], [32 * c for c in cols],
+                                     BOX, grid)
+    walked = replay(table, ctas, BOX)
+    assert sorted((t, r, c) for t, r, c, _ in walked) == expected_origins(shapes, BOX)
+    # A CTA's slots are its own: (tensor, CTA) pairs map to distinct slots.
+    pairs = {(t, s) for t, _, _, s in walked}
+    assert len({s for _, s in pairs}) == len(pairs)
+    assert all(0 <= s < slots for _, s in pairs) and slots == n + grid
+    # The row: addresses, extents and pitches as given.
+    assert (table[:n, 2] == rows).all() and (table[:n, 3] == cols).all()
+    assert (table[:n, 0] == np.arange(0, 16 * n, 16)).all()
+    assert (table[:n, 5] == 32 * np.array(cols)).all()
+
+
+def test_an_empty_group_has_no_tiles():
+    table, ctas, _ = plan_tables([0, 5], [64, 0], [0, 0], [0, 0], [16, 16], [16, 16],
+                                 BOX, 4)
+    assert table[-1, 6] == 0 and replay(table, ctas, BOX) == []
+
+
+class Fake:
+    """A device array by the CUDA array interface (address 0: no driver call)."""
+
+    def __init__(self, shape, typestr="<u2", strides=None, ptr=0):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr,
+                                         "data": (ptr, False), "strides": strides,
+                                         "version": 3}
+
+
+@pytest.mark.parametrize("srcs, dsts, rule", [
+    ([Fake((4, 64))], [Fake((4, 64)), Fake((1, 8))], "group-pairs"),
+    ([Fake((4, 64))], [Fake((4, 72))], "group-pairs"),
+    ([Fake((4, 64))], [Fake((4, 64), "<f4")], "group-pairs"),
+    ((Fake((4, 64)) for _ in range(1)), [Fake((4, 64))], "group-pairs"),
+    ([Fake((4, 64, 2))], [Fake((4, 64, 2))], "global-rank"),
+    ([Fake((4, 60))], [Fake((4, 60))], "global-stride-alignment"),
+    ([Fake((4, 64), strides=(256, 4))], [Fake((4, 64))], "global-inner-stride"),
+    ([Fake((4, 64), ptr=8)], [Fake((4, 64))], "global-base-alignment"),
+    ([Fake((1 << 31, 8))], [Fake((1 << 31, 8))], "global-dim-range"),
+    ([Fake((2, 8), "<c16")], [Fake((2, 8), "<c16")], "argument-dtype"),
+    ([np.zeros((2, 8), np.uint16)], [np.zeros((2, 8), np.uint16)], "device-array"),
+])
+def test_bad_groups_name_their_rule(srcs, dsts, rule):
+    with pytest.raises(TileRuntimeError) as err:
+        describe_group(srcs, dsts)
+    assert err.value.rule == rule
+
+
+def test_one_row_and_empty_tensors_are_accepted():
+    # A one-row tensor's pitch does not matter, an empty tensor is skipped.
+    srcs = [Fake((1, 60)), Fake((0, 64)), Fake((3, 64))]
+    dsts = [Fake((1, 60)), Fake((0, 64)), Fake((3, 64))]
+    src_views, dst_views, size = describe_group(srcs, dsts)
+    assert size == 2 and len(src_views) == 3
