@@ -87,10 +87,6 @@ def plan_tables(rows, cols, src_ptr, dst_ptr, src_pitch, dst_pitch, box, grid: i
     return table, ctas, n + grid
 
 
-def _rule(rule: str, message: str) -> TileRuntimeError:
-    return TileRuntimeError(rule, message)
-
-
 def _dtype_name(obj, view) -> str:
     torch_dtype = getattr(obj, "dtype", None)
     if type(obj).__module__.startswith("torch"):
@@ -101,10 +97,10 @@ def _dtype_name(obj, view) -> str:
 def describe_group(srcs, dsts) -> tuple[list, list, int]:
     """The checked device views of the pairs and their element size."""
     if not isinstance(srcs, (list, tuple)) or not isinstance(dsts, (list, tuple)):
-        raise _rule("group-pairs", "grouped_copy takes two lists (or tuples) of "
+        raise TileRuntimeError("group-pairs", "grouped_copy takes two lists (or tuples) of "
                     f"tensors, got {type(srcs).__name__} and {type(dsts).__name__}")
     if len(srcs) != len(dsts):
-        raise _rule("group-pairs", f"{len(srcs)} sources but {len(dsts)} "
+        raise TileRuntimeError("group-pairs", f"{len(srcs)} sources but {len(dsts)} "
                     "destinations: the lists pair up")
     src_views, dst_views, size = [], [], None
     for i, (src, dst) in enumerate(zip(srcs, dsts)):
@@ -113,21 +109,21 @@ def describe_group(srcs, dsts) -> tuple[list, list, int]:
             view = device_view(obj, i)
             where = f"{side}[{i}]"
             if view.host is not None:
-                raise _rule("device-array", f"{where} is a host (numpy) array; "
+                raise TileRuntimeError("device-array", f"{where} is a host (numpy) array; "
                             "grouped_copy takes CUDA tensors")
             if len(view.shape) != 2:
-                raise _rule("global-rank", f"{where} has rank {len(view.shape)}, "
+                raise TileRuntimeError("global-rank", f"{where} has rank {len(view.shape)}, "
                             "grouped_copy copies 2-D tensors")
             pair.append((view, _dtype_name(obj, view)))
         (sv, sname), (dv, dname) = pair
         if tuple(sv.shape) != tuple(dv.shape) or sname != dname:
-            raise _rule("group-pairs", f"pair {i}: srcs[{i}] is {tuple(sv.shape)} "
+            raise TileRuntimeError("group-pairs", f"pair {i}: srcs[{i}] is {tuple(sv.shape)} "
                         f"{sname}, dsts[{i}] is {tuple(dv.shape)} {dname}: a pair "
                         "has one shape and one dtype")
         if size is None:
             size = sv.itemsize
         elif sv.itemsize != size:
-            raise _rule("group-pairs", f"pair {i} has {sv.itemsize}-byte elements, "
+            raise TileRuntimeError("group-pairs", f"pair {i} has {sv.itemsize}-byte elements, "
                         f"pair 0 {size}-byte ones: one launch copies one element size")
         for side, view in (("srcs", sv), ("dsts", dv)):
             _check_layout(view, f"{side}[{i}]")
@@ -135,7 +131,7 @@ def describe_group(srcs, dsts) -> tuple[list, list, int]:
         src_views.append(sv)
         dst_views.append(dv)
     if size is not None and size not in KERNEL_DTYPES:
-        raise _rule("argument-dtype", f"{size}-byte elements: grouped_copy copies "
+        raise TileRuntimeError("argument-dtype", f"{size}-byte elements: grouped_copy copies "
                     f"elements of {', '.join(map(str, KERNEL_DTYPES))} bytes")
     return src_views, dst_views, size or 2
 
@@ -143,22 +139,22 @@ def describe_group(srcs, dsts) -> tuple[list, list, int]:
 def _check_layout(view, where: str) -> None:
     rows, cols = view.shape
     if rows > MAX_EXTENT or cols > MAX_EXTENT:
-        raise _rule("global-dim-range", f"{where} is {rows} x {cols}: the grouped "
+        raise TileRuntimeError("global-dim-range", f"{where} is {rows} x {cols}: the grouped "
                     "copy's coordinates are 32-bit, extents up to 2^31 - 1")
     if rows == 0 or cols == 0:
         return  # nothing to copy, nothing encoded
     if cols > 1 and view.strides[1] != 1:
-        raise _rule("global-inner-stride", f"{where}: the innermost stride is "
+        raise TileRuntimeError("global-inner-stride", f"{where}: the innermost stride is "
                     f"{view.strides[1]} elements, expected 1")
     if view.ptr % 16:
-        raise _rule("global-base-alignment", f"{where}: base address "
+        raise TileRuntimeError("global-base-alignment", f"{where}: base address "
                     f"{view.ptr:#x} is not 16-byte aligned")
     pitch = view.strides[0] * view.itemsize
     if rows > 1 and pitch % 16:
-        raise _rule("global-stride-alignment", f"{where}: the row pitch is {pitch} "
+        raise TileRuntimeError("global-stride-alignment", f"{where}: the row pitch is {pitch} "
                     "bytes, not a multiple of 16 (pad the rows)")
     if rows > 1 and not 0 <= pitch < GLOBAL_STRIDE_BYTES_BOUND:
-        raise _rule("global-stride-range", f"{where}: the row pitch {pitch} bytes "
+        raise TileRuntimeError("global-stride-range", f"{where}: the row pitch {pitch} bytes "
                     "is not below 2^40")
 
 
@@ -200,7 +196,7 @@ class GroupedCopy:
         from .contract import DTYPES
         size = np.dtype(DTYPES[dtype].numpy).itemsize if dtype in DTYPES else None
         if size not in KERNEL_DTYPES:
-            raise _rule("argument-dtype", f"grouped_copy has no kernel for {dtype!r} "
+            raise TileRuntimeError("argument-dtype", f"grouped_copy has no kernel for {dtype!r} "
                         f"(element sizes {', '.join(map(str, KERNEL_DTYPES))})")
         self.elem_bytes = size
         self.kernel_dtype = KERNEL_DTYPES[size]
@@ -278,7 +274,7 @@ class GroupedCopy:
 
     def _check_size(self, size: int) -> None:
         if size != self.elem_bytes:
-            raise _rule("group-pairs", f"this grouped copy moves {self.elem_bytes}-byte "
+            raise TileRuntimeError("group-pairs", f"this grouped copy moves {self.elem_bytes}-byte "
                         f"elements, the group has {size}-byte ones")
 
     def plan(self, srcs, dsts) -> "GroupPlan":
@@ -317,6 +313,28 @@ class GroupPlan:
             self.ws.wait()
         self.last_stream = handle
         self.copy._run(self.launch, self.ws, handle)
+
+
+# The benchmark's groups (bench/grouped_copy.py): (tensors, rows, cols)
+# about which the shapes vary, and the one-tensor copy of the same bytes it
+# compares with (a compile-cache recipe of kernels.copy.build_copy).
+BENCH_GROUPS = {"small": (256, 64, 512), "large": (256, 1024, 512)}
+
+
+def bench_shapes(name: str, rng) -> list:
+    """The group's ragged shapes: rows within a sixteenth of the nominal
+    rows (at least 16) either way, cols +-64 in multiples of 8."""
+    count, rows, cols = BENCH_GROUPS[name]
+    spread = max(16, rows // 16)
+    r = rng.integers(rows - spread, rows + spread + 1, count)
+    c = 8 * rng.integers((cols - 64) // 8, (cols + 64) // 8 + 1, count)
+    return list(zip(r.tolist(), c.tolist()))
+
+
+def bench_reference(name: str) -> dict:
+    """build_copy's parameters for one tensor of the group's nominal bytes."""
+    count, rows, cols = BENCH_GROUPS[name]
+    return {"rows": count * rows, "cols": cols}
 
 
 _copies: dict = {}

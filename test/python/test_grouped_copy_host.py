@@ -113,3 +113,19 @@ def test_one_row_and_empty_tensors_are_accepted():
     dsts = [Fake((1, 60)), Fake((0, 64)), Fake((3, 64))]
     src_views, dst_views, size = describe_group(srcs, dsts)
     assert size == 2 and len(src_views) == 3
+
+
+def test_the_entry_point_asks_for_the_recipes_the_cache_is_filled_with():
+    # grouped_copy looks its kernel up by recipe on the GPU machine (no
+    # MLIR there): the key must be the one cache_recipes() populates.
+    from tile_mlir import cache
+    from tile_mlir.grouped_copy import BUILDER, KERNEL_DTYPES, recipe_params
+    from tile_mlir.kernels.grouped_copy import cache_recipes
+
+    def key(params, debug):
+        return cache.recipe_key(cache.recipe(BUILDER, params, "sm_90a", debug))
+
+    populated = {key(params, options["debug"]) for _, params, options in cache_recipes()}
+    for dtype in KERNEL_DTYPES.values():
+        assert key(recipe_params(dtype), False) in populated
+    assert key(recipe_params("bfloat16"), True) in populated

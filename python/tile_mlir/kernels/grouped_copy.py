@@ -206,3 +206,11 @@ def cache_recipes() -> list:
     name = "tile_mlir.kernels.grouped_copy:build_grouped_copy"
     return ([(name, recipe_params(dtype), {"debug": False}) for dtype in DTYPES] +
             [(name, recipe_params("bfloat16"), {"debug": True})])
+
+
+def bench_recipes() -> list:
+    """The benchmark's kernels (bench/grouped_copy.py): the grouped copy and
+    the one-tensor copy of each group's bytes."""
+    from ..grouped_copy import BENCH_GROUPS, bench_reference
+    return cache_recipes() + [("tile_mlir.kernels.copy:build_copy", bench_reference(name),
+                               {"debug": False}) for name in BENCH_GROUPS]
