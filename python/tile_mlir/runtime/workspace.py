@@ -84,7 +84,7 @@ class WorkspaceSet:
             self.host = int(check(drv.cuMemHostAlloc(at, 0), "cuMemHostAlloc"))
             self.generation += 1
         if self.event is None:
-            flags = cuda().CUevent_flags.CU_EVENT_DISABLE_TIMING
+            flags = int(cuda().CUevent_flags.CU_EVENT_DISABLE_TIMING)
             self.event = check(cuda().cuEventCreate(flags), "cuEventCreate")
 
     def array(self, name: str, shape: tuple, typestr: str) -> DeviceArray:
