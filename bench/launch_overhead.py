@@ -86,6 +86,9 @@ def main() -> int:
     torch.cuda.synchronize()
     assert torch.equal(a, out), "tma_small copied wrongly"
     bound = small.bind(a, out)
+    kfn = small.kernels["tma_small"].function
+    rows["cuda-python cuLaunchKernel (same TMA kernel, bound params)"] = per_launch_us(
+        lambda: drv.cuLaunchKernel(kfn, 1, 1, 1, 32, 1, 1, 0, 0, bound.kernel_params, 0))
     rows["tile-mlir bind() launch"] = per_launch_us(bound)
     rows["tile-mlir call mod(x, out)"] = per_launch_us(lambda: small(a, out))
 
@@ -106,14 +109,16 @@ def main() -> int:
         lambda: triton_tile[(1,)](din, dout, BM=16, BN=16))
 
     base = rows["cuda-python cuLaunchKernel (empty kernel)"]
+    same = rows["cuda-python cuLaunchKernel (same TMA kernel, bound params)"]
     triton_us = rows["triton launch, reused TensorDescriptors"]
-    print(f"{'launch path':48s} {'us':>7s} {'vs raw':>7s} {'vs triton':>9s}")
+    print(f"{'launch path':58s} {'us':>7s} {'vs raw':>7s} {'vs triton':>9s}")
     for name, us in rows.items():
-        print(f"{name:48s} {us:7.2f} {us / base:7.2f} {us / triton_us:9.3f}")
+        print(f"{name:58s} {us:7.2f} {us / base:7.2f} {us / triton_us:9.3f}")
     call = rows["tile-mlir call mod(x, out)"]
     print(f"goal: call <= 8 us and <= triton/3 ({triton_us / 3:.2f}): "
           f"{'met' if call <= min(8.0, triton_us / 3) else 'NOT met'}; "
-          f"bind() <= raw: {'met' if rows['tile-mlir bind() launch'] <= base else 'NOT met'}")
+          f"bind() <= raw launch of the same kernel (x{rows['tile-mlir bind() launch'] / same:.3f}): "
+          f"{'met' if rows['tile-mlir bind() launch'] <= same else 'NOT met'}")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0

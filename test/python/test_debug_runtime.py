@@ -14,7 +14,6 @@ from tile_mlir import compiler, contract
 from tile_mlir.artifact import Artifact
 from tile_mlir.runtime import (DeviceFault, TileRuntimeError, arrays, debug, launch, launcher,
                                tensormap)
-from tile_mlir.runtime.driver import check
 from tile_mlir.testing import debug_kernels
 
 
@@ -230,10 +229,7 @@ def drv(monkeypatch):
         monkeypatch.setattr(module, "cuda", lambda: fake)
     for module in (launcher, arrays):
         monkeypatch.setattr(module, "context", lambda: None)
-    monkeypatch.setattr(launch, "kernel_launcher", lambda function: (
-        lambda grid, block, shared, stream, params: check(
-            fake.cuLaunchKernel(function, *grid, *block, shared, stream, params, 0),
-            "cuLaunchKernel")))
+    monkeypatch.setattr(launch, "cuda", lambda: fake)
     monkeypatch.delenv("TILE_DEBUG_TIMEOUT_MS", raising=False)
     return fake
 

@@ -78,3 +78,23 @@ def test_scalars_are_packed_in_parameter_order():
     packed.scalar_slots[1].value = 2**32 - 1
     assert ctypes.c_uint32.from_address(packed.pointers[5]).value == 2**32 - 1
     assert ctypes.c_uint64.from_address(packed.pointers[6]).value == 0x1000
+
+
+@pytest.mark.parametrize("dtype", sorted(RANGES) + ["float32", "float64"])
+def test_store_checks_like_value(dtype):
+    """store() (the call path's short form) writes what value() packs and
+    rejects what value() rejects."""
+    from tile_mlir.runtime.scalars import SCALAR_CTYPES
+    checker, slot = ScalarSlot(dtype, 1), SCALAR_CTYPES[dtype]()
+    samples = [0, 7, -1, 2**31, -2**31 - 1, 2**32, 2**63, -2**63 - 1, 2**64, 1.5,
+               1e39, np.int64(-3), True, "x"]
+    for x in samples:
+        try:
+            want = bytes(checker.value(x))
+        except TileRuntimeError as err:
+            with pytest.raises(TileRuntimeError) as got:
+                checker.store(slot, x)
+            assert got.value.rule == err.rule
+            continue
+        checker.store(slot, x)
+        assert bytes(slot) == want, x

@@ -1,9 +1,9 @@
 """Cheap identities of launch arguments, for the call path's cache.
 
 A key holds everything the launcher's checks and the encoded tensor maps
-depend on: the address, the shape, the strides, the dtype and the device
-(for a scalar: only that it is a number; its value is checked and packed on
-every call). Two arguments with equal keys pass or fail the same checks and
+depend on: the address (which, in CUDA's unified address space, also names
+the device), the shape, the strides and the dtype (for a scalar: only that
+it is a number; its value is checked and packed on every call). Two arguments with equal keys pass or fail the same checks and
 encode the same maps, so a cached validated launch is reused for them.
 
 `None` means "no key": numpy arrays (copied per call) and arrays known only
@@ -19,7 +19,8 @@ SCALAR = "scalar"
 
 
 def _torch_key(t):
-    return (t.data_ptr(), t.shape, t.stride(), t.dtype, t.device)
+    # The address names the device too (one unified address space).
+    return (t.data_ptr(), t.shape, t.stride(), t.dtype)
 
 
 def _cupy_key(a):
@@ -62,17 +63,14 @@ _KEYERS: dict = {}
 
 def args_key(args) -> tuple | None:
     """The cache key of a launch's arguments, or None for the full path."""
-    keys = []
-    for a in args:
-        kind = type(a)
-        keyer = _KEYERS.get(kind)
-        if keyer is None:
-            keyer = _KEYERS[kind] = _keyer(kind)
-        key = keyer(a)
-        if key is None:
-            return None
-        keys.append(key)
-    return tuple(keys)
+    try:
+        keys = tuple([_KEYERS[type(a)](a) for a in args])
+    except KeyError:  # a type seen for the first time
+        for a in args:
+            if type(a) not in _KEYERS:
+                _KEYERS[type(a)] = _keyer(type(a))
+        keys = tuple([_KEYERS[type(a)](a) for a in args])
+    return None if None in keys else keys
 
 
 __all__ = ["args_key", "SCALAR"]

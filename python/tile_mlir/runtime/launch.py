@@ -1,41 +1,17 @@
 """The driver's launch calls.
 
-A cluster-free launch calls libcuda's cuLaunchKernel through ctypes with
-fixed argument types: the per-launch cost is the driver's own plus one
-foreign call (cuda-python's wrapper converts every argument again on each
-call). Cluster launches go through cuda-python's cuLaunchKernelEx with a
-launch config built once per bound launch."""
+A cluster-free launch calls cuda-python's cuLaunchKernel with every
+argument but the stream and the parameter array fixed when the launch is
+bound (measured on the H200 machine: 4.6 us a call, against 5.2 us for
+libcuda's cuLaunchKernel through ctypes). Cluster launches go through
+cuLaunchKernelEx with a launch config built once."""
 
 from __future__ import annotations
 
-import ctypes
-from functools import lru_cache
+import functools
 
 from .driver import check, cuda
 from .errors import CudaError
-
-
-@lru_cache(maxsize=None)
-def _cu_launch_kernel():
-    cuda()  # cuda-python has loaded (and initialized) the driver library
-    fn = ctypes.CDLL("libcuda.so.1").cuLaunchKernel
-    fn.argtypes = ([ctypes.c_void_p] + [ctypes.c_uint] * 7 +
-                   [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p])
-    fn.restype = ctypes.c_int
-    return fn
-
-
-def kernel_launcher(function):
-    """launch(grid, block, shared_bytes, stream, kernel_params) for one
-    CUfunction, through libcuda's cuLaunchKernel."""
-    fn, handle = _cu_launch_kernel(), int(function)
-
-    def launch(grid, block, shared_bytes, stream, kernel_params):
-        status = fn(handle, *grid, *block, shared_bytes, stream, kernel_params, None)
-        if status:
-            raise CudaError("cuLaunchKernel", cuda().CUresult(status))
-
-    return launch
 
 
 class Launcher:
@@ -46,12 +22,22 @@ class Launcher:
         self.function = function
         self.grid, self.block = tuple(grid), tuple(block)
         self.shared_bytes = shared_bytes
+        drv = cuda()
+        self._launch_kernel = drv.cuLaunchKernel
+        self._fixed = (function, *self.grid, *self.block, shared_bytes)
         self.config = _cluster_config(grid, block, cluster, shared_bytes) if cluster else None
-        self._launch = None if cluster else kernel_launcher(function)
+
+    def bound_call(self):
+        """cuLaunchKernel with the function, grid, block and shared size
+        bound: call it with (stream, kernel_params, 0); it returns the
+        driver's result tuple (status first) unchecked."""
+        return functools.partial(self._launch_kernel, *self._fixed)
 
     def __call__(self, stream: int, kernel_params: int) -> None:
-        if self._launch is not None:
-            self._launch(self.grid, self.block, self.shared_bytes, stream, kernel_params)
+        if self.config is None:
+            status = self._launch_kernel(*self._fixed, stream, kernel_params, 0)[0]
+            if int(status):
+                raise CudaError("cuLaunchKernel", status)
             return
         self.config.hStream = stream
         check(cuda().cuLaunchKernelEx(self.config, self.function, kernel_params, 0),
@@ -72,4 +58,4 @@ def _cluster_config(grid, block, cluster, shared_bytes: int):
     return config
 
 
-__all__ = ["Launcher", "kernel_launcher"]
+__all__ = ["Launcher"]

@@ -14,10 +14,10 @@ from .arrays import (accepted_dtypes, check_device, check_packed, device_view, d
                      host_packing, packed_layout, upload)
 from .debug import ErrorBuffer
 from .driver import check, context, cuda
-from .errors import TileRuntimeError
+from .errors import CudaError, TileRuntimeError
 from .launch import Launcher
 from .scalars import SCALAR_CTYPES, ScalarSlot, is_array, is_number
-from .streams import current_stream, stream_handle
+from .streams import current_stream, stream_getter, stream_handle
 from .tensormap import TensorMapCache, check_source
 
 
@@ -194,21 +194,33 @@ class Kernel:
         handle = None if stream is None else stream_handle(stream)
         key = args_key(args)
         if key is not None:  # no DLPack-only array: the stream is not needed yet
-            launch = self._cached(args, key, grid, block, cluster, handle or 0)
+            launch = self._launches.get((key, grid, block, cluster) if grid is None and
+                                        block is None and cluster is None else
+                                        (key, _hashable(grid), _hashable(block),
+                                         _hashable(cluster)))
+            if launch is None:
+                launch = self._cached(args, key, grid, block, cluster, handle or 0)
             if handle is None:
-                handle = current_stream(launch.libraries)
+                handle = launch.current_stream()
         else:
             if handle is None:
                 handle = current_stream(frozenset(type(a).__module__.split(".")[0]
                                                   for a in args))
             launch = self._prepare(args, grid, block, cluster, handle)
-        launch.launch(handle, args)
-        fault = None
-        if sync or launch.has_host_arrays or self.module.debug:
-            check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
-            if self.module.debug:
-                fault = self.module.debug.take(self.name)
-            launch.download()
+        if launch.direct is not None:  # no scalars, no cluster: straight to the driver
+            status = launch.direct(handle, launch.kernel_params, 0)[0]
+            if int(status):
+                raise CudaError("cuLaunchKernel", status)
+        else:
+            launch.launch(handle, args)
+        if sync or launch.must_sync:
+            self._finish(launch, handle)
+
+    def _finish(self, launch: "BoundLaunch", handle: int) -> None:
+        """Synchronizes, copies numpy arguments back, raises a recorded fault."""
+        check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
+        fault = self.module.debug.take(self.name) if self.module.debug else None
+        launch.download()
         if fault is not None:
             raise fault
 
@@ -266,14 +278,22 @@ class BoundLaunch:
         self.grid, self.block, self.cluster = grid, block, cluster
         self.has_host_arrays = any(v is not None and v.host is not None for v in views)
         self.libraries = frozenset(v.library for v in views if v is not None)
+        self.current_stream = stream_getter(self.libraries)
         self.launcher = Launcher(kernel.function, grid, block,
                                  dim3(cluster) if cluster else None, kernel.dynamic_shared)
         self._lock = threading.Lock() if params.scalar_slots else None
+        self._scalars = [(i, kernel.scalars[i], slot)
+                         for i, slot in params.scalar_slots.items()]
+        self.must_sync = self.has_host_arrays or bool(kernel.module.debug)
+        # cuLaunchKernel with all but (stream, params, extra) bound, where a
+        # launch needs nothing else (no scalars to pack, no cluster config).
+        self.direct = (self.launcher.bound_call()
+                       if self._lock is None and not cluster else None)
 
     def set_scalars(self, args) -> None:
         """Checks and packs the scalar arguments among `args`."""
         for index, slot in self.params.scalar_slots.items():
-            slot.value = self.kernel.scalars[index].value(args[index]).value
+            self.kernel.scalars[index].store(slot, args[index])
 
     def launch(self, stream: int, args=None) -> None:
         """Launches on the stream handle, with the scalars of `args` (checked)
@@ -281,19 +301,22 @@ class BoundLaunch:
         if self._lock is None:
             self.launcher(stream, self.kernel_params)
             return
-        values = [] if args is None else [
-            (slot, self.kernel.scalars[i].value(args[i]).value)
-            for i, slot in self.params.scalar_slots.items()]
         with self._lock:  # the driver copies the parameters during the call
-            for slot, value in values:
-                slot.value = value
+            if args is not None:
+                for index, checker, slot in self._scalars:
+                    checker.store(slot, args[index])
             self.launcher(stream, self.kernel_params)
 
     def __call__(self, stream=None) -> None:
         """Launches on `stream`; a debug artifact synchronizes it and raises
         the fault its kernel recorded."""
-        handle = current_stream(self.libraries) if stream is None else stream_handle(stream)
-        self.launch(handle)
+        handle = self.current_stream() if stream is None else stream_handle(stream)
+        if self.direct is None:
+            self.launch(handle)
+        else:
+            status = self.direct(handle, self.kernel_params, 0)[0]
+            if int(status):
+                raise CudaError("cuLaunchKernel", status)
         debug = self.kernel.module.debug
         if debug:
             check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")

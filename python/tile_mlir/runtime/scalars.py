@@ -32,6 +32,17 @@ class ScalarSlot:
         self.ctype, self.low, self.high = _KINDS[dtype]
         self.is_float = self.low is None
 
+    def store(self, slot, x) -> None:
+        """Checks `x` and writes it into the parameter slot (a ctypes value of
+        this type): a plain int or float in range takes the short path."""
+        kind = type(x)
+        if kind is int and self.low is not None and self.low <= x <= self.high:
+            slot.value = x
+        elif kind is float and self.is_float and self.dtype == "float64":
+            slot.value = x
+        else:
+            slot.value = self.value(x).value
+
     def value(self, x):
         """`x` as this parameter's C value, or a [scalar-type]/[scalar-range]
         error naming the argument, the value and the type."""
@@ -75,7 +86,10 @@ _KINDS = {
 
 
 def is_array(x) -> bool:
-    """Whether `x` is an array of some library (for [argument-kind])."""
+    """Whether `x` is an array of some library (for [argument-kind]); a
+    numpy scalar, which also exports __array_interface__, is a number."""
+    if is_number(x):
+        return False
     return isinstance(x, np.ndarray) or any(
         hasattr(x, attr) for attr in ("__cuda_array_interface__", "__dlpack__",
                                       "__array_interface__", "data_ptr"))

@@ -9,6 +9,7 @@ the legacy default stream (0)."""
 
 from __future__ import annotations
 
+import functools
 import sys
 
 from .errors import TileRuntimeError
@@ -54,4 +55,16 @@ def current_stream(libraries: frozenset, device: int = 0) -> int:
     return 0
 
 
-__all__ = ["stream_handle", "current_stream"]
+def stream_getter(libraries: frozenset, device: int = 0):
+    """A function returning current_stream(libraries) (bound once, so a
+    cached launch pays only the library's own call)."""
+    if "torch" in libraries:
+        raw = getattr(sys.modules["torch"]._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            return functools.partial(raw, device)
+    if "torch" in libraries or "cupy" in libraries:
+        return lambda: current_stream(libraries, device)
+    return lambda: 0
+
+
+__all__ = ["stream_handle", "current_stream", "stream_getter"]

@@ -1,0 +1,117 @@
+"""Calling the layout kernels on device arrays: torch tensors, and any
+array that exports DLPack (cupy, jax, ...), which is wrapped as a torch
+tensor without a copy and handed back in its own library's type.
+
+Kernels come from the compile cache (`tile_mlir.cache.load_kernel`: one
+compile per recipe, a folder carried to machines without MLIR) and run on
+the current torch stream without synchronizing. Kernels that claim tiles at
+run time share one tile counter per (device, stream): launches on one
+stream run one after the other, and each leaves the counter at zero.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import TileUsageError
+from .layout_plan import ELEM_DTYPES, check_elem
+
+# The most CTAs a persistent layout kernel is built for (the H200's SMs); a
+# launch runs min(this, the device's SM count).
+PERSISTENT_GRID = 132
+
+_counters: dict = {}
+_sm_counts: dict = {}
+
+
+def torch_module():
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is how the ops take arrays
+        raise TileUsageError("layout-array", "the layout ops take torch tensors "
+                             "or DLPack arrays through torch: pip install torch") from None
+    return torch
+
+
+def as_tensor(x, what: str = "x"):
+    """(torch CUDA tensor viewing x, a function returning a torch result in
+    x's own array type)."""
+    torch = torch_module()
+    if isinstance(x, torch.Tensor):
+        tensor, back = x, (lambda t: t)
+    elif hasattr(x, "__dlpack__"):
+        try:
+            tensor = torch.from_dlpack(x)
+        except Exception as err:
+            raise TileUsageError("layout-array", f"{what}: its DLPack export cannot be "
+                                 f"read by torch ({err})") from None
+        library = importlib.import_module(type(x).__module__.split(".")[0])
+        convert = getattr(library, "from_dlpack", None)
+        if library.__name__ == "jax":
+            import jax.dlpack
+            convert = jax.dlpack.from_dlpack
+        back = (lambda t: convert(t)) if convert else (lambda t: t)
+    else:
+        raise TileUsageError("layout-array", f"{what}: expected a torch tensor or an "
+                             f"array that exports DLPack, got {type(x).__name__}")
+    if not tensor.is_cuda:
+        raise TileUsageError("layout-array", f"{what} lives on {tensor.device}; the "
+                             "layout ops run on a CUDA device")
+    check_elem(tensor.element_size(), what)
+    return tensor, back
+
+
+def bits_view(t):
+    """`t` reinterpreted as the signless integer type of its element size."""
+    torch = torch_module()
+    dtype = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[
+        t.element_size()]
+    return t if t.dtype == dtype else t.view(dtype)
+
+
+def sm_count(device) -> int:
+    index = device.index or 0
+    if index not in _sm_counts:
+        torch = torch_module()
+        _sm_counts[index] = torch.cuda.get_device_properties(index).multi_processor_count
+    return _sm_counts[index]
+
+
+def persistent_grid(device) -> int:
+    return min(PERSISTENT_GRID, sm_count(device))
+
+
+def counter(device):
+    """The (2,) int32 tile counter of the current stream on `device` (zero
+    before a launch; the kernel's last CTA resets it)."""
+    torch = torch_module()
+    stream = torch.cuda.current_stream(device)
+    key = (device.index or 0, stream.cuda_stream)
+    ctr = _counters.get(key)
+    if ctr is None:
+        ctr = _counters[key] = torch.zeros(2, dtype=torch.int32, device=device)
+    return ctr
+
+
+def load(builder, params: dict):
+    from ..cache import load_kernel
+    return load_kernel(builder, **params)
+
+
+def launch(builder, params: dict, args, grid, block=None) -> None:
+    """Launches builder(**params)'s kernel on the current torch stream."""
+    mod = load(builder, params)
+    kwargs = {"grid": (int(grid), 1, 1)}
+    if block is not None:
+        kwargs["block"] = (int(block), 1, 1)
+    mod(*args, **kwargs)
+
+
+def strided(t, shape, strides):
+    """A view of t's elements with this shape and these strides (elements)."""
+    torch = torch_module()
+    return torch.as_strided(t, tuple(shape), tuple(strides), t.storage_offset())
+
+
+__all__ = ["ELEM_DTYPES", "PERSISTENT_GRID", "as_tensor", "bits_view", "counter",
+           "launch", "load", "persistent_grid", "sm_count", "strided"]

@@ -1,0 +1,368 @@
+"""Host-side planning of the layout kernels (permute, pad, unfold): the
+canonical form of an operation (size-1 axes dropped, axes that stay
+adjacent merged), which kernel moves it, and that kernel's static
+parameters. Plain Python on shapes and strides (in elements); no MLIR, no
+GPU, so the choices are testable on the CPU.
+
+The kernels read every extent at run time; what is static is the element
+size, the canonical rank and permutation, and the box or tile extents. A
+box may not exceed the dimension it covers (the runtime's
+[box-within-dim]), so a dimension smaller than the preferred box picks the
+next smaller power of two: a handful of variants per operation, never one
+per shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+from .. import contract
+from ..errors import TileUsageError
+
+# The kernels move bits: one integer type per element size (the runtime
+# accepts either signedness for these signless types).
+ELEM_DTYPES = {1: "i8", 2: "i16", 4: "i32", 8: "i64"}
+MAX_RANK = 5                      # the copy engine's rank limit
+BOX_MAX = contract.BOX_EXTENT_RANGE.max
+STRIDE_ALIGN = 16                 # bytes: outer global strides, inner coords
+SWIZZLE_SPANS = {128: 3, 64: 2, 32: 1}   # span bytes -> swizzle mode
+
+
+def pow2_floor(n: int) -> int:
+    return 1 << (int(n).bit_length() - 1) if n >= 1 else 0
+
+
+def check_elem(itemsize: int, what: str = "the tensor") -> None:
+    if itemsize not in ELEM_DTYPES:
+        raise TileUsageError("layout-dtype", f"{what} has {itemsize}-byte elements; "
+                             "the copy engine moves 1-, 2-, 4- and 8-byte elements")
+
+
+def aligned(strides_bytes) -> bool:
+    return all(s % STRIDE_ALIGN == 0 for s in strides_bytes)
+
+
+# -- permute --------------------------------------------------------------
+
+def normalize_dims(dims, rank: int) -> tuple:
+    """`dims` as a tuple of non-negative axes; [layout-permutation] unless it
+    is a permutation of range(rank) (negative axes count from the end)."""
+    if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__") or \
+            not all(hasattr(d, "__index__") and not isinstance(d, bool) for d in dims):
+        raise TileUsageError("layout-permutation", f"dims must be a sequence of ints, "
+                             f"got {dims!r}")
+    items = [d.__index__() for d in dims]
+    in_range = all(-rank <= d < rank for d in items)
+    if not in_range or sorted(d % rank for d in items) != list(range(rank)):
+        raise TileUsageError("layout-permutation", f"dims {tuple(items)} is not a "
+                             f"permutation of the {rank} axes of the tensor")
+    return tuple(d % rank for d in items)
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """A permutation in canonical form: input view `shape`/`strides` (axes in
+    memory order: strides decreasing) and `perm` (output axis j is input
+    axis perm[j]). Size-1 axes are gone; axes adjacent in the input that
+    stay adjacent and in order in the output are merged."""
+    shape: tuple
+    strides: tuple
+    perm: tuple
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def out_shape(self) -> tuple:
+        return tuple(self.shape[p] for p in self.perm)
+
+
+def canonical_permutation(shape, strides, dims) -> Canonical:
+    """The canonical form of `x.permute(dims)` for an x of `shape` and
+    `strides` (elements). An input that is itself a permuted view is read
+    in its memory order and the permutations composed."""
+    rank = len(shape)
+    dims = normalize_dims(dims, rank)
+    keep = [i for i in range(rank) if shape[i] != 1]
+    order = sorted(keep, key=lambda i: (-strides[i], i))     # memory order
+    position = {axis: j for j, axis in enumerate(order)}
+    perm = [position[d] for d in dims if shape[d] != 1]
+    base_shape = [shape[a] for a in order]
+    base_strides = [strides[a] for a in order]
+    # Merge runs of the output order that are consecutive, contiguous input axes.
+    groups: list[list[int]] = []
+    for p in perm:
+        if groups and p == groups[-1][-1] + 1 and \
+                base_strides[p - 1] == base_strides[p] * base_shape[p]:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    by_input = sorted(groups, key=lambda g: g[0])
+    index = {id(g): i for i, g in enumerate(by_input)}
+    return Canonical(tuple(prod(base_shape[a] for a in g) for g in by_input),
+                     tuple(base_strides[g[-1]] for g in by_input),
+                     tuple(index[id(g)] for g in groups))
+
+
+@dataclass(frozen=True)
+class PermutePlan:
+    """Which kernel moves a canonical permutation and its static parameters.
+
+    kind "copy": the identity (a copy of a dense input, moved as boxes of a
+    2-D view); "boxes": the innermost axis stays innermost, boxes move with
+    a permuted coordinate mapping; "transpose": the innermost axis moves,
+    tiles are transposed through swizzled shared memory; "simt": a shape
+    the copy engine cannot describe (a stride that is not a multiple of 16
+    bytes), moved by threads. `params` are the builder's parameters;
+    `in_view`/`out_view` the (shape, strides) the kernel's arguments take."""
+    kind: str
+    canonical: Canonical
+    params: dict = field(default_factory=dict)
+    in_view: tuple = ()
+    out_view: tuple = ()
+
+
+def contiguous_strides(shape) -> tuple:
+    out, step = [], 1
+    for extent in reversed(shape):
+        out.append(step)
+        step *= extent
+    return tuple(reversed(out))
+
+
+def _box_extent(dim: int, cap: int) -> int:
+    return max(1, min(cap, pow2_floor(dim)))
+
+
+def transpose_tile(elem: int, dim_k: int, dim_l: int) -> tuple | None:
+    """(span, T_k, T_l) of the transposing kernel: the swizzle span (the
+    widest of 128/64/32 bytes whose row of W = span / elem elements fits
+    both dimensions), and tile extents that are multiples of W, at most
+    128 elements (256 for 1-byte elements) and no larger than the dims."""
+    for span in SWIZZLE_SPANS:
+        w = span // elem
+        if w <= min(dim_k, dim_l) and w >= 8:
+            cap = 256 if elem == 1 else 128
+            cap = max(cap, w)
+            t_k = max(w, min(cap, pow2_floor(dim_k)))
+            t_l = max(w, min(cap, pow2_floor(dim_l)))
+            if elem == 1:       # 128 x 128 bytes: a 16 KB tile
+                t_k, t_l = min(t_k, 128), min(t_l, 128)
+            if elem == 8:       # 64 x 64: 32 KB
+                t_k, t_l = min(t_k, 64), min(t_l, 64)
+            return span, t_k, t_l
+    return None
+
+
+def plan_permute(shape, strides, dims, elem: int, grid: int = 132) -> PermutePlan:
+    """The kernel for `x.permute(dims).contiguous()` of an x with `shape`
+    and `strides` (elements) and `elem`-byte elements."""
+    check_elem(elem)
+    c = canonical_permutation(shape, strides, dims)
+    if c.rank > MAX_RANK:
+        raise TileUsageError("layout-rank", f"the permutation has {c.rank} axes "
+                             f"after merging the ones that stay adjacent "
+                             f"(shape {tuple(shape)}, dims {tuple(dims)}); the copy "
+                             f"engine addresses at most {MAX_RANK}")
+    out_strides = contiguous_strides(c.out_shape)
+    if c.rank == 0 or c.perm == tuple(range(c.rank)):
+        return _plan_copy(c, elem, grid)
+    inner_ok = c.strides[-1] == 1
+    dense_ok = inner_ok and aligned(s * elem for s in c.strides[:-1]) and \
+        aligned(s * elem for s in out_strides[:-1])
+    if not dense_ok:
+        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm},
+                           (c.shape, c.strides), (c.out_shape, out_strides))
+    r = c.rank
+    if c.perm[-1] == r - 1:
+        k = c.perm[-2]
+        bi = _box_extent(c.shape[-1], BOX_MAX)
+        bk = _box_extent(c.shape[k], max(1, min(BOX_MAX, (16384 // elem) // bi)))
+        box = [1] * r
+        box[-1], box[k] = bi, bk
+        return PermutePlan("boxes", c, {"elem": elem, "perm": c.perm, "box": tuple(box),
+                                        "stages": 4, "grid": grid},
+                           (c.shape, c.strides), (c.out_shape, out_strides))
+    k = c.perm[-1]
+    tile = transpose_tile(elem, c.shape[k], c.shape[-1])
+    if tile is None:
+        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm},
+                           (c.shape, c.strides), (c.out_shape, out_strides))
+    span, t_k, t_l = tile
+    return PermutePlan("transpose", c, {"elem": elem, "perm": c.perm,
+                                        "tile": (t_k, t_l), "span": span,
+                                        "stages": 3 if t_k * t_l * elem > 16384 else 4,
+                                        "grid": grid},
+                       (c.shape, c.strides), (c.out_shape, out_strides))
+
+
+def _plan_copy(c: Canonical, elem: int, grid: int) -> PermutePlan:
+    """The identity: a dense run of n elements (or nothing) moved as boxes
+    of a (n / L, L) view, L a power of two of at least 16 bytes dividing n."""
+    n = prod(c.shape)
+    dense = c.rank == 0 or c.strides[-1] == 1 and all(
+        c.strides[i] == c.strides[i + 1] * c.shape[i + 1] for i in range(c.rank - 1))
+    if not dense or n == 0:
+        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm},
+                           (c.shape, c.strides),
+                           (c.out_shape, contiguous_strides(c.out_shape)))
+    for cols in (256, 128, 64, 32, 16, 8, 4, 2, 1):
+        if n % cols == 0 and (cols * elem) % STRIDE_ALIGN == 0:
+            rows = n // cols
+            bk = _box_extent(rows, max(1, (16384 // elem) // cols))
+            view = ((rows, cols), (cols, 1))
+            return PermutePlan("copy", Canonical((rows, cols), (cols, 1), (0, 1)),
+                               {"elem": elem, "perm": (0, 1), "box": (bk, cols),
+                                "stages": 4, "grid": grid}, view, view)
+    shape = (n,)
+    return PermutePlan("simt", Canonical(shape, (1,), (0,)),
+                       {"elem": elem, "perm": (0,)}, (shape, (1,)), (shape, (1,)))
+
+
+# -- pad ------------------------------------------------------------------
+
+# The copy engine's NaN fill: 0x7FF7 repeated over the element (measured on
+# the H200, the emulator's _NAN_FILL_16); the pad kernels that write the
+# fill themselves write the same bits, so one call's NaNs are all alike.
+ENGINE_NAN = {2: 0x7FF7, 4: 0x7FF77FF7, 8: 0x7FF77FF77FF77FF7}
+
+
+def normalize_pad(pad, rank: int) -> tuple[list, list]:
+    """torch.nn.functional.pad's `pad` (last axis first: left, right, then the
+    axis before, ...) as per-axis (lefts, rights) in axis order;
+    [pad-spec] unless it is an even number (at most 2 * rank) of ints."""
+    if isinstance(pad, (str, bytes)) or not hasattr(pad, "__iter__") or \
+            not all(hasattr(p, "__index__") and not isinstance(p, bool) for p in pad):
+        raise TileUsageError("pad-spec", f"pad is a sequence of ints, got {pad!r}")
+    items = [p.__index__() for p in pad]
+    if len(items) % 2 or len(items) > 2 * rank:
+        raise TileUsageError("pad-spec", f"pad {tuple(items)}: an even number of "
+                             f"values, at most 2 per axis of the rank-{rank} tensor")
+    lefts, rights = [0] * rank, [0] * rank
+    for i in range(len(items) // 2):
+        lefts[rank - 1 - i], rights[rank - 1 - i] = items[2 * i], items[2 * i + 1]
+    return lefts, rights
+
+
+@dataclass(frozen=True)
+class CanonicalPad:
+    """A pad in canonical form: input view `shape`/`strides`, per-axis
+    `lefts`/`rights` (negative: cropped). Unpadded axes are merged into the
+    axis before them (its pads scale by their extent), size-1 unpadded
+    axes dropped; every axis but the first is padded."""
+    shape: tuple
+    strides: tuple
+    lefts: tuple
+    rights: tuple
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def out_shape(self) -> tuple:
+        return tuple(d + l + r for d, l, r in zip(self.shape, self.lefts, self.rights))
+
+
+def canonical_pad(shape, strides, pad) -> CanonicalPad:
+    rank = len(shape)
+    lefts, rights = normalize_pad(pad, rank)
+    out = [d + l + r for d, l, r in zip(shape, lefts, rights)]
+    if any(o < 0 for o in out):
+        raise TileUsageError("pad-spec", f"pad {tuple(pad)} on shape {tuple(shape)} "
+                             f"gives extents {tuple(out)}; none may be negative")
+    axes: list[list] = []   # [extent, stride, left, right]
+    for a in range(rank):
+        d, s, l, r = shape[a], strides[a], lefts[a], rights[a]
+        if l == 0 and r == 0 and d == 1:
+            continue
+        if l == 0 and r == 0 and axes and axes[-1][1] == s * d:
+            prev = axes[-1]
+            axes[-1] = [prev[0] * d, s, prev[2] * d, prev[3] * d]
+            continue
+        axes.append([d, s, l, r])
+    return CanonicalPad(tuple(a[0] for a in axes), tuple(a[1] for a in axes),
+                        tuple(a[2] for a in axes), tuple(a[3] for a in axes))
+
+
+@dataclass(frozen=True)
+class PadPlan:
+    """Which kernel pads: "boxes" (boxes of the output loaded from the shifted
+    input coordinates, the copy engine filling what lies outside; every
+    stride and the innermost shift 16-byte aligned), "rows" (row blocks
+    loaded the same way, threads writing the output rows at any alignment),
+    "simt" (threads only), "copy" (nothing padded) or "empty"."""
+    kind: str
+    canonical: CanonicalPad
+    params: dict = field(default_factory=dict)
+    in_view: tuple = ()
+    out_shape: tuple = ()
+
+
+def fill_kind(bits: int, elem: int, is_float: bool, is_nan: bool) -> str:
+    """"zero" (the engine's zero fill), "nan" (its NaN fill) or "value"."""
+    if is_nan and is_float and elem in ENGINE_NAN:
+        return "nan"
+    return "zero" if bits == 0 else "value"
+
+
+def rows_tile(elem: int, d_inner: int, o_inner: int) -> tuple:
+    """(box width, boxes per row, rows) of the "rows" kernel: boxes of a power
+    of two up to 256 elements no wider than the input row, enough of them
+    (up to 4) that one tile spans an output row plus a 16-byte shift, rows
+    filling about 32 KB."""
+    v = STRIDE_ALIGN // elem
+    widest = max(v, min(BOX_MAX, pow2_floor(d_inner)))
+    best = None
+    w = widest
+    while w >= v:   # the narrowest tile row that covers the output row
+        nb = max(1, min(4, -(-(o_inner + v) // w)))
+        key = (nb * w < o_inner + v, nb * w if nb * w >= o_inner + v else -nb * w)
+        if best is None or key < best[0]:
+            best = (key, w, nb)
+        w //= 2
+    _, wbox, nb = best
+    rows = max(1, min(BOX_MAX, pow2_floor((32768 // elem) // (nb * wbox))))
+    return wbox, nb, rows
+
+
+def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132) -> PadPlan:
+    check_elem(elem)
+    c = canonical_pad(shape, strides, pad)
+    out_shape = c.out_shape
+    if prod(out_shape) == 0:
+        return PadPlan("empty", c)
+    if not any(c.lefts) and not any(c.rights):
+        return PadPlan("copy", c)
+    if c.rank > MAX_RANK:
+        raise TileUsageError("layout-rank", f"the pad has {c.rank} padded axes after "
+                             f"merging the unpadded ones; the copy engine addresses at "
+                             f"most {MAX_RANK}")
+    base = {"elem": elem, "rank": c.rank, "fill": fill}
+    inner_ok = c.strides[-1] == 1 and prod(c.shape) > 0
+    in_ok = inner_ok and aligned(s * elem for s in c.strides[:-1])
+    out_ok = aligned(s * elem for s in contiguous_strides(out_shape)[:-1])
+    shift_ok = (c.lefts[-1] * elem) % STRIDE_ALIGN == 0
+    view = (c.shape, c.strides)
+    if in_ok and out_ok and shift_ok:
+        r = c.rank
+        bi = _box_extent(min(c.shape[-1], out_shape[-1]), BOX_MAX)
+        box = [1] * r
+        box[-1] = bi
+        if r >= 2:
+            box[-2] = _box_extent(min(c.shape[-2], out_shape[-2]),
+                                  max(1, min(BOX_MAX, (16384 // elem) // bi)))
+        return PadPlan("boxes", c, {**base, "box": tuple(box), "stages": 4,
+                                    "grid": grid}, view, out_shape)
+    if in_ok:
+        wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1])
+        if c.rank >= 2:
+            rows = min(rows, pow2_floor(c.shape[-2]))
+        else:
+            rows = 1
+        return PadPlan("rows", c, {**base, "rank": max(2, c.rank), "wbox": wbox, "nb": nb,
+                                   "rows": rows, "stages": 4 if rows * nb * wbox * elem
+                                   <= 16384 else 3, "grid": grid}, view, out_shape)
+    return PadPlan("simt", c, base, view, out_shape)

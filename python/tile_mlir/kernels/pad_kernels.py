@@ -1,0 +1,353 @@
+"""The pad kernels: B = pad(A) in canonical form (tile_mlir.kernels.
+layout_plan.canonical_pad), B[o] = A[o - left] inside A, the fill outside.
+Extents are runtime values, and so are the pads and the fill's bits
+(scalar parameters); the dtype, rank, box or tile and the fill's kind
+("zero", "nan": the copy engine's fills; "value": written by threads) are
+static.
+
+build_pad_boxes  every stride and the innermost shift 16-byte aligned: one
+                 box of B per tile, loaded from A at the shifted
+                 coordinates (the copy engine fills what lies outside A),
+                 stored to B. Fill "value": the threads overwrite what lies
+                 outside in the boxes that reach past A's edge.
+build_pad_rows   B's rows at any alignment: blocks of A's rows loaded the
+                 same way (nb boxes side by side, the first at a 16-byte
+                 aligned column before the shifted start); the threads copy
+                 each output row segment to B with 16-byte stores where B
+                 is aligned and element stores at the segment's ends.
+build_pad_simt   any strides: one element per thread and step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mlir.ir as ir
+from mlir.dialects import arith, llvm, vector
+
+from .. import builder as K
+from .. import tma
+from ..builder import IrOps
+from ..builder.pointers import shared_pointer
+from .layout_ir import DynOps, digits, extents, product
+from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
+from .layout_plan import STRIDE_ALIGN
+from .opcodes import load_opcode, store_opcode
+
+FILLS = ("zero", "nan", "value")
+FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
+_BYTES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "float16": 2, "bfloat16": 2,
+          "float32": 4, "float64": 8}
+
+
+def dtype_bytes(dtype: str) -> int:
+    if dtype not in _BYTES:
+        raise ValueError(f"dtype {dtype!r}: one of {', '.join(_BYTES)}")
+    return _BYTES[dtype]
+
+
+def _check_fill(fill: str, dtype: str) -> None:
+    if fill not in FILLS:
+        raise ValueError(f"fill {fill!r}: one of {FILLS}")
+    if fill == "nan" and dtype not in FLOAT_DTYPES:
+        raise ValueError("the NaN fill needs a floating-point dtype")
+
+
+def _scalars(prefix: str, rank: int) -> list:
+    return [(f"{prefix}{a}", K.Scalar("index")) for a in range(rank)]
+
+
+def _any(conds) -> K.Expr:
+    out = conds[0]
+    for c in conds[1:]:
+        out = K.Expr(arith.ori(out.value, c.value))
+    return out
+
+
+def _all(conds) -> K.Expr:
+    out = conds[0]
+    for c in conds[1:]:
+        out = K.Expr(arith.andi(out.value, c.value))
+    return out
+
+
+def _bits(value: K.Expr, dtype: str) -> ir.Value:
+    """The fill's int64 bits as the element type's integer."""
+    width = 8 * dtype_bytes(dtype)
+    v = K.Expr.of(value)
+    return v if width == 64 else arith.trunci(ir.IntegerType.get_signless(width), v)
+
+
+def _as_element(bits: ir.Value, dtype: str) -> ir.Value:
+    elem = K.element_type(dtype)
+    return bits if isinstance(elem, ir.IntegerType) else arith.bitcast(elem, bits)
+
+
+def _shared_store(value: ir.Value, addr: K.Expr) -> None:
+    llvm.store(value, shared_pointer(addr))
+
+
+def _shared_load(dtype: str, addr: K.Expr) -> ir.Value:
+    return llvm.load(K.element_type(dtype), shared_pointer(addr))
+
+
+@dataclass(frozen=True)
+class PadGeometry:
+    """Tiles of `tile[a]` elements along output axis a, row-major."""
+    tile: tuple
+
+    def counts(self, out_dims, ops) -> list:
+        return [d if t == 1 else ops.cdiv(d, t) for d, t in zip(out_dims, self.tile)]
+
+    def origin(self, t, counts, ops) -> tuple:
+        u = digits(t, counts, ops)
+        return tuple(x if t == 1 else x * t for x, t in zip(u, self.tile))
+
+
+def build_pad_boxes(dtype: str, rank: int, box, fill: str = "zero", stages: int = 4,
+                    grid: int = 132, threads: int = 128,
+                    name: str = "pad_boxes") -> K.KernelDef:
+    """pad for aligned strides and shifts: a box of B per tile, loaded from
+    A at coordinates o - left. Parameters A, B, Ctr, left0..left{rank-1}
+    (index), and for fill "value" the fill's bits (int64)."""
+    _check_fill(fill, dtype)
+    box = tuple(int(b) for b in box)
+    if len(box) != rank:
+        raise ValueError(f"box {box} is not rank {rank}")
+    elem = dtype_bytes(dtype)
+    geo = PadGeometry(box)
+    st = Stages(stages, -(-product(box) * elem // 1024) * 1024)
+    oob = 1 if fill == "nan" else 0
+    n_box = product(box)
+
+    def body(A, B, Ctr, *scalars):
+        lefts = scalars[:rank]
+        dims = extents(A)
+        counts = geo.counts(extents(B), DynOps)
+        bufs = [K.dynamic_shared(box, dtype, st.offset(s)) for s in range(stages)]
+
+        def source(ticket):
+            out = geo.origin(IrOps.index(ticket), counts, DynOps)
+            return out, tuple(o - l for o, l in zip(out, lefts))
+
+        def load(s, ticket, bar, tag):
+            _, src = source(ticket)
+            tma.apply(load_opcode(rank), bufs[s], A, box=box, coords=src, mbar=bar,
+                      tag=tag, oob_fill=oob)
+
+        def store(s, ticket):
+            out, _ = source(ticket)
+            tma.apply(store_opcode(rank), B, bufs[s], box=box, coords=out)
+
+        n_tiles = product(counts)
+        if fill != "value":
+            one_thread_pipeline(st, 1, Ctr, n_tiles, load, store)
+            return
+        value = _as_element(_bits(scalars[rank], dtype), dtype)
+        tid = K.thread_id()
+        bases = [K.base_address(b) for b in bufs]
+
+        def work(s, ticket):
+            _, src = source(ticket)
+            edge = _any([c < 0 for c in src] +
+                        [c + b > d for c, b, d in zip(src, box, dims)])
+            with K.if_(edge):  # only boxes that reach past A's edge
+                for i in K.range_(tid, n_box, threads):
+                    idx = digits(i, box, IrOps)
+                    coords = [c + j for c, j in zip(src, idx)]
+                    outside = _any([c < 0 for c in coords] +
+                                   [c >= d for c, d in zip(coords, dims)])
+                    with K.if_(outside):
+                        _shared_store(value, bases[s] + i * elem)
+
+        all_thread_pipeline(st, Ctr, n_tiles, load, work, store, 1)
+
+    params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * rank, dtype)), ("Ctr", K.Tensor((2,), "int32"))]
+    params += _scalars("left", rank)
+    if fill == "value":
+        params.append(("value", K.Scalar("int64")))
+    kdef = K.KernelDef(body, grid=grid, block=threads if fill == "value" else 32,
+                       params=params, name=name)
+    kdef.shared_bytes = st.shared_bytes
+    kdef.geometry = geo
+    return kdef
+
+
+@dataclass(frozen=True)
+class RowsGeometry:
+    """build_pad_rows: a tile is `rows` output rows (axis rank-2) by
+    `columns` output columns, at one position of the outer axes; the
+    input behind it is loaded as `nb` boxes of `rows` x `wbox` elements,
+    the first at the 16-byte aligned column at or before the shifted
+    start (`delta` elements before it)."""
+    rank: int
+    elem: int
+    wbox: int
+    nb: int
+    rows: int
+
+    @property
+    def vec(self) -> int:
+        return STRIDE_ALIGN // self.elem
+
+    @property
+    def columns(self) -> int:
+        return self.nb * self.wbox - self.vec
+
+    @property
+    def box_bytes(self) -> int:
+        return self.rows * self.wbox * self.elem
+
+    def counts(self, out_dims, ops) -> list:
+        return list(out_dims[:-2]) + [ops.cdiv(out_dims[-2], self.rows),
+                                      ops.cdiv(out_dims[-1], self.columns)]
+
+    def origin(self, t, counts, ops) -> tuple:
+        """(outer output coords, first output row, first output column)."""
+        u = digits(t, counts, ops)
+        return tuple(u[:-2]), u[-2] * self.rows, u[-1] * self.columns
+
+    def load_start(self, c0, left, ops):
+        """(aligned input column of box 0, delta) for output column c0."""
+        start = c0 - left
+        aligned = ops.and_(start, -self.vec) if isinstance(start, int) else \
+            K.Expr(arith.andi(K.Expr.of(start), K.Expr.of(-self.vec, start)))
+        return aligned, start - aligned
+
+    def shared_offset(self, row, s, ops):
+        """Byte offset in the stage of element s (>= 0) of tile row `row`."""
+        log = self.wbox.bit_length() - 1
+        return (ops.shr(s, log) * self.box_bytes + row * (self.wbox * self.elem)
+                + ops.and_(s, self.wbox - 1) * self.elem)
+
+
+def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
+                   fill: str = "zero", stages: int = 3, grid: int = 132,
+                   threads: int = 256, name: str = "pad_rows") -> K.KernelDef:
+    """pad whose output rows need not be 16-byte aligned (A's strides must
+    be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
+    and for fill "value" its bits (int64)."""
+    _check_fill(fill, dtype)
+    if rank < 2:
+        raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
+    elem = dtype_bytes(dtype)
+    geo = RowsGeometry(rank, elem, wbox, nb, rows)
+    V = geo.vec
+    st = Stages(stages, -(-nb * geo.box_bytes // 1024) * 1024)
+    oob = 1 if fill == "nan" else 0
+    warps = threads // 32
+    row_steps = -(-rows // warps)
+    slots = -(-(geo.columns // V + 2) // 32)
+
+    def body(A, B, Ctr, *scalars):
+        lefts, rights = scalars[:rank], scalars[rank:2 * rank]
+        dims = extents(A)
+        out = [d + l + r for d, l, r in zip(dims, lefts, rights)]
+        counts = geo.counts(out, DynOps)
+        bufs = [[K.dynamic_shared((1,) * (rank - 2) + (rows, wbox), dtype,
+                                  st.offset(s) + k * geo.box_bytes) for k in range(nb)]
+                for s in range(stages)]
+        bases = [K.base_address(b[0]) for b in bufs]
+        tid = K.thread_id()
+        lane, warp = IrOps.mod(tid, 32), IrOps.div(tid, 32)
+        vtype = K.vector_type(dtype)
+        value = _as_element(_bits(scalars[2 * rank], dtype), dtype) \
+            if fill == "value" else None
+
+        def load(s, ticket, bar, tag):
+            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps)
+            col, _ = geo.load_start(c0, lefts[-1], DynOps)
+            src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
+            for k in range(nb):
+                tma.apply(load_opcode(rank), bufs[s][k], A, box=(1,) * (rank - 2) +
+                          (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
+                          tag=tag, oob_fill=oob)
+
+        def work(s, ticket):
+            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps)
+            _, delta = geo.load_start(c0, lefts[-1], DynOps)
+            n_x = DynOps.min(out[-1] - c0, geo.columns)
+            flat_outer = 0
+            for o, d in zip(outer, out[:-2]):
+                flat_outer = flat_outer * d + o
+            outer_ok = _all([(o - l >= 0) for o, l in zip(outer, lefts)] +
+                            [(o - l < d) for o, l, d in zip(outer, lefts, dims)]) \
+                if fill == "value" and outer else None
+
+            def element(ebase, x, row_ok):
+                v = _shared_load(dtype, ebase + geo.shared_offset(0, x + delta, DynOps))
+                if value is None:
+                    return v
+                c_in = c0 + x - lefts[-1]
+                ok = _all([row_ok, c_in >= 0, c_in < dims[-1]])
+                return arith.select(ok.value, v, value)
+
+            for step in range(row_steps):
+                rho = warp + step * warps
+                orow = row0 + rho
+                with K.if_(_all([rho < rows, orow < out[-2]]) if rows % warps
+                           else (orow < out[-2])):
+                    ebase = bases[s] + rho * (wbox * elem)
+                    row_ok = None
+                    if value is not None:
+                        i_row = orow - lefts[-2]
+                        conds = [i_row >= 0, i_row < dims[-2]]
+                        row_ok = _all(conds + ([outer_ok] if outer_ok is not None else []))
+                    f = (flat_outer * out[-2] + orow) * out[-1] + c0
+                    head = DynOps.mod(V - DynOps.mod(f, V), V)
+                    n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
+                    for j in range(slots):
+                        v_i = lane + 32 * j
+                        with K.if_(v_i < n_vec):
+                            x0 = head + v_i * V
+                            elems = [element(ebase, x0 + i, row_ok) for i in range(V)]
+                            K.vector_store(vector.from_elements(vtype, elems), B, (f + x0,))
+                    # The ends: lanes 0..V-1 the head, V..2V-1 the tail.
+                    with K.if_(lane < V):
+                        x = lane
+                        with K.if_(_all([x < head, x < n_x])):
+                            B[f + x] = K.Expr(element(ebase, x, row_ok))
+                    with K.if_(_all([lane >= V, lane < 2 * V])):
+                        x = head + n_vec * V + (lane - V)
+                        with K.if_(x < n_x):
+                            B[f + x] = K.Expr(element(ebase, x, row_ok))
+
+        all_thread_pipeline(st, Ctr, product(counts), load, work, None)
+
+    params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]
+    params += _scalars("left", rank) + _scalars("right", rank)
+    if fill == "value":
+        params.append(("value", K.Scalar("int64")))
+    kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
+    kdef.shared_bytes = st.shared_bytes
+    kdef.geometry = geo
+    return kdef
+
+
+def build_pad_simt(dtype: str, rank: int, grid: int = 1056, threads: int = 256,
+                   name: str = "pad_simt") -> K.KernelDef:
+    """pad for any strides: one output element per thread and step.
+    Parameters A, B, left0.. (index) and the fill's bits (int64)."""
+    dtype_bytes(dtype)
+
+    def body(A, B, *scalars):
+        lefts, bits = scalars[:rank], scalars[rank]
+        value = _as_element(_bits(bits, dtype), dtype)
+        dims, out = extents(A), extents(B)
+        n = product(out)
+        elem = K.element_type(dtype)
+        start = K.block_id() * threads + K.thread_id()
+        for f in K.range_(start, n, K.grid_dim() * threads):
+            o = digits(f, out, DynOps)
+            src = [x - l for x, l in zip(o, lefts)]
+            inside = _all([c >= 0 for c in src] + [c < d for c, d in zip(src, dims)])
+            (v,) = K.if_else(inside, [elem], lambda: [A[tuple(src)].value],
+                             lambda: [value])
+            B[tuple(o)] = K.Expr(v)
+
+    params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * rank, dtype))]
+    params += _scalars("left", rank) + [("value", K.Scalar("int64"))]
+    return K.KernelDef(body, grid=grid, block=threads, params=params, name=name)

@@ -1,0 +1,293 @@
+"""The permute kernels: B = A.permute(perm) (contiguous B) for a canonical
+permutation of rank 1..5 (tile_mlir.kernels.layout_plan). Every extent is
+a runtime value (the tensor maps are encoded from the arguments at
+launch); the element size, the permutation and the box or tile are static.
+
+build_permute_boxes      the innermost axis stays innermost: one thread
+                         moves boxes (TMA load at the input coordinates,
+                         TMA store at the permuted ones), tiles claimed at
+                         run time (build_copy_dynamic's pipeline)
+build_permute_transpose  the innermost axis moves: tiles of T_k x T_l
+                         (input axis k = perm[-1] by the innermost axis) are
+                         loaded as swizzled boxes, transposed in place in
+                         shared memory by every thread, stored as boxes
+build_permute_simt       any strides: one element per thread and step
+
+The geometry (`BoxGeometry`, `TransposeGeometry`) is written over an `ops`
+object, so the CPU model (tile_mlir.kernels.layout_model) runs the same
+coordinate maps the kernels emit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mlir.ir as ir
+from mlir.dialects import llvm
+
+from .. import builder as K
+from .. import tma
+from ..builder import IrOps
+from .layout_ir import DynOps, digits, extents, product
+from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
+from .layout_plan import ELEM_DTYPES, SWIZZLE_SPANS
+from .opcodes import load_opcode, store_opcode
+from .smem_transpose import ScalarTranspose, TileLayout
+from .transpose import swizzled
+from .transpose_plan import Plan
+
+CTR = ("Ctr", K.Tensor((2,), "int32"))
+
+
+def _params(elem: int, rank_in: int, rank_out: int, counter: bool = True) -> list:
+    dtype = ELEM_DTYPES[elem]
+    params = [("A", K.Tensor((None,) * rank_in, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * rank_out, dtype))]
+    return params + [CTR] if counter else params
+
+
+def _check_perm(perm) -> tuple:
+    perm = tuple(int(p) for p in perm)
+    if sorted(perm) != list(range(len(perm))) or not 1 <= len(perm) <= 5:
+        raise ValueError(f"perm {perm} is not a permutation of rank 1..5")
+    return perm
+
+
+@dataclass(frozen=True)
+class TiledGeometry:
+    """Tiles of `tile[a]` elements along input axis a, numbered in the
+    output's row-major order (the last output axis fastest), so consecutive
+    tiles write neighbouring pieces of the output."""
+    perm: tuple
+    tile: tuple
+
+    def counts(self, dims, ops) -> list:
+        return [d if t == 1 else ops.cdiv(d, t) for d, t in zip(dims, self.tile)]
+
+    def n_tiles(self, counts):
+        return product(counts)
+
+    def origin(self, t, counts, ops) -> tuple:
+        """(input coordinates, output coordinates) of tile `t`'s first element."""
+        radices = [counts[p] for p in self.perm]
+        u = [None] * len(self.perm)
+        for j, digit in enumerate(digits(t, radices, ops)):
+            u[self.perm[j]] = digit
+        coords = tuple(x if t == 1 else x * t for x, t in zip(u, self.tile))
+        return coords, tuple(coords[p] for p in self.perm)
+
+
+class BoxGeometry(TiledGeometry):
+    """build_permute_boxes: one box per tile (`tile` is the box)."""
+
+
+@dataclass(frozen=True)
+class TransposeGeometry(TiledGeometry):
+    """build_permute_transpose: tile T_k x T_l over input axis k = perm[-1]
+    and the innermost axis; `layout` its shared images. Loads: T_l / W boxes
+    (T_k along k, W along the innermost axis); stores: T_k / W boxes
+    (T_l along output axis q, where the input's innermost axis lands, W
+    along the output's innermost axis)."""
+    layout: TileLayout = None
+
+    @staticmethod
+    def make(perm, tile, span: int, elem: int) -> "TransposeGeometry":
+        r = len(perm)
+        t_k, t_l = tile
+        extents_ = [1] * r
+        extents_[perm[-1]], extents_[r - 1] = t_k, t_l
+        return TransposeGeometry(tuple(perm), tuple(extents_),
+                                 TileLayout(elem, span, t_k, t_l))
+
+    @property
+    def k(self) -> int:
+        return self.perm[-1]
+
+    @property
+    def q(self) -> int:
+        return self.perm.index(len(self.perm) - 1)
+
+    def load_boxes(self) -> list:
+        """(box, inner coordinate step, byte offset in the stage) per load."""
+        lay, r = self.layout, len(self.perm)
+        box = [1] * r
+        box[self.k], box[r - 1] = lay.t_k, lay.width
+        return [(tuple(box), m * lay.width, m * lay.t_k * lay.span)
+                for m in range(lay.t_l // lay.width)]
+
+    def store_boxes(self) -> list:
+        lay, r = self.layout, len(self.perm)
+        box = [1] * r
+        box[self.q], box[r - 1] = lay.t_l, lay.width
+        return [(tuple(box), n * lay.width, n * lay.t_l * lay.span)
+                for n in range(lay.t_k // lay.width)]
+
+
+def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 1,
+                        grid: int = 132, name: str = "permute_boxes") -> K.KernelDef:
+    """B = A.permute(perm) for a perm that keeps the innermost axis: boxes
+    `box` (input order; extents above 1 only on axes whose order the
+    permutation keeps) loaded at the input coordinates and stored at the
+    permuted ones."""
+    perm = _check_perm(perm)
+    box = tuple(int(b) for b in box)
+    r = len(perm)
+    if perm[-1] != r - 1 or len(box) != r:
+        raise ValueError(f"perm {perm} moves the innermost axis or box {box} "
+                         "has the wrong rank")
+    big = [a for a in range(r) if box[a] > 1]
+    if [a for a in perm if a in big] != big:
+        raise ValueError(f"box {box}: the permutation {perm} reorders its axes")
+    dtype = ELEM_DTYPES[elem]
+    geo = BoxGeometry(perm, box)
+    out_box = tuple(box[p] for p in perm)
+    stage_bytes = -(-product(box) * elem // 1024) * 1024
+    st = Stages(stages, stage_bytes)
+
+    def body(A, B, Ctr):
+        counts = geo.counts(extents(A), DynOps)
+        ins = [K.dynamic_shared(box, dtype, st.offset(s)) for s in range(stages)]
+        outs = [K.dynamic_shared(out_box, dtype, st.offset(s)) for s in range(stages)]
+
+        def load(s, ticket, bar, tag):
+            coords, _ = geo.origin(IrOps.index(ticket), counts, DynOps)
+            tma.apply(load_opcode(r), ins[s], A, box=box, coords=coords, mbar=bar, tag=tag)
+
+        def store(s, ticket):
+            _, coords = geo.origin(IrOps.index(ticket), counts, DynOps)
+            tma.apply(store_opcode(r), B, outs[s], box=out_box, coords=coords)
+
+        one_thread_pipeline(st, store_lag, Ctr, geo.n_tiles(counts), load, store)
+
+    kdef = K.KernelDef(body, grid=grid, block=32, params=_params(elem, r, r), name=name)
+    kdef.shared_bytes = st.shared_bytes
+    kdef.geometry = geo
+    return kdef
+
+
+def _load_word(elem: int, addr: K.Expr) -> ir.Value:
+    from ..builder.pointers import shared_pointer
+    return llvm.load(ir.IntegerType.get_signless(8 * elem), shared_pointer(addr))
+
+
+def _store_word(value: ir.Value, addr: K.Expr) -> None:
+    from ..builder.pointers import shared_pointer
+    llvm.store(value, shared_pointer(addr))
+
+
+def transpose_work(layout: TileLayout, threads: int, method: str):
+    """work(base): every thread's share of the in-place transpose of the
+    tile at shared address `base` (an index Expr, 1024-aligned): all reads,
+    a CTA barrier, all writes."""
+    tid = K.thread_id()
+    lane, warp = IrOps.mod(tid, 32), IrOps.div(tid, 32)
+    sw = layout.swizzle
+    if method == "ldmatrix":
+        plan = Plan(layout.t_k, layout.t_l, (layout.t_k, layout.t_l), 1, 2, threads, 1,
+                    sw, "ldmatrix", "uint16")
+        offsets = [plan.ld_lane(warp, lane, k, IrOps) for k in range(plan.ld_ops_per_warp)]
+
+        def work(base):
+            frags = [K.ldmatrix_x4_trans(swizzled(base + a, sw)) for a, _ in offsets]
+            K.cta_sync()
+            for (_, b), regs in zip(offsets, frags):
+                K.stmatrix_x4(swizzled(base + b, sw), regs)
+        return work
+    scalar = ScalarTranspose(layout, threads)
+    src = scalar.bases(lane, warp, IrOps, "in")
+    dst = scalar.bases(lane, warp, IrOps, "out")
+    steps = [(scalar.step_offset(s, "in"), scalar.step_offset(s, "out"))
+             for s in range(scalar.steps)]
+
+    def xor(a, c):
+        return a if c == 0 else IrOps.xor(a, K.Expr(K.Expr.of(c, a)))
+
+    def work(base):
+        values = [_load_word(layout.elem, base + xor(src, a)) for a, _ in steps]
+        K.cta_sync()
+        for (_, b), v in zip(steps, values):
+            _store_word(v, base + xor(dst, b))
+    return work
+
+
+def transpose_method(elem: int, method: str | None) -> str:
+    method = method or ("ldmatrix" if elem == 2 else "scalar")
+    if method not in ("ldmatrix", "scalar") or (method == "ldmatrix" and elem != 2):
+        raise ValueError(f"method {method!r}: 'scalar', or 'ldmatrix' for 2-byte elements")
+    return method
+
+
+def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int = 3,
+                            store_lag: int = 1, grid: int = 132, threads: int = 256,
+                            method: str | None = None,
+                            name: str = "permute_transpose") -> K.KernelDef:
+    """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
+    tiles (input axis perm[-1] by the innermost axis) loaded as boxes of one
+    `span`-byte swizzled row width, transposed in place in shared memory
+    (`transpose_work`: ldmatrix.trans/stmatrix or conflict-free scalar
+    accesses), stored as boxes; persistent CTAs claim tiles at run time."""
+    perm = _check_perm(perm)
+    r = len(perm)
+    if perm[-1] == r - 1:
+        raise ValueError(f"perm {perm} keeps the innermost axis: build_permute_boxes")
+    if span not in SWIZZLE_SPANS:
+        raise ValueError(f"span {span}: 128, 64 or 32 bytes")
+    method = transpose_method(elem, method)
+    dtype = ELEM_DTYPES[elem]
+    geo = TransposeGeometry.make(perm, tuple(tile), span, elem)
+    lay = geo.layout
+    st = Stages(stages, lay.tile_bytes)
+
+    def body(A, B, Ctr):
+        counts = geo.counts(extents(A), DynOps)
+        ins = [[(K.dynamic_shared(b, dtype, st.offset(s) + off), b, step)
+                for b, step, off in geo.load_boxes()] for s in range(stages)]
+        outs = [[(K.dynamic_shared(b, dtype, st.offset(s) + off), b, step)
+                 for b, step, off in geo.store_boxes()] for s in range(stages)]
+        bases = [K.base_address(ins[s][0][0]) for s in range(stages)]
+        work = transpose_work(lay, threads, method)
+
+        def load(s, ticket, bar, tag):
+            coords, _ = geo.origin(IrOps.index(ticket), counts, DynOps)
+            for buf, b, step in ins[s]:
+                c = coords[:-1] + (coords[-1] + step,)
+                tma.apply(load_opcode(r), buf, A, box=b, coords=c, swizzle=lay.swizzle,
+                          mbar=bar, tag=tag)
+
+        def store(s, ticket):
+            _, coords = geo.origin(IrOps.index(ticket), counts, DynOps)
+            for buf, b, step in outs[s]:
+                c = coords[:-1] + (coords[-1] + step,)
+                tma.apply(store_opcode(r), B, buf, box=b, coords=c, swizzle=lay.swizzle)
+
+        all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load,
+                            lambda s, ticket: work(bases[s]), store, store_lag)
+
+    kdef = K.KernelDef(body, grid=grid, block=threads, params=_params(elem, r, r),
+                       name=name)
+    kdef.shared_bytes = st.shared_bytes
+    kdef.geometry = geo
+    return kdef
+
+
+def build_permute_simt(elem: int, perm, grid: int = 1056, threads: int = 256,
+                       name: str = "permute_simt") -> K.KernelDef:
+    """B = A.permute(perm) for any strides of A (innermost stride 1): each
+    thread copies one element per step of a grid-stride loop over B (the
+    launch's grid; `grid` is the most it may have)."""
+    perm = _check_perm(perm)
+    r = len(perm)
+
+    def body(A, B):
+        dims = extents(B)
+        n = product(dims)
+        start = K.block_id() * threads + K.thread_id()
+        for f in K.range_(start, n, K.grid_dim() * threads):
+            out = digits(f, dims, DynOps)
+            src = [None] * r
+            for j, p in enumerate(perm):
+                src[p] = out[j]
+            B[tuple(out)] = A[tuple(src)]
+
+    return K.KernelDef(body, grid=grid, block=threads,
+                       params=_params(elem, r, r, counter=False), name=name)

@@ -1,0 +1,213 @@
+"""The in-place shared-memory transpose of one tile, for elements of 1, 2,
+4 and 8 bytes.
+
+A tile holds T_k x T_l elements. The input image is what the TMA loads
+wrote: T_l / W boxes of T_k rows of W = span / elem elements (one swizzle
+span per row), box m holding columns [m W, m W + W). The output image is
+what the TMA stores read: T_k / W boxes of T_l rows of W, box n holding
+output columns [n W, n W + W), i.e. input rows. Element (kk, l) (input row
+kk, column l) moves to output row l, column kk.
+
+Every extent is a power of two, so an element's logical byte offset is a
+concatenation of bit fields of kk and l, and the TMA swizzle (chunk bits
+4..6 ^= bits 7..9) is linear over GF(2): an element's physical offset is
+the XOR of the offsets of the bits of (kk, l). A thread's elements are
+(lane part) ^ (warp part) ^ (instruction part) of (kk, l), so it computes
+two base offsets once and XORs a constant per access.
+
+`ScalarTranspose` moves one element per thread and access (ld/st.shared of
+1, 2, 4 or 8 bytes); its lane map is chosen so that no access has a bank
+conflict (`bank_conflicts` checks it on the CPU). 2-byte elements may use
+`tile_mlir.kernels.transpose_plan.Plan`'s ldmatrix.trans / stmatrix maps
+instead (method "ldmatrix")."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..emulator.swizzle import swizzle_address
+from .layout_plan import SWIZZLE_SPANS
+
+LANES = 32
+
+
+def _log2(n: int) -> int:
+    if n < 1 or n & (n - 1):
+        raise ValueError(f"{n} is not a power of two")
+    return n.bit_length() - 1
+
+
+@dataclass(frozen=True)
+class TileLayout:
+    """The shared images of a tile (see the module docstring)."""
+    elem: int
+    span: int
+    t_k: int
+    t_l: int
+
+    def __post_init__(self):
+        for v in (self.elem, self.span, self.t_k, self.t_l):
+            _log2(v)
+        if self.t_k % self.width or self.t_l % self.width:
+            raise ValueError(f"tile {self.t_k}x{self.t_l}: extents are multiples of "
+                             f"the row width {self.width}")
+
+    @property
+    def width(self) -> int:
+        return self.span // self.elem
+
+    @property
+    def swizzle(self) -> int:
+        return SWIZZLE_SPANS[self.span]
+
+    @property
+    def tile_bytes(self) -> int:
+        return self.t_k * self.t_l * self.elem
+
+    def in_logical(self, kk: int, l: int) -> int:
+        w = self.width
+        return (l // w) * self.t_k * self.span + kk * self.span + (l % w) * self.elem
+
+    def out_logical(self, kk: int, l: int) -> int:
+        w = self.width
+        return (kk // w) * self.t_l * self.span + l * self.span + (kk % w) * self.elem
+
+    def in_phys(self, kk: int, l: int) -> int:
+        return swizzle_address(self.in_logical(kk, l), self.swizzle)
+
+    def out_phys(self, kk: int, l: int) -> int:
+        return swizzle_address(self.out_logical(kk, l), self.swizzle)
+
+
+def _rank(vectors) -> int:
+    basis = []
+    for v in vectors:
+        for b in basis:
+            v = min(v, v ^ b)
+        if v:
+            basis.append(v)
+    return len(basis)
+
+
+def _conflict_free(addresses, elem: int) -> bool:
+    """One warp access of `elem`-byte words at these byte offsets: every
+    bank serves one 4-byte word (lanes reading the same word share it); an
+    8-byte access is served per half-warp, each needing 16 distinct 8-byte
+    slots of the 128-byte bank row."""
+    if elem == 8:
+        return all(len({(a >> 3) & 15 for a in half}) == 16
+                   for half in (addresses[:16], addresses[16:]))
+    words = {a >> 2 for a in addresses}
+    return len({w & 31 for w in words}) == len(words)
+
+
+def bank_conflicts(layout: TileLayout, lane_map) -> tuple[bool, bool]:
+    """Whether the reads (input image) and the writes (output image) of one
+    warp access under `lane_map` are conflict free. The offsets are linear,
+    so one access decides for all (every other is an XOR translate)."""
+    reads, writes = [], []
+    for lane in range(LANES):
+        kk = l = 0
+        for b in range(5):
+            if lane >> b & 1:
+                kk ^= lane_map[b][0]
+                l ^= lane_map[b][1]
+        reads.append(layout.in_phys(kk, l))
+        writes.append(layout.out_phys(kk, l))
+    return _conflict_free(reads, layout.elem), _conflict_free(writes, layout.elem)
+
+
+@lru_cache(maxsize=None)
+def find_lane_map(layout: TileLayout, tries: int = 200000) -> tuple:
+    """A lane map: for lane bit b, the (kk, l) bits it flips, 5 independent
+    vectors, conflict free both ways; a seeded search (the same map every
+    time). Falls back to lanes along l (conflict free reads, where the
+    search finds nothing)."""
+    kb, lb = _log2(layout.t_k), _log2(layout.t_l)
+    units = [(1 << i, 0) for i in range(kb)] + [(0, 1 << i) for i in range(lb)]
+    rnd = random.Random(2026)
+    for _ in range(tries):
+        lane_map = []
+        for _b in range(5):
+            kk = l = 0
+            for u in rnd.sample(units, rnd.choice((1, 1, 2))):
+                kk ^= u[0]
+                l ^= u[1]
+            lane_map.append((kk, l))
+        if _rank(kk | l << 16 for kk, l in lane_map) < 5:
+            continue
+        if bank_conflicts(layout, lane_map) == (True, True):
+            return tuple(lane_map)
+    return tuple((0, 1 << b) if b < lb else (1 << (b - lb), 0) for b in range(5))
+
+
+@dataclass(frozen=True)
+class ScalarTranspose:
+    """One element per thread and access: lanes by `find_lane_map`, then
+    the warps, then `steps` accesses per thread, over a complement basis of
+    the (kk, l) bit space."""
+    layout: TileLayout
+    threads: int
+
+    def __post_init__(self):
+        if self.threads % LANES or self.layout.t_k * self.layout.t_l % self.threads:
+            raise ValueError(f"{self.threads} threads do not split a "
+                             f"{self.layout.t_k}x{self.layout.t_l} tile")
+        _log2(self.threads)
+
+    @property
+    def lane_map(self) -> tuple:
+        return find_lane_map(self.layout)
+
+    def _complement(self) -> list:
+        """Unit vectors completing the lane map to a basis of (kk, l)."""
+        kb, lb = _log2(self.layout.t_k), _log2(self.layout.t_l)
+        basis = [kk | l << 16 for kk, l in self.lane_map]
+        extra = []
+        for unit in [1 << i for i in range(kb)] + [1 << (16 + i) for i in range(lb)]:
+            if _rank(basis + [unit]) > len(basis):
+                basis.append(unit)
+                extra.append((unit & 0xFFFF, unit >> 16))
+        return extra
+
+    @property
+    def warp_basis(self) -> list:
+        return self._complement()[:_log2(self.threads // LANES)]
+
+    @property
+    def step_basis(self) -> list:
+        return self._complement()[_log2(self.threads // LANES):]
+
+    @property
+    def steps(self) -> int:
+        return self.layout.t_k * self.layout.t_l // self.threads
+
+    def element(self, lane: int, warp: int, step: int) -> tuple:
+        """(kk, l) of a thread's access `step` (the CPU model)."""
+        kk = l = 0
+        for bits, basis in ((lane, self.lane_map), (warp, self.warp_basis),
+                            (step, self.step_basis)):
+            for b, (vk, vl) in enumerate(basis):
+                if bits >> b & 1:
+                    kk ^= vk
+                    l ^= vl
+        return kk, l
+
+    def bases(self, lane, warp, ops, image: str):
+        """The physical offset of a thread's access 0 in the `image` ("in"
+        or "out"): XOR of its lane and warp bits' offsets (over `ops`)."""
+        phys = self.layout.in_phys if image == "in" else self.layout.out_phys
+        total = None
+        for bits, basis in ((lane, self.lane_map), (warp, self.warp_basis)):
+            for b, (vk, vl) in enumerate(basis):
+                term = ops.and_(ops.shr(bits, b), 1) * phys(vk, vl)
+                total = term if total is None else ops.xor(total, term)
+        return total
+
+    def step_offset(self, step: int, image: str) -> int:
+        """The XOR constant of access `step` (0 for step 0)."""
+        phys = self.layout.in_phys if image == "in" else self.layout.out_phys
+        kk, l = self.element(0, 0, step)
+        return phys(kk, l)
