@@ -407,7 +407,7 @@ LogicalResult mlir::tile::verifyDerivedMapUse(TmaCopyOp op,
   if (d.interleave && *d.interleave != f.interleave)
     return mismatch() << "the copy's interleave " << f.interleave
                       << " is not the derived map's " << *d.interleave;
-  if (d.oobFill && *d.oobFill != op.getOobFill())
+  if (d.oobFill && *d.oobFill != static_cast<int>(op.getOobFill()))
     return mismatch() << "the copy's oob_fill " << op.getOobFill()
                       << " is not the derived map's " << *d.oobFill;
   return success();
