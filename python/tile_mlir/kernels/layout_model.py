@@ -86,7 +86,7 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
     """build_permute_transpose: load boxes, the in-place transpose, stores."""
     from .permute_kernels import transpose_method
     lay = geo.layout
-    method = transpose_method(lay.elem, method)
+    method = transpose_method(lay.elem, method if not lay.k_fields else "scalar")
     counts = geo.counts(A.shape, IntDynOps)
     for t in range(geo.n_tiles(counts)):
         src, dst = geo.origin(t, counts, IntDynOps)
@@ -112,10 +112,166 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     if plan.kind in ("boxes", "copy"):
         return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"])), A, B)
     if plan.kind == "transpose":
-        geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem)
+        geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
+                                     p.get("gather", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
     return np.ascontiguousarray(A.transpose(p["perm"]))
 
 
 __all__ = ["ELEM_DTYPES", "model_boxes", "model_permute", "model_transpose",
            "storage", "transpose_in_shared"]
+
+
+# -- pad --------------------------------------------------------------------
+
+def _fill_array(shape, elem: int, fill: str, bits: int) -> np.ndarray:
+    return np.full(shape, bits if fill == "value" else 0, dtype=storage(elem))
+
+
+def _nan_format(elem: int) -> str:
+    return {2: "bfloat16", 4: "float32", 8: "float64"}[elem]
+
+
+def _float_view(a: np.ndarray) -> np.ndarray:
+    """The storage a NaN-filling map's format reads (bfloat16 is uint16)."""
+    return a.view({4: np.float32, 8: np.float64}.get(a.dtype.itemsize, a.dtype))
+
+
+def model_pad_boxes(box, A: np.ndarray, lefts, out_shape, fill: str, bits: int = 0):
+    """build_pad_boxes: per tile, the box loaded from the shifted coordinates
+    (filled outside A), for fill "value" the outside overwritten, stored."""
+    from .pad_kernels import PadGeometry
+    elem = A.dtype.itemsize
+    geo = PadGeometry(tuple(box))
+    B = np.zeros(out_shape, dtype=storage(elem))
+    counts = geo.counts(out_shape, IntDynOps)
+    fmt = {"format": _nan_format(elem), "oob_fill": 1} if fill == "nan" else {}
+    if fill == "nan":
+        A, B = _float_view(A), _float_view(B)
+    nbytes = int(np.prod(box)) * elem
+    for t in range(int(np.prod(counts))):
+        out = geo.origin(t, counts, IntDynOps)
+        src = tuple(o - l for o, l in zip(out, lefts))
+        shared = _shared(nbytes)
+        emulator.load(shared, 0, A, box=box, coords=src, **fmt)
+        if fill == "value":
+            image = shared[:nbytes].view(storage(elem)).reshape(box)
+            idx = np.indices(box)
+            outside = np.zeros(box, bool)
+            for a in range(len(box)):
+                c = idx[a] + src[a]
+                outside |= (c < 0) | (c >= A.shape[a])
+            image[outside] = bits
+        B = emulator.store(B, shared, 0, box=box, coords=out, **(
+            {"format": _nan_format(elem)} if fill == "nan" else {}))
+    return B.view(storage(elem))
+
+
+def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int = 0):
+    """build_pad_rows: per tile, the nb boxes of rows loaded, then every
+    output row segment copied from the shifted window (head, 16-byte
+    vectors, tail: every element once)."""
+    from .pad_kernels import RowsGeometry
+    elem = A.dtype.itemsize
+    rank = A.ndim
+    geo = RowsGeometry(rank, elem, p["wbox"], p["nb"], p["rows"])
+    out = [d + l + r for d, l, r in zip(A.shape, lefts, rights)]
+    B = np.zeros(int(np.prod(out)), dtype=storage(elem))
+    written = np.zeros(B.shape, np.int32)
+    counts = geo.counts(out, IntDynOps)
+    fmt = {"format": _nan_format(elem), "oob_fill": 1} if fill == "nan" else {}
+    box = (1,) * (rank - 2) + (geo.rows, geo.wbox)
+    src_array = _float_view(A) if fill == "nan" else A
+    for t in range(int(np.prod(counts))):
+        outer, row0, c0 = geo.origin(t, counts, IntDynOps)
+        col, delta = geo.load_start(c0, lefts[-1], IntDynOps)
+        src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
+        shared = _shared(geo.nb * geo.box_bytes)
+        for k in range(geo.nb):
+            emulator.load(shared, k * geo.box_bytes, src_array, box=box,
+                          coords=src + (col + k * geo.wbox,), **fmt)
+        n_x = min(out[-1] - c0, geo.columns)
+        flat_outer = 0
+        for o, d in zip(outer, out[:-2]):
+            flat_outer = flat_outer * d + o
+        outer_ok = all(0 <= o - l < d for o, l, d in zip(outer, lefts, A.shape))
+        for rho in range(geo.rows):
+            orow = row0 + rho
+            if orow >= out[-2]:
+                continue
+            f = (flat_outer * out[-2] + orow) * out[-1] + c0
+            row_ok = outer_ok and 0 <= orow - lefts[-2] < A.shape[-2]
+            for x in range(n_x):
+                off = geo.shared_offset(rho, x + delta, IntDynOps)
+                v = shared[off:off + elem].view(storage(elem))[0]
+                if fill == "value" and not (row_ok and 0 <= c0 + x - lefts[-1] < A.shape[-1]):
+                    v = bits
+                B[f + x] = v
+                written[f + x] += 1
+    assert written.max(initial=1) == 1, "an output element written twice"
+    return B.reshape(out)
+
+
+# -- unfold -------------------------------------------------------------------
+
+def model_unfold_nhwc(p: dict, A: np.ndarray) -> np.ndarray:
+    """build_unfold_nhwc: per tile one im2col load (emulated) and one store
+    into the (N L, taps, C) view of the output."""
+    from .unfold_kernels import Conv, Im2colGeometry
+    conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
+    geo = Im2colGeometry(conv, p["pixels"], p["channels"])
+    n, h, w, c = A.shape
+    oh, ow = conv.out_hw(h, w, IntDynOps)
+    L = oh * ow
+    B = np.zeros((n * L, conv.taps, c), dtype=A.dtype)
+    counts = geo.counts(n, c, L, IntDynOps)
+    lower, upper = geo.corners
+    sh, sw = conv.stride
+    box = (geo.pixels, geo.channels)
+    for t in range(int(np.prod(counts))):
+        coords, offsets, dst = geo.origin(t, counts, ow, L, IntDynOps)
+        shared = _shared(geo.pixels * geo.channels * A.dtype.itemsize)
+        emulator.load(shared, 0, A, box=box, coords=coords, mode="im2col",
+                      element_strides=(1, sh, sw, 1), pixel_box_lower=lower,
+                      pixel_box_upper=upper, offsets=offsets)
+        B = emulator.store(B, shared, 0, box=(geo.pixels, 1, geo.channels), coords=dst)
+    return B.reshape(n, L, conv.taps * c)
+
+
+def model_unfold_nchw(p: dict, A: np.ndarray) -> np.ndarray:
+    """build_unfold_nchw: per tile the nb boxes of input rows, then every
+    tap's output row segments copied from the shifted, strided window."""
+    from .unfold_kernels import Conv, RowsUnfoldGeometry
+    conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
+    elem = A.dtype.itemsize
+    geo = RowsUnfoldGeometry(conv, elem, p["wbox"], p["nb"], p["rows"])
+    n, c, h, w = A.shape
+    planes = A.reshape(n * c, h, w)
+    oh, ow = conv.out_hw(h, w, IntDynOps)
+    L = oh * ow
+    B = np.zeros(n * c * conv.taps * L, dtype=A.dtype)
+    written = np.zeros(B.shape, np.int32)
+    counts = geo.counts(n * c, oh, ow, IntDynOps)
+    (sh, sw), (dh, dw) = conv.stride, conv.dilation
+    box = (1, geo.rows_in, geo.wbox)
+    for t in range(int(np.prod(counts))):
+        plane, oy0, ox0, row_in, col, delta = geo.origin(t, counts, IntDynOps)
+        shared = _shared(geo.nb * geo.box_bytes)
+        for k in range(geo.nb):
+            emulator.load(shared, k * geo.box_bytes, planes, box=box,
+                          coords=(plane, row_in, col + k * geo.wbox))
+        n_x = min(ow - ox0, geo.columns)
+        for tap in range(conv.taps):
+            i, j = conv.tap(tap, IntDynOps)
+            for rho in range(geo.rows):
+                oy = oy0 + rho
+                if oy >= oh:
+                    continue
+                f = (plane * conv.taps + tap) * L + oy * ow + ox0
+                for x in range(n_x):
+                    off = geo.shared_offset(rho * sh + i * dh, x * sw + j * dw + delta,
+                                            IntDynOps)
+                    B[f + x] = shared[off:off + elem].view(A.dtype)[0]
+                    written[f + x] += 1
+    assert written.max(initial=1) == 1, "an output element written twice"
+    return B.reshape(n, c * conv.taps, L)

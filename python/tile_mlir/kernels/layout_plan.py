@@ -185,17 +185,40 @@ def plan_permute(shape, strides, dims, elem: int, grid: int = 132) -> PermutePla
         return PermutePlan("boxes", c, {"elem": elem, "perm": c.perm, "box": tuple(box),
                                         "stages": 4, "grid": grid},
                            (c.shape, c.strides), (c.out_shape, out_strides))
-    k = c.perm[-1]
-    tile = transpose_tile(elem, c.shape[k], c.shape[-1])
-    if tile is None:
+    found = gather_tile(c, elem)
+    if found is None:
         return PermutePlan("simt", c, {"elem": elem, "perm": c.perm},
                            (c.shape, c.strides), (c.out_shape, out_strides))
-    span, t_k, t_l = tile
+    m, gather, span, t_k, t_l = found
+    ldmatrix = elem == 2 and m == 1
+    threads = 32 * max(1, min(8, t_k * t_l // 256)) if ldmatrix else min(256, t_k * t_l)
+    merged = c.out_shape[:r - m] + (prod(c.out_shape[r - m:]),)
     return PermutePlan("transpose", c, {"elem": elem, "perm": c.perm,
-                                        "tile": (t_k, t_l), "span": span,
+                                        "tile": (t_k // prod(gather), t_l), "span": span,
+                                        "gather": tuple(gather), "threads": threads,
                                         "stages": 3 if t_k * t_l * elem > 16384 else 4,
                                         "grid": grid},
-                       (c.shape, c.strides), (c.out_shape, out_strides))
+                       (c.shape, c.strides), (merged, contiguous_strides(merged)))
+
+
+def gather_tile(c: Canonical, elem: int):
+    """(m, gather, span, T_k, T_l) of the transposing kernel: the fewest m
+    innermost output axes whose rows make T_k at least one swizzle row (the
+    m - 1 inner ones whole: power-of-two extents, their product at most
+    T_k), or None."""
+    r = c.rank
+    for m in range(1, r):
+        axes = c.perm[r - m:]
+        if r - 1 in axes:
+            return None
+        full = [c.shape[a] for a in axes[1:]]
+        if any(f & (f - 1) or f > BOX_MAX for f in full):
+            return None
+        whole = prod(full)
+        tile = transpose_tile(elem, pow2_floor(c.shape[axes[0]]) * whole, c.shape[-1])
+        if tile is not None and tile[1] >= whole and tile[1] // whole <= BOX_MAX:
+            return (m, full, *tile)
+    return None
 
 
 def _plan_copy(c: Canonical, elem: int, grid: int) -> PermutePlan:
@@ -366,3 +389,140 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132) -> PadP
                                    "rows": rows, "stages": 4 if rows * nb * wbox * elem
                                    <= 16384 else 3, "grid": grid}, view, out_shape)
     return PadPlan("simt", c, base, view, out_shape)
+
+
+# -- unfold -----------------------------------------------------------------
+
+LAYOUTS = ("NCHW", "NHWC")
+
+
+def _pair(name: str, value, minimum: int) -> tuple:
+    items = (value, value) if hasattr(value, "__index__") else value
+    if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+        items = None
+    else:
+        items = tuple(items)
+    if items is None or len(items) != 2 or not all(
+            hasattr(v, "__index__") and not isinstance(v, bool) and v.__index__() >= minimum
+            for v in items):
+        raise TileUsageError("unfold-spec", f"{name} is an int or a pair of ints "
+                             f">= {minimum}, got {value!r}")
+    return tuple(v.__index__() for v in items)
+
+
+@dataclass(frozen=True)
+class UnfoldSpec:
+    """One unfold: image (N, C, H, W) in either layout, kernel (kh, kw),
+    padding, stride and dilation pairs, output extents (oh, ow)."""
+    n: int
+    c: int
+    h: int
+    w: int
+    kernel: tuple
+    padding: tuple
+    stride: tuple
+    dilation: tuple
+    layout: str
+
+    @property
+    def out_hw(self) -> tuple:
+        return tuple((size + 2 * p - d * (k - 1) - 1) // s + 1 for size, k, p, s, d in zip(
+            (self.h, self.w), self.kernel, self.padding, self.stride, self.dilation))
+
+    @property
+    def taps(self) -> int:
+        return self.kernel[0] * self.kernel[1]
+
+    @property
+    def blocks(self) -> int:
+        return self.out_hw[0] * self.out_hw[1]
+
+    def out_shape(self) -> tuple:
+        """(N, C * kh * kw, L) for NCHW (F.unfold), (N, L, kh * kw * C) for NHWC
+        (columns ordered (i, j, c): the GEMM operand of a channels-last
+        convolution)."""
+        if self.layout == "NCHW":
+            return (self.n, self.c * self.taps, self.blocks)
+        return (self.n, self.blocks, self.taps * self.c)
+
+    def static(self) -> dict:
+        return {"kernel": list(self.kernel), "padding": list(self.padding),
+                "stride": list(self.stride), "dilation": list(self.dilation)}
+
+
+def unfold_spec(shape, kernel_size, padding=0, stride=1, dilation=1,
+                layout: str = "NCHW") -> UnfoldSpec:
+    if layout not in LAYOUTS:
+        raise TileUsageError("unfold-spec", f"layout {layout!r}: 'NCHW' or 'NHWC'")
+    if len(shape) not in (3, 4):
+        raise TileUsageError("unfold-spec", f"unfold takes a 4-D batch or a 3-D image "
+                             f"({layout} or {layout[1:]}), got shape {tuple(shape)}")
+    dims = tuple(shape) if len(shape) == 4 else (1,) + tuple(shape)
+    if layout == "NCHW":
+        n, c, h, w = dims
+    else:
+        n, h, w, c = dims
+    spec = UnfoldSpec(n, c, h, w, _pair("kernel_size", kernel_size, 1),
+                      _pair("padding", padding, 0), _pair("stride", stride, 1),
+                      _pair("dilation", dilation, 1), layout)
+    if min(spec.out_hw) < 1:
+        raise TileUsageError("unfold-spec", f"a {spec.kernel} kernel (dilation "
+                             f"{spec.dilation}, padding {spec.padding}) does not fit the "
+                             f"{h}x{w} image: no output positions")
+    return spec
+
+
+@dataclass(frozen=True)
+class UnfoldPlan:
+    """"im2col" (NHWC: im2col loads of pixel columns, tile stores), "rows"
+    (NCHW: boxes of input rows, threads writing the shifted windows) or
+    "simt"; `params` the builder's static parameters."""
+    kind: str
+    spec: UnfoldSpec
+    params: dict = field(default_factory=dict)
+
+
+def _im2col_ok(spec: UnfoldSpec, elem: int) -> bool:
+    corner = contract.IM2COL_CORNER_RANGES["im2col", 4]
+    lo, hi = corner.min, corner.max
+    off = contract.IM2COL_OFFSET_RANGES[4]
+    for k, p, s, d in zip(spec.kernel, spec.padding, spec.stride, spec.dilation):
+        if not (lo <= -p and p - (k - 1) * d <= hi and -p <= hi and
+                lo <= p - (k - 1) * d and (k - 1) * d <= off.max and
+                s in contract.ELEMENT_STRIDE_RANGE):
+            return False
+    return (spec.c * elem) % STRIDE_ALIGN == 0
+
+
+def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132) -> UnfoldPlan:
+    """`strides_ok`: the input is dense with its innermost axis contiguous."""
+    check_elem(elem)
+    base = {"elem": elem, **spec.static()}
+    if spec.layout == "NHWC":
+        if strides_ok and _im2col_ok(spec, elem):
+            cb = min(BOX_MAX, pow2_floor(spec.c))
+            pixels = max(1, min(BOX_MAX, pow2_floor(spec.n * spec.blocks),
+                                pow2_floor(16384 // (cb * elem))))
+            return UnfoldPlan("im2col", spec, {**base, "pixels": pixels, "channels": cb,
+                                               "stages": 4, "grid": grid})
+        return UnfoldPlan("simt", spec, base)
+    v = STRIDE_ALIGN // elem
+    (kh, kw), (sh, sw), (dh, dw) = spec.kernel, spec.stride, spec.dilation
+    oh, ow = spec.out_hw
+    if strides_ok and (spec.w * elem) % STRIDE_ALIGN == 0 and spec.w >= v:
+        wbox = max(v, min(BOX_MAX, pow2_floor(spec.w)))
+        need = (ow - 1) * sw + (kw - 1) * dw + 1 + v
+        nb = max(1, min(4, -(-need // wbox)))
+        columns = (nb * wbox - v - (kw - 1) * dw - 1) // sw + 1
+        rows = 0
+        r = pow2_floor(min(oh, BOX_MAX))
+        while r >= 1:
+            rin = (r - 1) * sh + (kh - 1) * dh + 1
+            if rin <= min(BOX_MAX, spec.h) and rin * nb * wbox * elem <= 32768:
+                rows = r
+                break
+            r //= 2
+        if rows and columns >= 1:
+            return UnfoldPlan("rows", spec, {**base, "wbox": wbox, "nb": nb, "rows": rows,
+                                             "stages": 3, "grid": grid})
+    return UnfoldPlan("simt", spec, base)

@@ -83,12 +83,13 @@ def _as_element(bits: ir.Value, dtype: str) -> ir.Value:
     return bits if isinstance(elem, ir.IntegerType) else arith.bitcast(elem, bits)
 
 
-def _shared_store(value: ir.Value, addr: K.Expr) -> None:
-    llvm.store(value, shared_pointer(addr))
+def _shared_store(value: ir.Value, addr: K.Expr, dtype: str) -> None:
+    llvm.store(value, shared_pointer(addr), alignment=dtype_bytes(dtype))
 
 
 def _shared_load(dtype: str, addr: K.Expr) -> ir.Value:
-    return llvm.load(K.element_type(dtype), shared_pointer(addr))
+    return llvm.load(K.element_type(dtype), shared_pointer(addr),
+                     alignment=dtype_bytes(dtype))
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ def build_pad_boxes(dtype: str, rank: int, box, fill: str = "zero", stages: int 
                     outside = _any([c < 0 for c in coords] +
                                    [c >= d for c, d in zip(coords, dims)])
                     with K.if_(outside):
-                        _shared_store(value, bases[s] + i * elem)
+                        _shared_store(value, bases[s] + i * elem, dtype)
 
         all_thread_pipeline(st, Ctr, n_tiles, load, work, store, 1)
 
@@ -197,7 +198,8 @@ class RowsGeometry:
 
     @property
     def box_bytes(self) -> int:
-        return self.rows * self.wbox * self.elem
+        """Bytes from one box's image to the next (128-byte aligned)."""
+        return -(-self.rows * self.wbox * self.elem // 128) * 128
 
     def counts(self, out_dims, ops) -> list:
         return list(out_dims[:-2]) + [ops.cdiv(out_dims[-2], self.rows),

@@ -55,11 +55,16 @@ def _check_perm(perm) -> tuple:
 
 @dataclass(frozen=True)
 class TiledGeometry:
-    """Tiles of `tile[a]` elements along input axis a, numbered in the
-    output's row-major order (the last output axis fastest), so consecutive
-    tiles write neighbouring pieces of the output."""
+    """Tiles of `tile[a]` elements along input axis a, numbered row-major
+    over the input axes in `order` (slowest first; default the output's
+    order, the last output axis fastest, so consecutive tiles write
+    neighbouring pieces of the output)."""
     perm: tuple
     tile: tuple
+
+    @property
+    def order(self) -> tuple:
+        return self.perm
 
     def counts(self, dims, ops) -> list:
         return [d if t == 1 else ops.cdiv(d, t) for d, t in zip(dims, self.tile)]
@@ -67,13 +72,16 @@ class TiledGeometry:
     def n_tiles(self, counts):
         return product(counts)
 
-    def origin(self, t, counts, ops) -> tuple:
-        """(input coordinates, output coordinates) of tile `t`'s first element."""
-        radices = [counts[p] for p in self.perm]
+    def input_origin(self, t, counts, ops) -> tuple:
+        radices = [counts[a] for a in self.order]
         u = [None] * len(self.perm)
         for j, digit in enumerate(digits(t, radices, ops)):
-            u[self.perm[j]] = digit
-        coords = tuple(x if t == 1 else x * t for x, t in zip(u, self.tile))
+            u[self.order[j]] = digit
+        return tuple(x if t == 1 else x * t for x, t in zip(u, self.tile))
+
+    def origin(self, t, counts, ops) -> tuple:
+        """(input coordinates, output coordinates) of tile `t`'s first element."""
+        coords = self.input_origin(t, counts, ops)
         return coords, tuple(coords[p] for p in self.perm)
 
 
@@ -83,42 +91,79 @@ class BoxGeometry(TiledGeometry):
 
 @dataclass(frozen=True)
 class TransposeGeometry(TiledGeometry):
-    """build_permute_transpose: tile T_k x T_l over input axis k = perm[-1]
-    and the innermost axis; `layout` its shared images. Loads: T_l / W boxes
-    (T_k along k, W along the innermost axis); stores: T_k / W boxes
-    (T_l along output axis q, where the input's innermost axis lands, W
-    along the output's innermost axis)."""
+    """build_permute_transpose: a tile is T_k x T_l elements. T_l runs along
+    the input's innermost axis; T_k gathers the input axes that are the
+    output's innermost, `gather_axes` (output order, m of them): the first
+    (the outermost of them in the output) tiled by `tile[a]`, the others
+    whole (static extents). The output is seen with those m axes merged
+    into one (rank - m + 1 axes). Loads: T_l / W boxes (the gathered axes'
+    extents, W along the innermost axis); stores: T_k / W boxes (T_l along
+    output axis q, where the input's innermost axis lands, W along the
+    merged innermost axis). Tiles are numbered with the gathered axes
+    fastest, then the innermost input axis, then the output's order (so the
+    tiles in flight complete whole input rows and whole output rows)."""
     layout: TileLayout = None
+    gather_axes: tuple = ()
 
     @staticmethod
-    def make(perm, tile, span: int, elem: int) -> "TransposeGeometry":
+    def make(perm, tile, span: int, elem: int, gather=()) -> "TransposeGeometry":
+        perm = tuple(perm)
         r = len(perm)
-        t_k, t_l = tile
+        e_1, t_l = tile
+        gather = tuple(int(g) for g in gather)
+        axes = perm[len(perm) - 1 - len(gather):]
         extents_ = [1] * r
-        extents_[perm[-1]], extents_[r - 1] = t_k, t_l
-        return TransposeGeometry(tuple(perm), tuple(extents_),
-                                 TileLayout(elem, span, t_k, t_l))
+        extents_[axes[0]] = e_1
+        for a, g in zip(axes[1:], gather):
+            extents_[a] = g
+        extents_[r - 1] = t_l
+        logs = {a: extents_[a].bit_length() - 1 for a in axes}
+        fields = []
+        for a in axes:
+            in_shift = sum(logs[b] for b in axes if b > a)
+            out_shift = sum(logs[b] for b in axes[axes.index(a) + 1:])
+            fields.append((in_shift, out_shift, logs[a]))
+        t_k = product(extents_[a] for a in axes)
+        identity = all(i == o for i, o, _ in fields)
+        return TransposeGeometry(perm, tuple(extents_),
+                                 TileLayout(elem, span, t_k, t_l,
+                                            () if identity else tuple(fields)), axes)
 
     @property
-    def k(self) -> int:
-        return self.perm[-1]
+    def m(self) -> int:
+        return len(self.gather_axes)
+
+    @property
+    def order(self) -> tuple:
+        r = len(self.perm)
+        rest = [a for a in self.perm if a != r - 1 and a not in self.gather_axes]
+        return tuple(rest) + (r - 1,) + tuple(self.gather_axes)
 
     @property
     def q(self) -> int:
         return self.perm.index(len(self.perm) - 1)
 
+    def origin(self, t, counts, ops) -> tuple:
+        """(input coordinates, coordinates in the merged output view)."""
+        coords = self.input_origin(t, counts, ops)
+        outer = tuple(coords[p] for p in self.perm[:len(self.perm) - self.m])
+        first = self.gather_axes[0]
+        scale = self.layout.t_k // self.tile[first]
+        return coords, outer + (coords[first] * scale if scale > 1 else coords[first],)
+
     def load_boxes(self) -> list:
         """(box, inner coordinate step, byte offset in the stage) per load."""
         lay, r = self.layout, len(self.perm)
-        box = [1] * r
-        box[self.k], box[r - 1] = lay.t_k, lay.width
+        box = list(self.tile)
+        box[r - 1] = lay.width
         return [(tuple(box), m * lay.width, m * lay.t_k * lay.span)
                 for m in range(lay.t_l // lay.width)]
 
     def store_boxes(self) -> list:
-        lay, r = self.layout, len(self.perm)
-        box = [1] * r
-        box[self.q], box[r - 1] = lay.t_l, lay.width
+        lay = self.layout
+        rank = len(self.perm) - self.m + 1
+        box = [1] * rank
+        box[self.q], box[rank - 1] = lay.t_l, lay.width
         return [(tuple(box), n * lay.width, n * lay.t_l * lay.span)
                 for n in range(lay.t_k // lay.width)]
 
@@ -167,12 +212,13 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
 
 def _load_word(elem: int, addr: K.Expr) -> ir.Value:
     from ..builder.pointers import shared_pointer
-    return llvm.load(ir.IntegerType.get_signless(8 * elem), shared_pointer(addr))
+    return llvm.load(ir.IntegerType.get_signless(8 * elem), shared_pointer(addr),
+                     alignment=elem)
 
 
-def _store_word(value: ir.Value, addr: K.Expr) -> None:
+def _store_word(value: ir.Value, addr: K.Expr, elem: int) -> None:
     from ..builder.pointers import shared_pointer
-    llvm.store(value, shared_pointer(addr))
+    llvm.store(value, shared_pointer(addr), alignment=elem)
 
 
 def transpose_work(layout: TileLayout, threads: int, method: str):
@@ -185,6 +231,10 @@ def transpose_work(layout: TileLayout, threads: int, method: str):
     if method == "ldmatrix":
         plan = Plan(layout.t_k, layout.t_l, (layout.t_k, layout.t_l), 1, 2, threads, 1,
                     sw, "ldmatrix", "uint16")
+        blocks = layout.t_k * layout.t_l // 256   # ldmatrix.x4 steps per tile
+        if blocks % plan.warps or not blocks // plan.warps:
+            raise ValueError(f"{blocks} ldmatrix.x4 steps do not split over "
+                             f"{plan.warps} warps")
         offsets = [plan.ld_lane(warp, lane, k, IrOps) for k in range(plan.ld_ops_per_warp)]
 
         def work(base):
@@ -206,7 +256,7 @@ def transpose_work(layout: TileLayout, threads: int, method: str):
         values = [_load_word(layout.elem, base + xor(src, a)) for a, _ in steps]
         K.cta_sync()
         for (_, b), v in zip(steps, values):
-            _store_word(v, base + xor(dst, b))
+            _store_word(v, base + xor(dst, b), layout.elem)
     return work
 
 
@@ -219,23 +269,29 @@ def transpose_method(elem: int, method: str | None) -> str:
 
 def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int = 3,
                             store_lag: int = 1, grid: int = 132, threads: int = 256,
-                            method: str | None = None,
+                            method: str | None = None, gather=(),
                             name: str = "permute_transpose") -> K.KernelDef:
     """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
-    tiles (input axis perm[-1] by the innermost axis) loaded as boxes of one
-    `span`-byte swizzled row width, transposed in place in shared memory
-    (`transpose_work`: ldmatrix.trans/stmatrix or conflict-free scalar
-    accesses), stored as boxes; persistent CTAs claim tiles at run time."""
+    tiles (`TransposeGeometry`: tile = (extent along input axis
+    perm[-1 - len(gather)], T_l); `gather` the whole extents of the output's
+    innermost axes after it) loaded as boxes of one `span`-byte swizzled row
+    width, transposed in place in shared memory (`transpose_work`:
+    ldmatrix.trans/stmatrix or conflict-free scalar accesses), stored as
+    boxes; persistent CTAs claim tiles at run time. B is the output seen
+    with its len(gather) + 1 innermost axes merged."""
     perm = _check_perm(perm)
     r = len(perm)
     if perm[-1] == r - 1:
         raise ValueError(f"perm {perm} keeps the innermost axis: build_permute_boxes")
     if span not in SWIZZLE_SPANS:
         raise ValueError(f"span {span}: 128, 64 or 32 bytes")
-    method = transpose_method(elem, method)
-    dtype = ELEM_DTYPES[elem]
-    geo = TransposeGeometry.make(perm, tuple(tile), span, elem)
+    geo = TransposeGeometry.make(perm, tuple(tile), span, elem, gather)
+    if r - 1 in geo.gather_axes:
+        raise ValueError(f"gather {gather}: the gathered axes include the innermost")
     lay = geo.layout
+    method = transpose_method(elem, method if not lay.k_fields else "scalar")
+    dtype = ELEM_DTYPES[elem]
+    rank_out = r - geo.m + 1
     st = Stages(stages, lay.tile_bytes)
 
     def body(A, B, Ctr):
@@ -258,12 +314,13 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
             _, coords = geo.origin(IrOps.index(ticket), counts, DynOps)
             for buf, b, step in outs[s]:
                 c = coords[:-1] + (coords[-1] + step,)
-                tma.apply(store_opcode(r), B, buf, box=b, coords=c, swizzle=lay.swizzle)
+                tma.apply(store_opcode(rank_out), B, buf, box=b, coords=c,
+                          swizzle=lay.swizzle)
 
         all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load,
                             lambda s, ticket: work(bases[s]), store, store_lag)
 
-    kdef = K.KernelDef(body, grid=grid, block=threads, params=_params(elem, r, r),
+    kdef = K.KernelDef(body, grid=grid, block=threads, params=_params(elem, r, rank_out),
                        name=name)
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo

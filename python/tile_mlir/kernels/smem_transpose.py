@@ -41,11 +41,16 @@ def _log2(n: int) -> int:
 
 @dataclass(frozen=True)
 class TileLayout:
-    """The shared images of a tile (see the module docstring)."""
+    """The shared images of a tile (see the module docstring). `k_fields`
+    ((input shift, output shift, bits) per gathered axis) say where the bits
+    of the input row index kk land in the output column when several input
+    axes make up kk (their order differs between input and output); by
+    default the output column is kk."""
     elem: int
     span: int
     t_k: int
     t_l: int
+    k_fields: tuple = ()
 
     def __post_init__(self):
         for v in (self.elem, self.span, self.t_k, self.t_l):
@@ -53,6 +58,13 @@ class TileLayout:
         if self.t_k % self.width or self.t_l % self.width:
             raise ValueError(f"tile {self.t_k}x{self.t_l}: extents are multiples of "
                              f"the row width {self.width}")
+        if self.k_fields and sum(f[2] for f in self.k_fields) != _log2(self.t_k):
+            raise ValueError(f"k_fields {self.k_fields} do not cover {self.t_k} rows")
+
+    def out_column(self, kk: int) -> int:
+        if not self.k_fields:
+            return kk
+        return sum(((kk >> i) & ((1 << b) - 1)) << o for i, o, b in self.k_fields)
 
     @property
     def width(self) -> int:
@@ -72,6 +84,7 @@ class TileLayout:
 
     def out_logical(self, kk: int, l: int) -> int:
         w = self.width
+        kk = self.out_column(kk)
         return (kk // w) * self.t_l * self.span + l * self.span + (kk % w) * self.elem
 
     def in_phys(self, kk: int, l: int) -> int:

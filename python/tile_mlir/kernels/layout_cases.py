@@ -1,0 +1,100 @@
+"""The shapes the layout ops' GPU tests (test/gpu/test_layout.py) and
+benchmark (bench/layout.py) run, in one place: the modules' cache_recipes()
+compile exactly the kernels these need, so a machine without MLIR runs them
+from a carried compile cache."""
+
+from __future__ import annotations
+
+ELEMS = (1, 2, 4, 8)
+
+# (shape, dims): box multiples and not, size-1 axes, ranks 2-5, strides that
+# are multiples of 16 bytes for every element size (TMA kernels) and some
+# that are not (the SIMT kernel).
+PERMUTE_SHAPES = [
+    ((208, 144), (1, 0)), ((48, 320), (1, 0)), ((16, 16), (1, 0)), ((1, 64), (1, 0)),
+    ((37, 70), (1, 0)), ((64, 48), (0, 1)),
+    ((3, 80, 144), (0, 2, 1)), ((80, 3, 144), (1, 0, 2)), ((48, 5, 176), (2, 1, 0)),
+    ((16, 48, 32), (1, 2, 0)), ((32, 16, 48), (2, 0, 1)), ((7, 9, 5), (2, 0, 1)),
+    ((4, 1, 96), (2, 1, 0)),
+    ((2, 48, 16, 80), (0, 2, 3, 1)), ((2, 16, 80, 48), (0, 3, 1, 2)),
+    ((3, 40, 6, 32), (0, 2, 1, 3)), ((16, 32, 3, 48), (3, 1, 0, 2)),
+    ((5, 6, 7, 16), (1, 0, 3, 2)),
+    ((2, 4, 6, 16, 64), (0, 4, 1, 2, 3)), ((2, 2, 16, 32, 48), (4, 3, 2, 1, 0)),
+    ((3, 16, 2, 5, 32), (1, 3, 0, 4, 2)), ((2, 3, 4, 5, 6), (4, 2, 0, 1, 3)),
+    ((2, 1, 16, 1, 48), (4, 1, 2, 0, 3)),
+]
+
+# The benchmark table (bf16, 2 GiB each), scaled down for the GPU test.
+PERMUTE_BENCH = [
+    ((64, 4096, 4096), (0, 2, 1)),
+    ((4096, 64, 4096), (1, 0, 2)),
+    ((512, 512, 4096), (2, 1, 0)),
+    ((64, 256, 256, 256), (0, 2, 3, 1)),
+    ((64, 256, 256, 256), (0, 3, 1, 2)),
+    ((64, 4096, 32, 128), (0, 2, 1, 3)),
+    ((32, 64, 32, 64, 256), (0, 4, 1, 2, 3)),
+    ((8, 8, 16, 1024, 1024), (4, 3, 2, 1, 0)),
+]
+TRANSPOSE_BENCH = (32768, 32768)
+PERMUTE_BENCH_SMALL = [
+    ((4, 520, 264), (0, 2, 1)), ((264, 4, 520), (1, 0, 2)), ((40, 24, 264), (2, 1, 0)),
+    ((2, 32, 24, 40), (0, 2, 3, 1)), ((2, 40, 24, 32), (0, 3, 1, 2)),
+    ((2, 72, 32, 128), (0, 2, 1, 3)), ((2, 8, 4, 8, 256), (0, 4, 1, 2, 3)),
+    ((8, 8, 16, 16, 64), (4, 3, 2, 1, 0)), ((1000, 1040), (1, 0)),
+]
+
+
+def permute_test_cases():
+    """(shape, dims, elem) of the GPU test."""
+    for elem in ELEMS:
+        for shape, dims in PERMUTE_SHAPES:
+            yield shape, dims, elem
+    for shape, dims in PERMUTE_BENCH_SMALL:
+        yield shape, dims, 2
+
+
+# (shape, pad): torch.nn.functional.pad order (last axis first).
+PAD_SHAPES = [
+    ((3, 20, 32), (1, 1, 1, 1)), ((3, 20, 32), (8, 8, 2, 3)), ((2, 5, 24, 40), (1, 2, 3, 0)),
+    ((4, 64), (-8, 8)), ((4, 64), (3, -5)), ((3, 9, 48), (0, 0, 2, 1)),
+    ((2, 3, 16, 32), (8, 0, 0, 0, 1, 1)), ((40,), (3, 5)), ((64,), (16, 0)),
+    ((2, 7, 5), (1, 2)), ((1, 3, 30, 17), (2, 2, 2, 2)), ((2, 300, 24), (2, 7)),
+    ((2, 2, 3, 4, 32), (1, 1, 1, 1, 1, 1)),
+]
+PAD_VALUES = ("zero", "nan", "value")
+PAD_BENCH = ((64, 256, 256, 256), (1, 1, 1, 1))
+PAD_BENCH_SMALL = ((4, 16, 64, 256), (1, 1, 1, 1))
+
+
+def pad_test_cases():
+    """(shape, pad, elem, fill) of the GPU test (NaN fills for 2-, 4- and
+    8-byte floats)."""
+    for elem in ELEMS:
+        for shape, pad in PAD_SHAPES + [PAD_BENCH_SMALL]:
+            for fill in PAD_VALUES:
+                if fill == "nan" and elem == 1:
+                    continue
+                yield shape, pad, elem, fill
+
+
+# (shape, kernel_size, padding, stride, dilation, layout): NCHW input shapes
+# (NHWC runs take the same image channels-last).
+UNFOLD_SHAPES = [
+    ((2, 16, 20, 24), 3, 1, 1, 1), ((2, 8, 16, 40), (3, 5), (1, 2), 1, 1),
+    ((1, 32, 17, 19), 3, 0, 2, 1), ((2, 16, 24, 24), 3, 2, 1, 2),
+    ((3, 8, 12, 32), (1, 3), (0, 1), (1, 2), 1), ((1, 64, 9, 16), 2, 0, 2, 1),
+    ((2, 3, 30, 34), 3, 1, 1, 1),
+]
+UNFOLD_BENCH = ((32, 64, 128, 128), 3, 1, 1, 1)
+UNFOLD_BENCH_SMALL = ((2, 64, 32, 48), 3, 1, 1, 1)
+
+
+def unfold_test_cases():
+    """(shape, kernel_size, padding, stride, dilation, layout, elem)."""
+    for layout in ("NCHW", "NHWC"):
+        for elem in (2, 4):
+            for shape, k, p, s, d in UNFOLD_SHAPES + [UNFOLD_BENCH_SMALL]:
+                yield shape, k, p, s, d, layout, elem
+        for shape, k, p, s, d in UNFOLD_SHAPES[:3]:
+            for elem in (1, 8):
+                yield shape, k, p, s, d, layout, elem

@@ -1,0 +1,185 @@
+"""`pad(x, pad, value=0)`: torch.nn.functional.pad(x, pad, value=value)
+(constant mode) on the copy engine.
+
+    y = pad(x, (1, 1, 1, 1))          # W and H of an NCHW tensor, zeros
+
+`pad` lists (left, right) per axis from the last axis back, as F.pad does;
+negative entries crop. x is a CUDA torch tensor or a DLPack array of 1-,
+2-, 4- or 8-byte elements. What lies outside x is the copy engine's
+out-of-bounds fill where the value allows it: zero for a value whose bits
+are zero, and for NaN on a 2-, 4- or 8-byte float the engine's NaN (bit
+pattern 0x7FF7 repeated over the element, a quiet NaN; torch's own NaN is
+0x7FC0... for bf16, so a NaN pad is NaN everywhere torch's is, with these
+bits, in every path). Other values are written by the kernel's threads.
+
+Unpadded axes merge into the axis before them (layout_plan.canonical_pad);
+the kernel (pad_kernels) is compiled per dtype or element size, canonical
+rank, box or tile and fill kind; extents, pads and the value are runtime
+values. Aligned shapes and shifts move boxes only; rows that are not
+16-byte aligned (F.pad by 1 on W) load boxes of input rows and write the
+output rows with threads; strides that are not 16-byte multiples run on
+the SIMT kernel.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import TileUsageError
+from .layout_call import (PERSISTENT_GRID, as_tensor, bits_view, counter, launch,
+                          persistent_grid, strided, torch_module)
+from .layout_plan import ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_pad
+
+# The builders, by name: resolved (MLIR imported) only where a kernel compiles.
+BUILD_PAD_BOXES = "tile_mlir.kernels.pad_kernels:build_pad_boxes"
+BUILD_PAD_ROWS = "tile_mlir.kernels.pad_kernels:build_pad_rows"
+BUILD_PAD_SIMT = "tile_mlir.kernels.pad_kernels:build_pad_simt"
+
+SIMT_GRID = 1056
+SIMT_THREADS = 256
+FLOAT_NAMES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float32",
+               "float64": "float64"}
+
+
+def value_bits(t, value) -> tuple[int, bool]:
+    """(the value's bits in t's dtype, as an unsigned int; whether it is NaN)."""
+    torch = torch_module()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if not (t.dtype == torch.bool and isinstance(value, bool)):
+            raise TileUsageError("pad-value", f"value is an int or a float, got "
+                                 f"{value!r}")
+    is_nan = isinstance(value, float) and math.isnan(value)
+    if not t.dtype.is_floating_point and isinstance(value, float) and \
+            not math.isfinite(value):
+        raise TileUsageError("pad-value", f"value {value} has no {t.dtype} "
+                             "representation")
+    try:
+        scalar = torch.tensor([value], dtype=t.dtype)
+    except (RuntimeError, OverflowError) as err:
+        raise TileUsageError("pad-value", f"value {value!r} does not convert to "
+                             f"{t.dtype} ({err})") from None
+    elem = t.element_size()
+    raw = bits_view(scalar).item() & ((1 << (8 * elem)) - 1)
+    return raw, is_nan
+
+
+def _signed64(bits: int) -> int:
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+def kernel_for(plan, dtype_name: str) -> tuple:
+    """(builder, params) of a pad plan's kernel; `dtype_name` is t's torch
+    dtype name (the NaN fill's maps need the float format)."""
+    p = plan.params
+    elem = p["elem"]
+    dtype = FLOAT_NAMES[dtype_name] if p["fill"] == "nan" and plan.kind != "simt" \
+        else ELEM_DTYPES[elem]
+    if plan.kind == "boxes":
+        return BUILD_PAD_BOXES, {"dtype": dtype, "rank": p["rank"], "box": list(p["box"]),
+                                 "fill": p["fill"], "stages": 3 if p["fill"] == "value"
+                                 else p["stages"], "grid": PERSISTENT_GRID}
+    if plan.kind == "rows":
+        return BUILD_PAD_ROWS, {"dtype": dtype, "rank": p["rank"], "wbox": p["wbox"],
+                                "nb": p["nb"], "rows": p["rows"], "fill": p["fill"],
+                                "stages": p["stages"], "grid": PERSISTENT_GRID}
+    return BUILD_PAD_SIMT, {"dtype": ELEM_DTYPES[elem], "rank": p["rank"],
+                            "grid": SIMT_GRID}
+
+
+def plan_for(shape, strides, pad, elem: int, fill: str):
+    return plan_pad(tuple(shape), tuple(strides), pad, elem, fill, PERSISTENT_GRID)
+
+
+def _fill_of(t, value):
+    bits, is_nan = value_bits(t, value)
+    elem = t.element_size()
+    fill = fill_kind(bits, elem, t.dtype.is_floating_point, is_nan)
+    if fill == "nan":
+        bits = ENGINE_NAN[elem]
+    return bits, fill
+
+
+def pad(x, pad, value=0):
+    """F.pad(x, pad, value=value) (see the module docstring)."""
+    t, back = as_tensor(x)
+    torch = torch_module()
+    bits, fill = _fill_of(t, value)
+    plan = plan_for(t.shape, t.stride(), pad, t.element_size(), fill)
+    if plan.kind not in ("empty", "copy") and plan.in_view[1] and plan.in_view[1][-1] != 1:
+        t = t.contiguous()
+        plan = plan_for(t.shape, contiguous_strides(t.shape), pad, t.element_size(), fill)
+    from .layout_plan import normalize_pad
+    lefts, rights = normalize_pad(pad, t.dim())
+    out_shape = [d + l + r for d, l, r in zip(t.shape, lefts, rights)]
+    if plan.kind == "copy":
+        from .permute import permute
+        return back(permute(t, tuple(range(t.dim()))))
+    out = torch.empty(out_shape, dtype=t.dtype, device=t.device)
+    if plan.kind == "empty":
+        return back(out)
+    run(plan, t, out, bits)
+    return back(out)
+
+
+def run(plan, t, out, bits: int) -> None:
+    c = plan.canonical
+    builder, params = kernel_for(plan, str(t.dtype).replace("torch.", ""))
+    nan_maps = params["dtype"] in FLOAT_NAMES
+    src_t = t if nan_maps else bits_view(t)
+    dst_t = out if nan_maps else bits_view(out)
+    lefts, rights = list(c.lefts), list(c.rights)
+    shape, strides = list(plan.in_view[0]), list(plan.in_view[1])
+    value = [_signed64(bits)]
+    if plan.kind == "rows":
+        if c.rank == 1:   # a row of one row
+            shape, strides = [1] + shape, [shape[0]] + strides
+            lefts, rights = [0] + lefts, [0] + rights
+        src = strided(src_t, shape, strides)
+        args = (src, dst_t.view(-1), counter(t.device), *lefts, *rights)
+        if params["fill"] == "value":
+            args += tuple(value)
+        launch(builder, params, args, persistent_grid(t.device))
+        return
+    src = strided(src_t, shape, strides)
+    dst = dst_t.view(plan.out_shape)
+    if plan.kind == "boxes":
+        args = (src, dst, counter(t.device), *lefts)
+        if params["fill"] == "value":
+            args += tuple(value)
+        launch(builder, params, args, persistent_grid(t.device))
+        return
+    n = out.numel()
+    launch(builder, params, (src, dst, *lefts, *value),
+           max(1, min(SIMT_GRID, -(-n // SIMT_THREADS))))
+
+
+_TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",
+                 (8, False): "int64", (2, True): "bfloat16", (4, True): "float32",
+                 (8, True): "float64"}
+
+
+def recipes_for(cases) -> list:
+    """(builder, params) of the kernels `cases` ((shape, pad, elem, fill),
+    dense inputs; NaN fills on bfloat16/float32/float64) run."""
+    seen, out = set(), []
+    for shape, pad_, elem, fill in cases:
+        plan = plan_for(shape, contiguous_strides(shape), pad_, elem, fill)
+        if plan.kind == "empty":
+            continue
+        if plan.kind == "copy":
+            from .permute import recipes_for as permute_recipes
+            entries = permute_recipes([(shape, tuple(range(len(shape))), elem)])
+        else:
+            entries = [kernel_for(plan, _TORCH_DTYPES[elem, fill == "nan"])]
+        for builder, params in entries:
+            key = (builder, repr(sorted(params.items())))
+            if key not in seen:
+                seen.add(key)
+                out.append((builder, params))
+    return out
+
+
+def cache_recipes() -> list:
+    """Every pad kernel the GPU tests and the benchmark run."""
+    from .layout_cases import PAD_BENCH, pad_test_cases
+    return recipes_for(list(pad_test_cases()) + [(*PAD_BENCH, 2, "zero")])

@@ -1,0 +1,116 @@
+"""`unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout="NCHW")`:
+im2col on the copy engine.
+
+    cols = unfold(x, 3, padding=1)                 # F.unfold(x, 3, padding=1)
+    cols = unfold(x_nhwc, 3, padding=1, layout="NHWC")
+
+NCHW: x is (N, C, H, W) (or (C, H, W)) and the result is F.unfold's,
+(N, C kh kw, L), column blocks ordered (c, i, j). NHWC: x is (N, H, W, C)
+(or (H, W, C)) and the result is the channels-last convolution's GEMM
+operand (N, L, kh kw C), one row per output position, columns ordered
+(i, j, c). L = oh * ow output positions. Padding reads zeros.
+
+NHWC runs on the copy engine's im2col mode (unfold_kernels.
+build_unfold_nhwc): the pixel column of each filter tap is one load, its
+padding the engine's fill. NCHW's innermost axis is W, which im2col mode
+cannot shift by a tap (tile-mode innermost coordinates are 16-byte
+aligned), so build_unfold_nchw loads the rows under a tile as boxes (the
+vertical and horizontal padding filled by the engine) and the threads write
+every tap's shifted window. Shapes outside what either describes run on
+build_unfold_simt. Compiled once per element size, layout, kernel, padding,
+stride, dilation and tile; extents are runtime values.
+"""
+
+from __future__ import annotations
+
+from .layout_call import (PERSISTENT_GRID, as_tensor, bits_view, counter, launch,
+                          persistent_grid, torch_module)
+from .layout_plan import plan_unfold, unfold_spec
+
+# The builders, by name: resolved (MLIR imported) only where a kernel compiles.
+BUILD_UNFOLD_NCHW = "tile_mlir.kernels.unfold_kernels:build_unfold_nchw"
+BUILD_UNFOLD_NHWC = "tile_mlir.kernels.unfold_kernels:build_unfold_nhwc"
+BUILD_UNFOLD_SIMT = "tile_mlir.kernels.unfold_kernels:build_unfold_simt"
+
+SIMT_GRID = 1056
+SIMT_THREADS = 256
+
+
+def kernel_for(plan) -> tuple:
+    p = dict(plan.params)
+    common = {k: p[k] for k in ("elem", "kernel", "padding", "stride", "dilation")}
+    if plan.kind == "im2col":
+        return BUILD_UNFOLD_NHWC, {**common, "pixels": p["pixels"],
+                                   "channels": p["channels"], "stages": p["stages"],
+                                   "grid": PERSISTENT_GRID}
+    if plan.kind == "rows":
+        return BUILD_UNFOLD_NCHW, {**common, "wbox": p["wbox"], "nb": p["nb"],
+                                   "rows": p["rows"], "stages": p["stages"],
+                                   "grid": PERSISTENT_GRID}
+    return BUILD_UNFOLD_SIMT, {**common, "layout": plan.spec.layout, "grid": SIMT_GRID}
+
+
+def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: str):
+    spec = unfold_spec(tuple(shape), kernel_size, padding, stride, dilation, layout)
+    return plan_unfold(spec, True, elem, PERSISTENT_GRID)
+
+
+def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
+    """im2col of x (see the module docstring)."""
+    t, back = as_tensor(x)
+    torch = torch_module()
+    plan = plan_for(t.shape, t.element_size(), kernel_size, padding, stride, dilation,
+                    layout)
+    spec = plan.spec
+    out = torch.empty(spec.out_shape(), dtype=t.dtype, device=t.device)
+    if t.numel() and out.numel():
+        run(plan, t.contiguous(), out)
+    return back(out if t.dim() == 4 else out[0])
+
+
+def run(plan, t, out) -> None:
+    spec = plan.spec
+    builder, params = kernel_for(plan)
+    src, dst = bits_view(t), bits_view(out)
+    n, c, h, w = spec.n, spec.c, spec.h, spec.w
+    if plan.kind == "im2col":
+        args = (src.view(n, h, w, c), dst.view(n * spec.blocks, spec.taps, c),
+                counter(t.device))
+        launch(builder, params, args, persistent_grid(t.device))
+    elif plan.kind == "rows":
+        args = (src.view(n * c, h, w), dst.view(-1), counter(t.device))
+        launch(builder, params, args, persistent_grid(t.device))
+    else:
+        image = (n, c, h, w) if spec.layout == "NCHW" else (n, h, w, c)
+        args = (src.view(image), dst.view(spec.out_shape()))
+        launch(builder, params, args,
+               max(1, min(SIMT_GRID, -(-out.numel() // SIMT_THREADS))))
+
+
+def recipes_for(cases) -> list:
+    """(builder, params) of the kernels `cases` ((shape, kernel_size,
+    padding, stride, dilation, layout, elem); shape in the layout's order)."""
+    seen, out = set(), []
+    for shape, k, p, s, d, layout, elem in cases:
+        builder, params = kernel_for(plan_for(shape, elem, k, p, s, d, layout))
+        key = (builder, repr(sorted(params.items())))
+        if key not in seen:
+            seen.add(key)
+            out.append((builder, params))
+    return out
+
+
+def layout_shape(nchw_shape, layout: str) -> tuple:
+    n, c, h, w = nchw_shape
+    return (n, c, h, w) if layout == "NCHW" else (n, h, w, c)
+
+
+def cache_recipes() -> list:
+    """Every unfold kernel the GPU tests and the benchmark run."""
+    from .layout_cases import UNFOLD_BENCH, unfold_test_cases
+    cases = [(layout_shape(shape, layout), k, p, s, d, layout, elem)
+             for shape, k, p, s, d, layout, elem in unfold_test_cases()]
+    shape, k, p, s, d = UNFOLD_BENCH
+    cases += [(layout_shape(shape, layout), k, p, s, d, layout, 2)
+              for layout in ("NCHW", "NHWC")]
+    return recipes_for(cases)

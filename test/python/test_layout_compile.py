@@ -1,0 +1,97 @@
+"""The layout kernels build, verify, lower to PTX and assemble with ptxas for
+sm_90a: one of each kind (boxes, transposes of every element size and
+method, gathered rows, pad boxes/rows/SIMT with every fill, unfold im2col,
+rows and SIMT), and the instructions each must contain. The cache recipes
+of the GPU tests and the benchmark are JSON and name module-level builders."""
+
+import importlib
+import json
+
+import pytest
+
+from tile_mlir import cache, compiler
+from tile_mlir.kernels.pad_kernels import build_pad_boxes, build_pad_rows, build_pad_simt
+from tile_mlir.kernels.permute_kernels import (build_permute_boxes, build_permute_simt,
+                                               build_permute_transpose)
+from tile_mlir.kernels.unfold_kernels import (build_unfold_nchw, build_unfold_nhwc,
+                                              build_unfold_simt)
+
+HAVE_PTXAS = compiler.find_ptxas() is not None
+
+KERNELS = {
+    "boxes": (lambda: build_permute_boxes(2, (1, 0, 2), (32, 1, 256)),
+              {"cp.async.bulk.tensor.3d.shared::cta.global": 1, "tensor.3d.global": 1}),
+    "transpose_ldmatrix": (lambda: build_permute_transpose(2, (1, 0), (128, 128)),
+                           {"ldmatrix": 1, "stmatrix": 1}),
+    "transpose_b32": (lambda: build_permute_transpose(4, (0, 2, 1), (64, 64)),
+                      {"ld.shared.b32": 1, "st.shared.b32": 1}),
+    "transpose_b8": (lambda: build_permute_transpose(1, (2, 1, 0), (128, 128)),
+                     {"ld.shared.b8": 1, "st.shared.b8": 1}),
+    "transpose_b64": (lambda: build_permute_transpose(8, (3, 1, 0, 2), (64, 64)),
+                      {"ld.shared.b64": 1}),
+    "transpose_gather": (lambda: build_permute_transpose(2, (4, 3, 2, 1, 0), (8, 128),
+                                                         gather=(8,)),
+                         {"tensor.5d.shared::cta.global": 1, "tensor.4d.global": 1}),
+    "permute_simt": (lambda: build_permute_simt(4, (2, 0, 1)), {"ld.global": 1}),
+    "pad_boxes_zero": (lambda: build_pad_boxes("i16", 3, (1, 32, 128)), {"tensor.3d": 1}),
+    "pad_boxes_nan": (lambda: build_pad_boxes("bfloat16", 2, (64, 64), "nan"),
+                      {"tensor.2d": 1}),
+    "pad_boxes_value": (lambda: build_pad_boxes("i32", 3, (1, 32, 64), "value",
+                                                stages=3), {"st.shared": 1}),
+    "pad_rows": (lambda: build_pad_rows("i16", 3, 128, 3, 32), {"st.global.v4": 1}),
+    "pad_rows_value": (lambda: build_pad_rows("i8", 4, 64, 2, 16, "value"),
+                       {"st.global.v4": 1}),
+    "pad_simt": (lambda: build_pad_simt("i64", 4), {"st.global": 1}),
+    "unfold_nhwc": (lambda: build_unfold_nhwc(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 64),
+                    {".im2col": 1, "tensor.3d.global": 1}),
+    "unfold_nchw": (lambda: build_unfold_nchw(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 2, 32),
+                    {"st.global.v4": 1, "tensor.3d.shared::cta.global": 1}),
+    "unfold_simt": (lambda: build_unfold_simt(4, (2, 3), (0, 1), (2, 1), (1, 2), "NHWC"),
+                    {"ld.global": 1}),
+}
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="needs ptxas")
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_layout_kernel_compiles(name):
+    build, expected = KERNELS[name]
+    kernel = build()
+    art = compiler.compile(kernel, "sm_90a")
+    assert art.cubin, "ptxas produced no cubin"
+    for needle, count in expected.items():
+        assert art.ptx.count(needle) >= count, f"{needle} missing from {name}'s PTX"
+    (info,) = art.manifest["kernels"]
+    if hasattr(kernel, "shared_bytes"):
+        assert info["dynamic_shared_bytes"] == kernel.shared_bytes
+        assert info["dynamic_shared_bytes"] <= 232448
+
+
+def test_every_tensor_map_is_encoded_from_runtime_extents():
+    art = compiler.compile(build_permute_boxes(4, (0, 2, 1, 3), (1, 64, 1, 64)), "sm_90a",
+                           cubin=False)
+    (info,) = art.manifest["kernels"]
+    assert [p["shape"] for p in info["params"][:2]] == [[None] * 4] * 2
+
+
+@pytest.mark.parametrize("op", ["permute", "pad", "unfold"])
+def test_cache_recipes_are_json_and_name_builders(op):
+    module = importlib.import_module(f"tile_mlir.kernels.{op}")
+    recipes = module.cache_recipes()
+    assert recipes
+    for builder, params in recipes:
+        assert builder.startswith(f"tile_mlir.kernels.{op}_kernels:build_{op}_")
+        assert callable(cache.resolve_builder(builder))
+        json.dumps(params)
+    # What the cache populates resolves the same entries.
+    entries = cache.resolve_recipes(f"tile_mlir.kernels.{op}:cache_recipes")
+    assert len(entries) == len(recipes)
+
+
+def test_the_ops_import_without_the_builders():
+    # The GPU machine has no MLIR: the op modules must not import it.
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['mlir'] = None; "
+            "from tile_mlir.kernels import permute, pad, unfold; "
+            "import tile_mlir.kernels.layout_cases")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,149 @@
+"""The layout kernels' geometry on the CPU (tile_mlir.kernels.layout_model):
+the very coordinate maps, boxes and shared-memory moves the kernels trace,
+with the NumPy emulator standing in for the copy engine, against NumPy's
+own transpose, pad and unfold on random bits. Also the shared-memory
+transpose's lane maps: every element once, no bank conflicts."""
+
+import numpy as np
+import pytest
+
+from tile_mlir.errors import TileUsageError
+from tile_mlir.kernels.layout_call import as_tensor
+from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
+                                            model_unfold_nchw, model_unfold_nhwc, storage)
+from tile_mlir.kernels.layout_plan import (ENGINE_NAN, contiguous_strides, plan_pad,
+                                           plan_unfold, unfold_spec)
+from tile_mlir.kernels.permute import plan_for
+from tile_mlir.kernels.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
+
+
+def bits(rng, shape, elem):
+    return rng.integers(0, (1 << (8 * elem)) - 1, size=shape, dtype=storage(elem),
+                        endpoint=True)
+
+
+PERMUTES = [
+    ((200, 136), (1, 0), 2), ((3, 72, 136), (0, 2, 1), 2), ((40, 3, 304), (1, 0, 2), 2),
+    ((36, 68), (1, 0), 4), ((16, 9, 40), (2, 0, 1), 2), ((16, 48), (1, 0), 8),
+    ((64, 1, 128), (2, 1, 0), 2), ((2, 3, 64, 32), (0, 2, 1, 3), 2), ((48, 64), (0, 1), 1),
+    ((16, 16), (1, 0), 2), ((2, 8, 16, 8, 64), (4, 3, 2, 1, 0), 2),
+    ((37, 70), (1, 0), 2), ((2, 1, 16, 1, 48), (4, 1, 2, 0, 3), 4),
+]
+
+
+@pytest.mark.parametrize("shape,dims,elem", PERMUTES)
+def test_permute_model_equals_numpy(shape, dims, elem):
+    rng = np.random.default_rng(len(shape) * 7 + elem)
+    x = bits(rng, shape, elem)
+    plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+    got = model_permute(plan, x)
+    assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
+
+
+def _pad_ref(x, c, value):
+    out = np.full(c.out_shape, value, dtype=x.dtype)
+    A = x.reshape(c.shape)
+    src, dst = [], []
+    for d, l, r in zip(c.shape, c.lefts, c.rights):
+        lo, hi = max(0, -l), min(d, d + r)
+        src.append(slice(lo, hi))
+        dst.append(slice(lo + l, hi + l))
+    out[tuple(dst)] = A[tuple(src)]
+    return out
+
+
+PADS = [((3, 20, 32), (8, 8, 1, 2), 2, "zero"), ((3, 20, 32), (1, 1, 1, 1), 2, "zero"),
+        ((2, 5, 24, 40), (1, 2, 3, 0), 2, "value"), ((4, 64), (-8, 8), 4, "zero"),
+        ((4, 64), (3, -5), 1, "value"), ((3, 9, 48), (0, 0, 2, 1), 2, "value"),
+        ((2, 6, 32), (1, 1, 1, 1), 4, "nan"), ((5, 32), (16, 16, 2, 2), 2, "nan"),
+        ((40,), (3, 5), 2, "zero"), ((2, 300, 24), (2, 7), 8, "nan")]
+
+
+@pytest.mark.parametrize("shape,pad,elem,fill", PADS)
+def test_pad_model_equals_numpy(shape, pad, elem, fill):
+    rng = np.random.default_rng(sum(shape) + elem)
+    x = bits(rng, shape, elem)
+    if fill == "nan" and elem == 4:
+        x &= 0x3FFFFFFF   # no NaN inputs: the emulator's float32 maps quiet them
+    value = {"zero": 0, "value": 0x5A, "nan": ENGINE_NAN.get(elem, 0)}[fill]
+    plan = plan_pad(shape, contiguous_strides(shape), pad, elem, fill)
+    c = plan.canonical
+    A = x.reshape(c.shape)
+    if plan.kind == "boxes":
+        got = model_pad_boxes(plan.params["box"], A, c.lefts, c.out_shape, fill, value)
+    else:
+        assert plan.kind == "rows"
+        if c.rank == 1:
+            A, lefts, rights = A.reshape(1, -1), (0,) + c.lefts, (0,) + c.rights
+        else:
+            lefts, rights = c.lefts, c.rights
+        got = model_pad_rows(plan.params, A, lefts, rights, fill, value)
+    assert np.array_equal(got.reshape(-1), _pad_ref(x, c, value).reshape(-1))
+
+
+def _unfold_ref(x, k, p, s, d):
+    (kh, kw), (ph, pw), (sh, sw), (dh, dw) = [(v, v) if isinstance(v, int) else v
+                                              for v in (k, p, s, d)]
+    n, c, h, w = x.shape
+    xp = np.zeros((n, c, h + 2 * ph, w + 2 * pw), x.dtype)
+    xp[:, :, ph:ph + h, pw:pw + w] = x
+    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((n, c, kh, kw, oh, ow), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i, j] = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                                 j * dw:j * dw + sw * (ow - 1) + 1:sw]
+    return out.reshape(n, c * kh * kw, oh * ow)
+
+
+UNFOLDS = [((2, 16, 20, 24), 3, 1, 1, 1), ((2, 8, 16, 40), (3, 5), (1, 2), 1, 1),
+           ((1, 32, 17, 19), 3, 0, 2, 1), ((2, 16, 24, 24), 3, 2, 1, 2),
+           ((3, 8, 12, 32), (1, 3), (0, 1), (1, 2), 1), ((1, 64, 9, 16), 2, 0, 2, 1)]
+
+
+@pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
+@pytest.mark.parametrize("shape,k,p,s,d", UNFOLDS)
+def test_unfold_model_equals_numpy(layout, shape, k, p, s, d):
+    rng = np.random.default_rng(shape[1] + shape[2])
+    x = bits(rng, shape, 2)
+    want = _unfold_ref(x, k, p, s, d)
+    if layout == "NHWC":
+        n, c = shape[:2]
+        taps = want.shape[1] // c
+        want = np.ascontiguousarray(want.reshape(n, c, taps, -1).transpose(0, 3, 2, 1)) \
+            .reshape(n, -1, taps * c)
+        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    plan = plan_unfold(unfold_spec(x.shape, k, p, s, d, layout), True, 2)
+    if plan.kind == "simt":
+        pytest.skip("the SIMT kernel has no model")
+    model = model_unfold_nhwc if plan.kind == "im2col" else model_unfold_nchw
+    assert np.array_equal(model(plan.params, x), want)
+
+
+@pytest.mark.parametrize("elem,span,tile,threads", [
+    (4, 128, (64, 64), 256), (8, 128, (64, 64), 256), (1, 128, (128, 128), 256),
+    (2, 128, (128, 128), 256), (4, 64, (64, 64), 256), (8, 64, (32, 32), 128),
+    (4, 32, (16, 16), 256)])
+def test_scalar_transpose_moves_every_element_once_without_conflicts(elem, span, tile,
+                                                                      threads):
+    st = ScalarTranspose(TileLayout(elem, span, *tile), threads)
+    seen = {st.element(lane, warp, step) for warp in range(threads // 32)
+            for step in range(st.steps) for lane in range(32)}
+    assert len(seen) == tile[0] * tile[1]
+    assert all(kk < tile[0] and l < tile[1] for kk, l in seen)
+    assert bank_conflicts(st.layout, st.lane_map) == (True, True)
+
+
+def test_gathered_rows_map_their_bits():
+    # kk = (a0, a1) in input order, output columns (a1, a0): 8 x 8 rows.
+    lay = TileLayout(2, 128, 64, 64, ((3, 0, 3), (0, 3, 3)))
+    assert lay.out_column(0b101_011) == 0b011_101
+    st = ScalarTranspose(lay, 256)
+    assert bank_conflicts(lay, st.lane_map) == (True, True)
+
+
+def test_non_arrays_are_named():
+    with pytest.raises(TileUsageError) as err:
+        as_tensor(np.zeros(4, np.float32))   # a host array (or no torch at all)
+    assert err.value.rule == "layout-array"

@@ -1,0 +1,187 @@
+"""Planning of the layout ops (tile_mlir.kernels.layout_plan): canonical
+forms, which kernel runs, its static parameters, and the named errors of
+bad arguments. Plain Python: no GPU, no MLIR needed by the code under test."""
+
+import numpy as np
+import pytest
+
+from tile_mlir.errors import TileUsageError
+from tile_mlir.kernels import layout_plan as P
+from tile_mlir.kernels.layout_cases import PERMUTE_BENCH
+
+
+def dense(shape):
+    return P.contiguous_strides(shape)
+
+
+@pytest.mark.parametrize("shape,dims,canon,perm", [
+    ((64, 256, 256, 256), (0, 2, 3, 1), (64, 256, 65536), (0, 2, 1)),
+    ((64, 256, 256, 256), (0, 3, 1, 2), (64, 65536, 256), (0, 2, 1)),
+    ((32, 64, 32, 64, 256), (0, 4, 1, 2, 3), (32, 131072, 256), (0, 2, 1)),
+    ((8, 8, 16, 1024, 1024), (4, 3, 2, 1, 0), (8, 8, 16, 1024, 1024), (4, 3, 2, 1, 0)),
+    ((4, 1, 96), (2, 1, 0), (4, 96), (1, 0)),          # a size-1 axis dropped
+    ((7, 9, 5), (2, 0, 1), (63, 5), (1, 0)),            # 0 and 1 stay adjacent
+    ((3, 4, 5), (0, 1, 2), (60,), (0,)),                # the identity: one run
+])
+def test_canonical_permutation(shape, dims, canon, perm):
+    c = P.canonical_permutation(shape, dense(shape), dims)
+    assert (c.shape, c.perm) == (canon, perm)
+
+
+def test_a_permuted_view_is_read_in_memory_order():
+    # x = y.permute(1, 0, 2) of a dense y (4, 6, 8): x.permute(1, 0, 2) is y.
+    c = P.canonical_permutation((6, 4, 8), (8, 48, 1), (1, 0, 2))
+    assert (c.shape, c.strides, c.perm) == ((192,), (1,), (0,))
+    # x.permute(2, 0, 1) of the same view: y's axes (4, 6, 8) to (8, 6, 4).
+    c = P.canonical_permutation((6, 4, 8), (8, 48, 1), (2, 0, 1))
+    assert c.shape == (4, 6, 8) and c.perm == (2, 1, 0)
+
+
+def test_plans_of_the_benchmark_table():
+    kinds = [P.plan_permute(s, dense(s), d, 2).kind for s, d in PERMUTE_BENCH]
+    assert kinds == ["transpose", "boxes", "transpose", "transpose", "transpose",
+                     "boxes", "transpose", "transpose"]
+    # (8, 8, 16, 1024, 1024) by (4, 3, 2, 1, 0): the output's rows are 8
+    # elements; the tile gathers the two innermost output axes (64 rows).
+    plan = P.plan_permute((8, 8, 16, 1024, 1024), dense((8, 8, 16, 1024, 1024)),
+                          (4, 3, 2, 1, 0), 2)
+    assert plan.params["gather"] == (8,) and plan.params["tile"] == (8, 128)
+    assert plan.out_view[0] == (1024, 1024, 16, 64)
+
+
+def test_transpose_tiles_fit_the_dims():
+    for elem in (1, 2, 4, 8):
+        for shape in ((16 // elem * 2, 4096), (4096, 48 // elem * 4), (300, 300)):
+            plan = P.plan_permute(shape, dense(shape), (1, 0), elem)
+            if plan.kind != "transpose":
+                continue
+            t_k, t_l = plan.params["tile"]
+            w = plan.params["span"] // elem
+            assert t_k <= shape[0] and t_l <= shape[1]
+            assert t_k % w == 0 and t_l % w == 0
+
+
+def test_unaligned_strides_use_the_simt_kernel():
+    assert P.plan_permute((37, 70), dense((37, 70)), (1, 0), 2).kind == "simt"
+    assert P.plan_permute((5, 130, 96), dense((5, 130, 96)), (0, 2, 1), 2).kind == "simt"
+    assert P.plan_permute((40, 64), dense((40, 64)), (1, 0), 2).kind == "transpose"
+
+
+def test_boxes_keep_the_order_of_their_axes():
+    for s, d in PERMUTE_BENCH:
+        plan = P.plan_permute(s, dense(s), d, 2)
+        if plan.kind != "boxes":
+            continue
+        big = [a for a, b in enumerate(plan.params["box"]) if b > 1]
+        assert [a for a in plan.canonical.perm if a in big] == big
+        assert np.prod(plan.params["box"]) * 2 <= 32768
+
+
+@pytest.mark.parametrize("dims,rule", [((0, 0, 1), "layout-permutation"),
+                                       ((0, 1), "layout-permutation"),
+                                       ((0, 1, 3), "layout-permutation"),
+                                       (("a", 1, 2), "layout-permutation"),
+                                       (5, "layout-permutation")])
+def test_bad_dims_are_named(dims, rule):
+    with pytest.raises(TileUsageError) as err:
+        P.plan_permute((2, 3, 4), dense((2, 3, 4)), dims, 2)
+    assert err.value.rule == rule
+
+
+def test_negative_dims_count_from_the_end():
+    assert P.normalize_dims((-1, 0, -2), 3) == (2, 0, 1)
+
+
+def test_too_many_axes_and_bad_elements_are_named():
+    shape = (2, 3, 2, 3, 2, 3)
+    with pytest.raises(TileUsageError) as err:
+        P.plan_permute(shape, dense(shape), (5, 4, 3, 2, 1, 0), 2)
+    assert err.value.rule == "layout-rank"
+    with pytest.raises(TileUsageError) as err:
+        P.plan_permute((4, 4), dense((4, 4)), (1, 0), 16)
+    assert err.value.rule == "layout-dtype"
+
+
+# -- pad ------------------------------------------------------------------
+
+def test_canonical_pad_merges_unpadded_axes():
+    c = P.canonical_pad((64, 256, 256, 256), dense((64, 256, 256, 256)), (1, 1, 1, 1))
+    assert (c.shape, c.lefts, c.rights) == ((16384, 256, 256), (0, 1, 1), (0, 1, 1))
+    # H only: W merges into H, the pad scales by W.
+    c = P.canonical_pad((2, 3, 16, 32), dense((2, 3, 16, 32)), (0, 0, 1, 2))
+    assert (c.shape, c.lefts, c.rights) == ((6, 512), (0, 32), (0, 64))
+    assert c.out_shape == (6, 608)
+
+
+def test_pad_paths():
+    def kind(shape, pad, elem=2):
+        return P.plan_pad(shape, dense(shape), pad, elem, "zero").kind
+    assert kind((64, 256, 256, 256), (1, 1, 1, 1)) == "rows"      # 258-element rows
+    assert kind((4, 64, 64), (8, 8, 1, 1)) == "boxes"            # aligned shift
+    assert kind((4, 64, 64), (0, 0, 1, 1)) == "boxes"            # rows of W
+    assert kind((2, 7, 5), (1, 2)) == "simt"                     # 10-byte rows
+    assert kind((2, 8, 8), (0, 0, 0, 0)) == "copy"
+    assert kind((2, 8, 8), (0, 0, -4, -4)) == "empty"
+
+
+@pytest.mark.parametrize("pad", [(1,), (1, 2, 3, 4, 5, 6, 7, 8), ("x", 1), 3])
+def test_bad_pads_are_named(pad):
+    with pytest.raises(TileUsageError) as err:
+        P.plan_pad((2, 3, 4), dense((2, 3, 4)), pad, 2, "zero")
+    assert err.value.rule == "pad-spec"
+
+
+def test_negative_extents_are_named():
+    with pytest.raises(TileUsageError, match="pad-spec"):
+        P.canonical_pad((4, 4), (4, 1), (-3, -3))
+
+
+def test_rows_tile_spans_an_output_row():
+    wbox, nb, rows = P.rows_tile(2, 256, 258)
+    assert nb * wbox - 8 >= 258 and wbox <= 256 and rows * nb * wbox * 2 <= 32768
+
+
+def test_fill_kinds():
+    assert P.fill_kind(0, 2, True, False) == "zero"
+    assert P.fill_kind(0x8000, 2, True, False) == "value"      # -0.0
+    assert P.fill_kind(0x7FC0, 2, True, True) == "nan"
+    assert P.fill_kind(0xFF, 1, True, True) == "value"         # no 1-byte NaN fill
+
+
+# -- unfold ---------------------------------------------------------------
+
+def test_unfold_spec_and_shapes():
+    s = P.unfold_spec((32, 64, 128, 128), 3, 1)
+    assert s.out_hw == (128, 128) and s.out_shape() == (32, 576, 16384)
+    s = P.unfold_spec((32, 128, 128, 64), (3, 5), (1, 2), (2, 1), 1, "NHWC")
+    assert s.out_hw == (64, 128) and s.out_shape() == (32, 8192, 15 * 64)
+    assert P.unfold_spec((64, 9, 16), 2, 0, 2).out_shape() == (1, 256, 32)
+
+
+@pytest.mark.parametrize("args", [
+    dict(kernel_size=0), dict(kernel_size=3, padding=-1), dict(kernel_size=(1, 2, 3)),
+    dict(kernel_size=40), dict(kernel_size=3, layout="NWHC"),
+    dict(kernel_size=3, stride=0)])
+def test_bad_unfold_arguments_are_named(args):
+    with pytest.raises(TileUsageError) as err:
+        P.unfold_spec((2, 3, 16, 16), **args)
+    assert err.value.rule == "unfold-spec"
+
+
+def test_unfold_needs_a_4d_or_3d_image():
+    with pytest.raises(TileUsageError, match="unfold-spec"):
+        P.unfold_spec((16, 16), 3)
+
+
+def test_unfold_paths():
+    s = P.unfold_spec((32, 64, 128, 128), 3, 1)
+    assert P.plan_unfold(s, True, 2).kind == "rows"
+    s = P.unfold_spec((32, 128, 128, 64), 3, 1, layout="NHWC")
+    plan = P.plan_unfold(s, True, 2)
+    assert plan.kind == "im2col" and plan.params["channels"] == 64
+    s = P.unfold_spec((2, 30, 34, 3), 3, 1, layout="NHWC")       # 6-byte pixels
+    assert P.plan_unfold(s, True, 2).kind == "simt"
+    s = P.unfold_spec((2, 3, 16, 16), 3, 200)                    # corners out of range
+    assert P.plan_unfold(P.unfold_spec((2, 16, 16, 16), 3, 200, layout="NHWC"),
+                         True, 2).kind == "simt"
+    assert s.out_hw == (414, 414)
