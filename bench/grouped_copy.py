@@ -70,10 +70,31 @@ def same(a, b) -> bool:
     return torch.equal(a.view(torch.int16), b.view(torch.int16))
 
 
-def check_all(srcs, dsts) -> None:
+def same_up_to_nan(a, b) -> bool:
+    """Equal bits except where both are NaN: a copy that goes through a
+    float conversion (torch's _foreach_copy_ kernel does) canonicalizes NaN
+    payloads, and random bits hold NaNs."""
+    ai, bi = a.view(torch.int16), b.view(torch.int16)
+    both_nan = torch.isnan(a) & torch.isnan(b)
+    return bool(((ai == bi) | both_nan).all())
+
+
+def check_all(srcs, dsts) -> str:
+    """'exact', or 'NaN payloads differ' where only NaNs' bits differ;
+    raises where any other element differs."""
+    verdict = "exact"
     for i, (s, d) in enumerate(zip(srcs, dsts)):
-        if not same(s, d):
-            raise AssertionError(f"pair {i} {tuple(s.shape)} differs")
+        if same(s, d):
+            continue
+        if not same_up_to_nan(s, d):
+            ai, bi = s.view(torch.int16), d.view(torch.int16)
+            bad = torch.nonzero((ai != bi) & ~(torch.isnan(s) & torch.isnan(d)))
+            r, c = bad[0].tolist()
+            raise AssertionError(f"pair {i} {tuple(s.shape)} differs at {bad.shape[0]} "
+                                 f"elements, first ({r}, {c}): expected "
+                                 f"{int(ai[r, c]) & 0xffff:#06x} got {int(bi[r, c]) & 0xffff:#06x}")
+        verdict = "NaN payloads differ"
+    return verdict
 
 
 def triton_peer(srcs, dsts, box):
@@ -135,19 +156,25 @@ def measure(name: str, count: int, iters: int, seed: int) -> dict:
     results = {}
 
     def run(peer: str, fn, calls: int = iters) -> None:
+        # Each peer's check starts from destinations no earlier peer wrote
+        # (the plans are bound to these tensors, so they are cleared, not
+        # reallocated), with everything queued before finished.
+        torch.cuda.synchronize()
         for d in dsts:
-            d.fill_(0)
+            d.view(torch.int16).fill_(0x5A5A)
+        torch.cuda.synchronize()
         try:
             fn()
             torch.cuda.synchronize()
-            check_all(srcs, dsts)
+            verdict = check_all(srcs, dsts)
             us = timed(fn, calls)
         except Exception as err:  # a peer that cannot run is reported, not fatal
             results[peer] = {"error": f"{type(err).__name__}: {err}"}
             print(f"  {peer:24s} FAILED: {type(err).__name__}: {err}", flush=True)
             return
-        results[peer] = {"us": us, "tbps": nbytes / us / 1e6}
-        print(f"  {peer:24s} {us:10.1f} us  {nbytes / us / 1e6:6.3f} TB/s", flush=True)
+        results[peer] = {"us": us, "tbps": nbytes / us / 1e6, "check": verdict}
+        note = "" if verdict == "exact" else f"  ({verdict})"
+        print(f"  {peer:24s} {us:10.1f} us  {nbytes / us / 1e6:6.3f} TB/s{note}", flush=True)
 
     copy = GroupedCopy("bfloat16")
     plan = copy.plan(srcs, dsts)

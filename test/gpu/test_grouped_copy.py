@@ -83,7 +83,35 @@ def check_group(srcs, dsts, bufs):
         if not (got == expected).all():
             bad = np.flatnonzero(got != expected)
             raise AssertionError(f"pair {i} {tuple(s.shape)} pitch {pitch}: "
-                                 f"{bad.size} elements differ, first at {bad[0]}")
+                                 f"{bad.size} elements differ, first at {bad[0]}; "
+                                 + describe_bad(bad, got, expected, rows, cols, pitch))
+
+
+def describe_bad(bad, got, expected, rows, cols, pitch, shown: int = 8) -> str:
+    """Where the differing elements lie (guard before, data, row padding,
+    guard after; rows and cols relative to the pitch) and their values, so a
+    failure says what the copy wrote."""
+    size = max(rows * pitch, 0)
+    zones = {"guard before": 0, "data": 0, "row padding": 0, "guard after": 0}
+    details = []
+    for k, at in enumerate(bad.tolist()):
+        offset = at - GUARD
+        if offset < 0:
+            zone, where = "guard before", f"{offset}"
+        elif offset >= size:
+            zone, where = "guard after", f"end+{offset - size}"
+        else:
+            r, c = divmod(offset, pitch)
+            zone = "data" if c < cols else "row padding"
+            where = f"row {r} col {c}"
+        zones[zone] += 1
+        if k < shown:
+            mask = (1 << (8 * got.itemsize)) - 1
+            details.append(f"{where}: expected {int(expected[at]) & mask:#x} "
+                           f"got {int(got[at]) & mask:#x}")
+    counts = ", ".join(f"{n} in {zone}" for zone, n in zones.items() if n)
+    last = bad[-1] - GUARD
+    return f"{counts}; last at offset {last}; " + "; ".join(details)
 
 
 def make_group(rng, n, dtype, pitched=False):
