@@ -79,7 +79,7 @@ def test_cache_recipes_are_json_and_name_builders(op):
     recipes = module.cache_recipes()
     assert recipes
     for builder, params in recipes:
-        assert builder.startswith(f"tile_mlir.kernels.{op}_kernels:build_{op}_")
+        assert builder.startswith("tile_mlir.kernels.") and ":build_" in builder
         assert callable(cache.resolve_builder(builder))
         json.dumps(params)
     # What the cache populates resolves the same entries.

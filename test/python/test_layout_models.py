@@ -28,7 +28,14 @@ PERMUTES = [
     ((64, 1, 128), (2, 1, 0), 2), ((2, 3, 64, 32), (0, 2, 1, 3), 2), ((48, 64), (0, 1), 1),
     ((16, 16), (1, 0), 2), ((2, 8, 16, 8, 64), (4, 3, 2, 1, 0), 2),
     ((37, 70), (1, 0), 2), ((2, 1, 16, 1, 48), (4, 1, 2, 0, 3), 4),
+    ((128, 192), (1, 0), 2), ((3, 64, 256), (0, 2, 1), 4),   # wide boxes both ways
 ]
+
+
+def test_wide_boxes_where_the_rows_split():
+    plan = plan_for((128, 192), (192, 1), (1, 0), 2)
+    assert plan.params["wide_in"] and plan.params["wide_out"]
+    assert plan.in_view == ((128, 3, 64), (192, 64, 1))
 
 
 @pytest.mark.parametrize("shape,dims,elem", PERMUTES)

@@ -77,8 +77,12 @@ def sm_count(device) -> int:
     return _sm_counts[index]
 
 
-def persistent_grid(device) -> int:
-    return min(PERSISTENT_GRID, sm_count(device))
+def persistent_grid(device, built: int = PERSISTENT_GRID) -> int:
+    """CTAs of a persistent launch: a kernel built for `built` CTAs (a
+    multiple of PERSISTENT_GRID: that many CTAs per SM) runs as many per SM
+    of this device, never more than it was built for."""
+    per_sm = max(1, built // PERSISTENT_GRID)
+    return min(built, per_sm * sm_count(device))
 
 
 def counter(device):
@@ -93,9 +97,18 @@ def counter(device):
     return ctr
 
 
-def load(builder, params: dict):
-    from ..cache import load_kernel
-    return load_kernel(builder, **params)
+_modules: dict = {}
+
+
+def load(builder: str, params: dict):
+    """The loaded module of a recipe (the compile cache's, remembered here
+    by the recipe's text so a repeated call skips the cache's key hashing)."""
+    key = (builder, repr(sorted(params.items())))
+    mod = _modules.get(key)
+    if mod is None:
+        from ..cache import load_kernel
+        mod = _modules[key] = load_kernel(builder, **params)
+    return mod
 
 
 def launch(builder, params: dict, args, grid, block=None) -> None:

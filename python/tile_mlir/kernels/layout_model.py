@@ -47,7 +47,8 @@ def transpose_in_shared(shared: np.ndarray, layout, threads: int, method: str) -
         from ..emulator.swizzle import swizzle_address
         from .transpose_plan import Plan
         plan = Plan(layout.t_k, layout.t_l, (layout.t_k, layout.t_l), 1, 2, threads, 1,
-                    layout.swizzle, "ldmatrix", "uint16")
+                    layout.swizzle, "ldmatrix", "uint16", wide_in=layout.wide_in,
+                    wide_out=layout.wide_out)
         moves = []
         for warp in range(threads // 32):
             for k in range(plan.ld_ops_per_warp):
@@ -91,13 +92,19 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
     for t in range(geo.n_tiles(counts)):
         src, dst = geo.origin(t, counts, IntDynOps)
         shared = _shared(lay.tile_bytes)
+        A_view = A.reshape(A.shape[:-1] + (A.shape[-1] // lay.width, lay.width)) \
+            if lay.wide_in else A
         for box, step, off in geo.load_boxes():
-            emulator.load(shared, off, A, box=box, coords=src[:-1] + (src[-1] + step,),
+            emulator.load(shared, off, A_view, box=box,
+                          coords=geo.split(src[:-1] + (src[-1] + step,), lay.wide_in),
                           swizzle=lay.swizzle)
         transpose_in_shared(shared, lay, threads, method)
         for box, step, off in geo.store_boxes():
-            B = emulator.store(B, shared, off, box=box,
-                               coords=dst[:-1] + (dst[-1] + step,), swizzle=lay.swizzle)
+            B_view = B.reshape(B.shape[:-1] + (B.shape[-1] // lay.width, lay.width)) \
+                if lay.wide_out else B
+            B = emulator.store(B_view, shared, off, box=box,
+                               coords=geo.split(dst[:-1] + (dst[-1] + step,), lay.wide_out),
+                               swizzle=lay.swizzle).reshape(B.shape)
     return B
 
 
@@ -107,13 +114,18 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     from .permute_kernels import BoxGeometry, TransposeGeometry
     p = plan.params
     elem = p["elem"]
-    A = np.ascontiguousarray(x).view(storage(elem)).reshape(plan.in_view[0])
-    B = np.zeros(plan.out_view[0], dtype=storage(elem))
+    out_shape = tuple(plan.out_view[0])
+    if p.get("wide_out"):   # the model stores through the split view itself
+        out_shape = out_shape[:-2] + (out_shape[-2] * out_shape[-1],)
+    in_shape = plan.canonical.shape if plan.kind == "transpose" else plan.in_view[0]
+    A = np.ascontiguousarray(x).view(storage(elem)).reshape(in_shape)
+    B = np.zeros(out_shape, dtype=storage(elem))
     if plan.kind in ("boxes", "copy"):
         return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"])), A, B)
     if plan.kind == "transpose":
         geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
-                                     p.get("gather", ()))
+                                     p.get("gather", ()), p.get("wide_in", False),
+                                     p.get("wide_out", False))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
     return np.ascontiguousarray(A.transpose(p["perm"]))
 

@@ -193,12 +193,27 @@ def plan_permute(shape, strides, dims, elem: int, grid: int = 132) -> PermutePla
     ldmatrix = elem == 2 and m == 1
     threads = 32 * max(1, min(8, t_k * t_l // 256)) if ldmatrix else min(256, t_k * t_l)
     merged = c.out_shape[:r - m] + (prod(c.out_shape[r - m:]),)
+    w = span // elem
+    # One 3-D box per tile side where the innermost extent splits by W (and
+    # the split view still has at most 5 axes): whole tile rows contiguous.
+    wide_in = t_l > w and c.shape[-1] % w == 0 and r + 1 <= MAX_RANK
+    wide_out = t_k > w and merged[-1] % w == 0 and len(merged) + 1 <= MAX_RANK
+    in_view, out_view = (c.shape, c.strides), (merged, contiguous_strides(merged))
     return PermutePlan("transpose", c, {"elem": elem, "perm": c.perm,
                                         "tile": (t_k // prod(gather), t_l), "span": span,
                                         "gather": tuple(gather), "threads": threads,
+                                        "wide_in": wide_in, "wide_out": wide_out,
                                         "stages": 3 if t_k * t_l * elem > 16384 else 4,
                                         "grid": grid},
-                       (c.shape, c.strides), (merged, contiguous_strides(merged)))
+                       split_view(in_view, w) if wide_in else in_view,
+                       split_view(out_view, w) if wide_out else out_view)
+
+
+def split_view(view, w: int) -> tuple:
+    """(shape, strides) with the innermost axis (stride 1) split by w."""
+    shape, strides = view
+    return (tuple(shape[:-1]) + (shape[-1] // w, w),
+            tuple(strides[:-1]) + (w * strides[-1], strides[-1]))
 
 
 def gather_tile(c: Canonical, elem: int):

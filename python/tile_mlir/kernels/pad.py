@@ -121,9 +121,11 @@ def pad(x, pad, value=0):
     return back(out)
 
 
-def run(plan, t, out, bits: int) -> None:
+def run(plan, t, out, bits: int, kernel=None) -> None:
+    """Launches the plan's kernel (or `kernel`: (builder, params) of a
+    variant of it) from t into `out`."""
     c = plan.canonical
-    builder, params = kernel_for(plan, str(t.dtype).replace("torch.", ""))
+    builder, params = kernel or kernel_for(plan, str(t.dtype).replace("torch.", ""))
     nan_maps = params["dtype"] in FLOAT_NAMES
     src_t = t if nan_maps else bits_view(t)
     dst_t = out if nan_maps else bits_view(out)
@@ -138,7 +140,7 @@ def run(plan, t, out, bits: int) -> None:
         args = (src, dst_t.view(-1), counter(t.device), *lefts, *rights)
         if params["fill"] == "value":
             args += tuple(value)
-        launch(builder, params, args, persistent_grid(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
         return
     src = strided(src_t, shape, strides)
     dst = dst_t.view(plan.out_shape)
@@ -146,11 +148,26 @@ def run(plan, t, out, bits: int) -> None:
         args = (src, dst, counter(t.device), *lefts)
         if params["fill"] == "value":
             args += tuple(value)
-        launch(builder, params, args, persistent_grid(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
         return
     n = out.numel()
     launch(builder, params, (src, dst, *lefts, *value),
            max(1, min(SIMT_GRID, -(-n // SIMT_THREADS))))
+
+
+def variants(plan, dtype_name: str) -> list:
+    """(name, (builder, params)) of the plan's kernel and the variants the
+    benchmark measures beside it."""
+    builder, params = kernel_for(plan, dtype_name)
+    out = [("default", (builder, params))]
+    if plan.kind in ("boxes", "rows"):
+        out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
+        out.append((f"s{params['stages'] + 1}", (builder, {**params,
+                                                          "stages": params["stages"] + 1})))
+    if plan.kind == "rows" and params["rows"] > 8:
+        out.append(("half rows", (builder, {**params, "rows": params["rows"] // 2,
+                                            "stages": params["stages"] + 1})))
+    return out
 
 
 _TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",
@@ -182,4 +199,17 @@ def recipes_for(cases) -> list:
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
     from .layout_cases import PAD_BENCH, pad_test_cases
-    return recipes_for(list(pad_test_cases()) + [(*PAD_BENCH, 2, "zero")])
+    shape, pad_ = PAD_BENCH
+    bench = [k for _, k in variants(plan_for(shape, contiguous_strides(shape), pad_, 2,
+                                             "zero"), "bfloat16")]
+    return _unique(recipes_for(list(pad_test_cases())) + bench)
+
+
+def _unique(entries) -> list:
+    seen, out = set(), []
+    for builder, params in entries:
+        key = (builder, repr(sorted(params.items())))
+        if key not in seen:
+            seen.add(key)
+            out.append((builder, params))
+    return out

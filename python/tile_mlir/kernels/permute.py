@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .layout_call import (PERSISTENT_GRID, as_tensor, bits_view, counter, launch,
                           persistent_grid, strided, torch_module)
-from .layout_plan import contiguous_strides, normalize_dims, plan_permute
+from .layout_plan import contiguous_strides, normalize_dims, plan_permute, split_view
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
@@ -40,7 +40,8 @@ def kernel_for(plan) -> tuple:
         return BUILD_PERMUTE_TRANSPOSE, {"elem": p["elem"], "perm": list(p["perm"]),
                                          "tile": list(p["tile"]), "span": p["span"],
                                          "gather": list(p["gather"]), "stages": p["stages"],
-                                         "threads": p["threads"],
+                                         "threads": p["threads"], "wide_in": p["wide_in"],
+                                         "wide_out": p["wide_out"],
                                          "grid": PERSISTENT_GRID}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
@@ -66,17 +67,57 @@ def permute(x, dims):
     return back(out)
 
 
-def run(plan, t, out) -> None:
-    """Launches `plan`'s kernel from tensor t into the contiguous `out`."""
-    src = strided(bits_view(t), *plan.in_view)
-    dst = bits_view(out).view(plan.out_view[0])
-    builder, params = kernel_for(plan)
+def run(plan, t, out, kernel=None) -> None:
+    """Launches `plan`'s kernel (or `kernel`: (builder, params) of a variant
+    of it) from tensor t into the contiguous `out`."""
+    builder, params = kernel or kernel_for(plan)
+    in_view, out_view = plan.in_view, plan.out_view
+    if plan.kind == "transpose":   # a variant may move the other box form
+        w = params["span"] // params["elem"]
+        in_view = _wide(plan.canonical.shape, plan.canonical.strides, params["wide_in"], w)
+        out_view = _wide(*_unsplit(out_view, plan.params["wide_out"]), params["wide_out"], w)
+    src = strided(bits_view(t), *in_view)
+    dst = bits_view(out).view(out_view[0])
     if plan.kind == "simt":
         n = out.numel()
         grid = max(1, min(SIMT_GRID, -(-n // SIMT_THREADS)))
         launch(builder, params, (src, dst), grid)
         return
-    launch(builder, params, (src, dst, counter(t.device)), persistent_grid(t.device))
+    launch(builder, params, (src, dst, counter(t.device)),
+           persistent_grid(t.device, params["grid"]))
+
+
+def _unsplit(view, split: bool) -> tuple:
+    if not split:
+        return view
+    shape, strides = view
+    return tuple(shape[:-2]) + (shape[-2] * shape[-1],), tuple(strides[:-2]) + (1,)
+
+
+def _wide(shape, strides, wide: bool, w: int) -> tuple:
+    return split_view((tuple(shape), tuple(strides)), w) if wide else \
+        (tuple(shape), tuple(strides))
+
+
+def variants(plan) -> list:
+    """(name, (builder, params)) of the plan's kernel and the variants the
+    benchmark measures beside it: more threads, two CTAs per SM, deeper or
+    shallower pipelines."""
+    builder, params = kernel_for(plan)
+    out = [("default", (builder, params))]
+    if plan.kind == "transpose":
+        if params["wide_in"] or params["wide_out"]:
+            out.append(("narrow", (builder, {**params, "wide_in": False,
+                                             "wide_out": False})))
+        if params["threads"] == 256:
+            out.append(("t512", (builder, {**params, "threads": 512})))
+        out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
+        out.append(("s4", (builder, {**params, "stages": params["stages"] + 1})))
+    elif plan.kind in ("boxes", "copy"):
+        out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
+                                         "stages": 3})))
+        out.append(("s6", (builder, {**params, "stages": 6})))
+    return out
 
 
 def recipes_for(cases) -> list:
@@ -93,8 +134,35 @@ def recipes_for(cases) -> list:
     return out
 
 
+def previous_transpose_recipe() -> tuple:
+    """The fastest transpose of bench/transpose.py (one 128 x 128 tile per CTA,
+    512 threads, column order, wide boxes both ways) for the benchmark's
+    2-D transpose, whose size it is built for."""
+    from .layout_cases import TRANSPOSE_BENCH
+    rows, cols = TRANSPOSE_BENCH
+    return ("tile_mlir.kernels.transpose_inplace:build_transpose_one_tile",
+            {"rows": rows, "cols": cols, "tile": [128, 128], "threads": 512,
+             "order": "column", "wide_in": True, "wide_out": True})
+
+
+def bench_recipes() -> list:
+    """The benchmark's kernels: every table row's plan and its variants."""
+    from .layout_cases import PERMUTE_BENCH, TRANSPOSE_BENCH
+    out = [previous_transpose_recipe()]
+    for shape, dims in PERMUTE_BENCH + [(TRANSPOSE_BENCH, (1, 0))]:
+        plan = plan_for(shape, contiguous_strides(shape), dims, 2)
+        out += [kernel for _, kernel in variants(plan)]
+    return out
+
+
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
-    from .layout_cases import PERMUTE_BENCH, permute_test_cases
-    return recipes_for(list(permute_test_cases()) + [(s, d, 2) for s, d in PERMUTE_BENCH])
+    from .layout_cases import permute_test_cases
+    seen, out = set(), []
+    for builder, params in recipes_for(permute_test_cases()) + bench_recipes():
+        key = (builder, repr(sorted(params.items())))
+        if key not in seen:
+            seen.add(key)
+            out.append((builder, params))
+    return out

@@ -106,7 +106,8 @@ class TransposeGeometry(TiledGeometry):
     gather_axes: tuple = ()
 
     @staticmethod
-    def make(perm, tile, span: int, elem: int, gather=()) -> "TransposeGeometry":
+    def make(perm, tile, span: int, elem: int, gather=(), wide_in: bool = False,
+             wide_out: bool = False) -> "TransposeGeometry":
         perm = tuple(perm)
         r = len(perm)
         e_1, t_l = tile
@@ -127,7 +128,8 @@ class TransposeGeometry(TiledGeometry):
         identity = all(i == o for i, o, _ in fields)
         return TransposeGeometry(perm, tuple(extents_),
                                  TileLayout(elem, span, t_k, t_l,
-                                            () if identity else tuple(fields)), axes)
+                                            () if identity else tuple(fields),
+                                            bool(wide_in), bool(wide_out)), axes)
 
     @property
     def m(self) -> int:
@@ -152,9 +154,13 @@ class TransposeGeometry(TiledGeometry):
         return coords, outer + (coords[first] * scale if scale > 1 else coords[first],)
 
     def load_boxes(self) -> list:
-        """(box, inner coordinate step, byte offset in the stage) per load."""
+        """(box, inner coordinate step, byte offset in the stage) per load;
+        `wide_in`: one box over the input seen as (..., D / W, W), whose
+        coordinates end (inner / W, 0)."""
         lay, r = self.layout, len(self.perm)
         box = list(self.tile)
+        if lay.wide_in:
+            return [(tuple(box[:-1]) + (lay.t_l // lay.width, lay.width), 0, 0)]
         box[r - 1] = lay.width
         return [(tuple(box), m * lay.width, m * lay.t_k * lay.span)
                 for m in range(lay.t_l // lay.width)]
@@ -163,9 +169,21 @@ class TransposeGeometry(TiledGeometry):
         lay = self.layout
         rank = len(self.perm) - self.m + 1
         box = [1] * rank
+        if lay.wide_out:
+            box[self.q] = lay.t_l
+            return [(tuple(box[:-1]) + (lay.t_k // lay.width, lay.width), 0, 0)]
         box[self.q], box[rank - 1] = lay.t_l, lay.width
         return [(tuple(box), n * lay.width, n * lay.t_l * lay.span)
                 for n in range(lay.t_k // lay.width)]
+
+    def split(self, coords, wide: bool):
+        """Coordinates of a view whose innermost axis is split by W."""
+        if not wide:
+            return coords
+        w = self.layout.width
+        inner = coords[-1]
+        return tuple(coords[:-1]) + (inner // w if isinstance(inner, int)
+                                     else IrOps.div(inner, w), 0)
 
 
 def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 1,
@@ -230,7 +248,8 @@ def transpose_work(layout: TileLayout, threads: int, method: str):
     sw = layout.swizzle
     if method == "ldmatrix":
         plan = Plan(layout.t_k, layout.t_l, (layout.t_k, layout.t_l), 1, 2, threads, 1,
-                    sw, "ldmatrix", "uint16")
+                    sw, "ldmatrix", "uint16", wide_in=layout.wide_in,
+                    wide_out=layout.wide_out)
         blocks = layout.t_k * layout.t_l // 256   # ldmatrix.x4 steps per tile
         if blocks % plan.warps or not blocks // plan.warps:
             raise ValueError(f"{blocks} ldmatrix.x4 steps do not split over "
@@ -269,7 +288,8 @@ def transpose_method(elem: int, method: str | None) -> str:
 
 def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int = 3,
                             store_lag: int = 1, grid: int = 132, threads: int = 256,
-                            method: str | None = None, gather=(),
+                            method: str | None = None, gather=(), wide_in: bool = False,
+                            wide_out: bool = False,
                             name: str = "permute_transpose") -> K.KernelDef:
     """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
     tiles (`TransposeGeometry`: tile = (extent along input axis
@@ -278,24 +298,32 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     width, transposed in place in shared memory (`transpose_work`:
     ldmatrix.trans/stmatrix or conflict-free scalar accesses), stored as
     boxes; persistent CTAs claim tiles at run time. B is the output seen
-    with its len(gather) + 1 innermost axes merged."""
+    with its len(gather) + 1 innermost axes merged. `wide_in` / `wide_out`:
+    A / B are seen with their innermost axis split by W (one more axis),
+    and one 3-D box per tile moves each side (whole tile rows contiguous)."""
     perm = _check_perm(perm)
     r = len(perm)
     if perm[-1] == r - 1:
         raise ValueError(f"perm {perm} keeps the innermost axis: build_permute_boxes")
     if span not in SWIZZLE_SPANS:
         raise ValueError(f"span {span}: 128, 64 or 32 bytes")
-    geo = TransposeGeometry.make(perm, tuple(tile), span, elem, gather)
+    geo = TransposeGeometry.make(perm, tuple(tile), span, elem, gather, wide_in, wide_out)
     if r - 1 in geo.gather_axes:
         raise ValueError(f"gather {gather}: the gathered axes include the innermost")
     lay = geo.layout
     method = transpose_method(elem, method if not lay.k_fields else "scalar")
     dtype = ELEM_DTYPES[elem]
     rank_out = r - geo.m + 1
-    st = Stages(stages, lay.tile_bytes)
+    rank_a, rank_b = r + int(bool(wide_in)), rank_out + int(bool(wide_out))
+    if max(rank_a, rank_b) > 5:
+        raise ValueError("a wide box needs one more axis than the copy engine's 5")
+    st = Stages(stages, -(-lay.tile_bytes // 1024) * 1024)
 
     def body(A, B, Ctr):
-        counts = geo.counts(extents(A), DynOps)
+        dims = extents(A)
+        if wide_in:   # (..., D / W, W): the innermost extent is their product
+            dims = dims[:-2] + [dims[-2] * lay.width]
+        counts = geo.counts(dims, DynOps)
         ins = [[(K.dynamic_shared(b, dtype, st.offset(s) + off), b, step)
                 for b, step, off in geo.load_boxes()] for s in range(stages)]
         outs = [[(K.dynamic_shared(b, dtype, st.offset(s) + off), b, step)
@@ -306,21 +334,21 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
         def load(s, ticket, bar, tag):
             coords, _ = geo.origin(IrOps.index(ticket), counts, DynOps)
             for buf, b, step in ins[s]:
-                c = coords[:-1] + (coords[-1] + step,)
-                tma.apply(load_opcode(r), buf, A, box=b, coords=c, swizzle=lay.swizzle,
-                          mbar=bar, tag=tag)
+                c = geo.split(coords[:-1] + (coords[-1] + step,), wide_in)
+                tma.apply(load_opcode(rank_a), buf, A, box=b, coords=c,
+                          swizzle=lay.swizzle, mbar=bar, tag=tag)
 
         def store(s, ticket):
             _, coords = geo.origin(IrOps.index(ticket), counts, DynOps)
             for buf, b, step in outs[s]:
-                c = coords[:-1] + (coords[-1] + step,)
-                tma.apply(store_opcode(rank_out), B, buf, box=b, coords=c,
+                c = geo.split(coords[:-1] + (coords[-1] + step,), wide_out)
+                tma.apply(store_opcode(rank_b), B, buf, box=b, coords=c,
                           swizzle=lay.swizzle)
 
         all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load,
                             lambda s, ticket: work(bases[s]), store, store_lag)
 
-    kdef = K.KernelDef(body, grid=grid, block=threads, params=_params(elem, r, rank_out),
+    kdef = K.KernelDef(body, grid=grid, block=threads, params=_params(elem, rank_a, rank_b),
                        name=name)
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo

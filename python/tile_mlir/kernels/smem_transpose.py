@@ -3,9 +3,11 @@
 
 A tile holds T_k x T_l elements. The input image is what the TMA loads
 wrote: T_l / W boxes of T_k rows of W = span / elem elements (one swizzle
-span per row), box m holding columns [m W, m W + W). The output image is
-what the TMA stores read: T_k / W boxes of T_l rows of W, box n holding
-output columns [n W, n W + W), i.e. input rows. Element (kk, l) (input row
+span per row), box m holding columns [m W, m W + W), or with `wide_in` one
+3-D box (T_k, T_l / W, W) over the input seen with its innermost axis split
+by W: the tile row-major. The output image is what the TMA stores read:
+T_k / W boxes of T_l rows of W, box n holding output columns [n W, n W + W),
+i.e. input rows (`wide_out`: one 3-D box, row-major). Element (kk, l) (input row
 kk, column l) moves to output row l, column kk.
 
 Every extent is a power of two, so an element's logical byte offset is a
@@ -51,6 +53,8 @@ class TileLayout:
     t_k: int
     t_l: int
     k_fields: tuple = ()
+    wide_in: bool = False    # the input image is one 3-D box: tile rows contiguous
+    wide_out: bool = False   # the output image likewise
 
     def __post_init__(self):
         for v in (self.elem, self.span, self.t_k, self.t_l):
@@ -80,11 +84,15 @@ class TileLayout:
 
     def in_logical(self, kk: int, l: int) -> int:
         w = self.width
+        if self.wide_in:
+            return kk * self.t_l * self.elem + l * self.elem
         return (l // w) * self.t_k * self.span + kk * self.span + (l % w) * self.elem
 
     def out_logical(self, kk: int, l: int) -> int:
         w = self.width
         kk = self.out_column(kk)
+        if self.wide_out:
+            return l * self.t_k * self.elem + kk * self.elem
         return (kk // w) * self.t_l * self.span + l * self.span + (kk % w) * self.elem
 
     def in_phys(self, kk: int, l: int) -> int:

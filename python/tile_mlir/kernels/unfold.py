@@ -68,23 +68,37 @@ def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"
     return back(out if t.dim() == 4 else out[0])
 
 
-def run(plan, t, out) -> None:
+def run(plan, t, out, kernel=None) -> None:
+    """Launches the plan's kernel (or `kernel`: (builder, params) of a
+    variant) from the contiguous t into `out`."""
     spec = plan.spec
-    builder, params = kernel_for(plan)
+    builder, params = kernel or kernel_for(plan)
     src, dst = bits_view(t), bits_view(out)
     n, c, h, w = spec.n, spec.c, spec.h, spec.w
     if plan.kind == "im2col":
         args = (src.view(n, h, w, c), dst.view(n * spec.blocks, spec.taps, c),
                 counter(t.device))
-        launch(builder, params, args, persistent_grid(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
     elif plan.kind == "rows":
         args = (src.view(n * c, h, w), dst.view(-1), counter(t.device))
-        launch(builder, params, args, persistent_grid(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
     else:
         image = (n, c, h, w) if spec.layout == "NCHW" else (n, h, w, c)
         args = (src.view(image), dst.view(spec.out_shape()))
         launch(builder, params, args,
                max(1, min(SIMT_GRID, -(-out.numel() // SIMT_THREADS))))
+
+
+def variants(plan) -> list:
+    """(name, (builder, params)) of the plan's kernel and the variants the
+    benchmark measures beside it."""
+    builder, params = kernel_for(plan)
+    out = [("default", (builder, params))]
+    if plan.kind in ("im2col", "rows"):
+        out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
+        out.append((f"s{params['stages'] + 2}", (builder, {**params,
+                                                          "stages": params["stages"] + 2})))
+    return out
 
 
 def recipes_for(cases) -> list:
@@ -110,7 +124,9 @@ def cache_recipes() -> list:
     from .layout_cases import UNFOLD_BENCH, unfold_test_cases
     cases = [(layout_shape(shape, layout), k, p, s, d, layout, elem)
              for shape, k, p, s, d, layout, elem in unfold_test_cases()]
+    out = recipes_for(cases)
     shape, k, p, s, d = UNFOLD_BENCH
-    cases += [(layout_shape(shape, layout), k, p, s, d, layout, 2)
-              for layout in ("NCHW", "NHWC")]
-    return recipes_for(cases)
+    for layout in ("NCHW", "NHWC"):
+        plan = plan_for(layout_shape(shape, layout), 2, k, p, s, d, layout)
+        out += [kernel for _, kernel in variants(plan) if kernel not in out]
+    return out

@@ -1,0 +1,55 @@
+"""Compiles every kernel the layout ops' GPU test (test/gpu/test_layout.py)
+and benchmark (bench/layout.py) run into a compile cache folder, here where
+MLIR is: the recipes of tile_mlir.kernels.permute, pad and unfold
+(`cache_recipes()`), for sm_90a. Carry the folder (default
+.artifacts/layout) with build/python_packages to the GPU machine and run
+
+    TILE_GPU_ARTIFACTS=.artifacts/layout TILE_MLIR_CACHE_DIR=.artifacts/layout/cache \\
+        python3 -m pytest -q test/gpu/test_layout.py
+    TILE_MLIR_CACHE_DIR=.artifacts/layout/cache python3 bench/layout.py
+
+The cache's recipe keys include a fingerprint of the package's sources, so
+build after the last change to python/tile_mlir (and `bash /tmp/pysync.sh`
+or the build that copies it into build/python_packages)."""
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ("tile_mlir.kernels.permute:cache_recipes", "tile_mlir.kernels.pad:cache_recipes",
+         "tile_mlir.kernels.unfold:cache_recipes")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=str(ROOT / ".artifacts" / "layout"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    os.environ["TILE_MLIR_CACHE_DIR"] = str(out / "cache")
+    from tile_mlir import cache
+    out.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    start = time.perf_counter()
+    for spec in SPECS:
+        t0 = time.perf_counter()
+        counts[spec] = cache.populate(spec, arches=("sm_90a",))
+        print(f"{spec}: {counts[spec]} kernels in {time.perf_counter() - t0:.1f} s",
+              flush=True)
+    # test/gpu's conftest runs the GPU tests where its artifact folder has an
+    # index.json: this one lists what the cache holds.
+    (out / "index.json").write_text(json.dumps({
+        "kind": "layout-cache", "cache": "cache", "recipes": counts,
+        "package": cache.package_fingerprint(), "seconds": round(
+            time.perf_counter() - start, 1)}, indent=1))
+    print(f"{sum(counts.values())} kernels in {out / 'cache'}; "
+          f"{cache.info()['bytes'] / 2**20:.1f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

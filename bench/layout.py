@@ -1,0 +1,310 @@
+"""Layout operations on the GPU, one run: every row of the layout table
+(bf16; 2-D transpose, permutations of rank 3 to 5, F.pad, F.unfold) as
+torch does it, as the fastest exact Triton kernel of bench/layout_triton.py
+(pointer tiles, block pointers, TensorDescriptor TMA tiles, several block
+shapes), and as tile-mlir's ops (tile_mlir.kernels.permute / pad / unfold:
+the planned kernel and the variants permute.variants() lists), beside
+torch's copy_ of 2 GiB in the same run. Every result is compared bit for
+bit with torch's. Bytes: read plus written (pad: twice the input, as the
+table counts it; unfold: input plus output).
+
+Where MLIR is, build the kernels into a compile cache first:
+    python bench/build_layout.py                     # .artifacts/layout/cache
+then on the GPU machine:
+    TILE_MLIR_CACHE_DIR=.artifacts/layout/cache python3 bench/layout.py --json layout.json
+`--rows transpose,pad` runs the rows whose names contain those words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import importlib.util
+
+import torch
+import torch.nn.functional as F
+import triton
+
+from tile_mlir.kernels import pad as tm_pad, permute as tm_permute, unfold as tm_unfold
+from tile_mlir.kernels.layout_call import load as load_kernel
+from tile_mlir.kernels.layout_cases import PAD_BENCH, PERMUTE_BENCH, TRANSPOSE_BENCH, UNFOLD_BENCH
+
+
+def _sibling(name: str):
+    """A module of bench/ by file (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+T = _sibling("layout_triton")   # the Triton peers
+
+P = importlib.import_module("tile_mlir.kernels.permute")
+PD = importlib.import_module("tile_mlir.kernels.pad")
+U = importlib.import_module("tile_mlir.kernels.unfold")
+
+GOAL_COPY = 0.93       # permute and pad: of torch copy_'s bandwidth
+GOAL_UNFOLD = 3.0      # unfold: of torch
+GOAL_TRANSPOSE = 1.02  # the 2-D transpose: of Triton's best
+
+
+def bench(fn) -> float:
+    """Median milliseconds (device events, after warm-up)."""
+    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+
+
+def int_view(t):
+    return t.view({1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[
+        t.element_size()])
+
+
+def exact(a, b) -> bool:
+    torch.cuda.synchronize()
+    return a.shape == b.shape and bool(torch.equal(int_view(a), int_view(b)))
+
+
+class Row:
+    def __init__(self, name, nbytes):
+        self.name, self.nbytes, self.results = name, nbytes, []
+
+    def record(self, who, name, ms, ok):
+        r = {"who": who, "name": name, "ms": ms, "tbps": self.nbytes / ms / 1e9,
+             "exact": ok}
+        self.results.append(r)
+        print(f"    {who:7s} {name:44s} {ms:8.3f} ms {r['tbps']:6.2f} TB/s exact={ok}",
+              flush=True)
+
+    def best(self, who):
+        runs = [r for r in self.results if r["who"] == who and r["exact"]]
+        return max(runs, key=lambda r: r["tbps"]) if runs else None
+
+
+def measure(row, who, name, fn, out, ref, fresh=None):
+    """Runs fn once (into `out`, filled with a pattern first), checks it
+    against `ref`, times it; failures are reported and skipped."""
+    try:
+        if fresh is not None:
+            fresh()
+        fn()
+        ok = exact(out, ref)
+        row.record(who, name, bench(fn), ok)
+    except Exception as err:  # a variant that does not compile or launch: say so
+        msg = str(err).splitlines()[0] if str(err) else ""
+        print(f"    {who:7s} {name:44s} {type(err).__name__}: {msg[:100]}", flush=True)
+
+
+def permute_row(shape, dims, args) -> Row:
+    n = 1
+    for d in shape:
+        n *= d
+    name = ("transpose 2-D " if len(shape) == 2 else f"permute {dims} ") + \
+        "x".join(map(str, shape))
+    row = Row(name, 2 * n * 2)
+    print(f"{row.name}: {row.nbytes / 2**30:.2f} GiB moved", flush=True)
+    x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
+    ref = x.permute(dims).contiguous()
+    row.record("torch", "x.permute(dims).contiguous()",
+               bench(lambda: x.permute(dims).contiguous()), True)
+    out = torch.empty_like(ref)
+
+    def fresh():
+        out.fill_(float("nan"))
+
+    plan = P.plan_for(x.shape, x.stride(), dims, 2)
+    if not args.no_triton:
+        for vname, fn in T.permute_variants(x, plan.canonical, out):
+            measure(row, "triton", vname, fn, out, ref, fresh)
+    for vname, kernel in P.variants(plan):
+        measure(row, "ours", f"{plan.kind} {vname}",
+                lambda k=kernel: P.run(plan, x, out, k), out, ref, fresh)
+    # The whole op (planning, allocation, launch) once more, for its cost.
+    t0 = time.perf_counter()
+    y = tm_permute(x, dims)
+    torch.cuda.synchronize()
+    row.op_call_ms = (time.perf_counter() - t0) * 1e3
+    if not exact(y, ref):
+        row.record("ours", "permute() call", 1.0, False)
+    if len(shape) == 2:
+        previous_transpose(row, x, out, ref, fresh)
+    del x, ref, out, y
+    torch.cuda.empty_cache()
+    return row
+
+
+def previous_transpose(row, x, out, ref, fresh) -> None:
+    """The best transpose of bench/transpose.py (one 128x128 tile per CTA,
+    wide boxes, column order; static 32768 x 32768), for comparison."""
+    builder, params = P.previous_transpose_recipe()
+    try:
+        mod = load_kernel(builder, params)
+    except Exception as err:
+        print(f"    ours    previous transpose kernel: {type(err).__name__}: {err}")
+        return
+    rows, cols = x.shape
+    xv, ov = x.view(rows, cols // 64, 64), out.view(cols, rows // 64, 64)
+    launch = mod.bind(xv, ov)
+    measure(row, "ours", "previous: one tile a CTA, wide boxes", launch, out, ref, fresh)
+
+
+def pad_row(args) -> Row:
+    shape, pad_ = PAD_BENCH
+    n = 1
+    for d in shape:
+        n *= d
+    row = Row(f"F.pad {pad_} NCHW " + "x".join(map(str, shape)), 2 * n * 2)
+    print(f"{row.name}: {row.nbytes / 2**30:.2f} GiB (input-bytes basis)", flush=True)
+    x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
+    ref = F.pad(x, pad_)
+    row.record("torch", "F.pad", bench(lambda: F.pad(x, pad_)), True)
+    out = torch.empty_like(ref)
+
+    def fresh():
+        out.fill_(float("nan"))
+
+    if not args.no_triton:
+        B = shape[0] * shape[1]
+        x3 = x.view(B, shape[2], shape[3])
+        y3 = out.view(B, ref.shape[2], ref.shape[3])
+        for vname, fn in T.pad_variants(x3, y3, pad_[2], pad_[0]):
+            measure(row, "triton", vname, fn, out, ref, fresh)
+    plan = PD.plan_for(x.shape, x.stride(), pad_, 2, "zero")
+    for vname, kernel in PD.variants(plan, "bfloat16"):
+        measure(row, "ours", f"{plan.kind} {vname}",
+                lambda k=kernel: PD.run(plan, x, out, 0, k), out, ref, fresh)
+    y = tm_pad(x, pad_)
+    if not exact(y, ref):
+        row.record("ours", "pad() call", 1.0, False)
+    row.real_bytes = (n + ref.numel()) * 2
+    del x, ref, out, y
+    torch.cuda.empty_cache()
+    return row
+
+
+def unfold_row(layout, args) -> Row:
+    shape, k, p, s, d = UNFOLD_BENCH
+    n, c, h, w = shape
+    x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
+    if layout == "NHWC":
+        x = x.permute(0, 2, 3, 1).contiguous()
+    plan = U.plan_for(x.shape, 2, k, p, s, d, layout)
+    spec = plan.spec
+    if layout == "NCHW":
+        ref = F.unfold(x, k, dilation=d, padding=p, stride=s)
+        torch_fn = (lambda: F.unfold(x, k, dilation=d, padding=p, stride=s))
+        label = "F.unfold"
+    else:
+        def torch_fn():
+            cols = F.unfold(x.permute(0, 3, 1, 2), k, dilation=d, padding=p, stride=s)
+            taps = cols.shape[1] // c
+            return cols.view(n, c, taps, -1).permute(0, 3, 2, 1).reshape(n, -1, taps * c)
+        ref = torch_fn()
+        label = "F.unfold of the NCHW view, reordered to (N, L, kh kw C)"
+    row = Row(f"unfold {k}x{k} pad {p} {layout} " + "x".join(map(str, x.shape)),
+              (x.numel() + ref.numel()) * 2)
+    print(f"{row.name}: {row.nbytes / 2**30:.2f} GiB (input + output)", flush=True)
+    row.record("torch", label, bench(torch_fn), True)
+    out = torch.empty_like(ref)
+
+    def fresh():
+        out.fill_(float("nan"))
+
+    if not args.no_triton:
+        for vname, fn in T.unfold_variants(x, out, spec):
+            measure(row, "triton", vname, fn, out, ref, fresh)
+    for vname, kernel in U.variants(plan):
+        measure(row, "ours", f"{plan.kind} {vname}",
+                lambda kk=kernel: U.run(plan, x, out, kk), out, ref, fresh)
+    y = tm_unfold(x, k, padding=p, stride=s, dilation=d, layout=layout)
+    if not exact(y, ref):
+        row.record("ours", "unfold() call", 1.0, False)
+    del x, ref, out, y
+    torch.cuda.empty_cache()
+    return row
+
+
+def copy_reference() -> float:
+    """TB/s of torch copy_ of 2 GiB of bf16 (read + written)."""
+    a = torch.randn(TRANSPOSE_BENCH, device="cuda", dtype=torch.bfloat16)
+    b = torch.empty_like(a)
+    ms = bench(lambda: b.copy_(a))
+    del a, b
+    torch.cuda.empty_cache()
+    return 2 * 2 * TRANSPOSE_BENCH[0] * TRANSPOSE_BENCH[1] / ms / 1e9
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--rows", default=None,
+                        help="comma-separated words: run the rows whose names hold one")
+    parser.add_argument("--no-triton", action="store_true")
+    args = parser.parse_args()
+    wanted = [w.strip() for w in args.rows.split(",")] if args.rows else None
+
+    def want(name: str) -> bool:
+        return wanted is None or any(w in name for w in wanted)
+
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"triton {triton.__version__}", flush=True)
+    copy_tbps = copy_reference()
+    print(f"torch copy_ (2 GiB bf16): {copy_tbps:.2f} TB/s", flush=True)
+    rows = []
+    table = [(TRANSPOSE_BENCH, (1, 0))] + PERMUTE_BENCH
+    for shape, dims in table:
+        name = ("transpose 2-D " if len(shape) == 2 else f"permute {dims} ") + \
+            "x".join(map(str, shape))
+        if want(name):
+            rows.append(permute_row(shape, dims, args))
+    if want(f"F.pad {PAD_BENCH[1]} NCHW") or want("pad"):
+        rows.append(pad_row(args))
+    for layout in ("NCHW", "NHWC"):
+        if want(f"unfold {layout}") or want("unfold"):
+            rows.append(unfold_row(layout, args))
+
+    print(f"\n{'operation':52s} {'torch':>6s} {'triton':>6s} {'ours':>6s} "
+          f"{'/copy_':>6s} {'/triton':>7s} {'/torch':>6s}  goal")
+    failed = []
+    summary = []
+    for row in rows:
+        torch_r, triton_r, ours_r = row.best("torch"), row.best("triton"), row.best("ours")
+        wrong = [r["name"] for r in row.results if r["exact"] is False]
+        failed += [f"{row.name}: {n}" for n in wrong]
+        if ours_r is None:
+            print(f"{row.name:52s} no exact result of ours")
+            continue
+        vs_copy = ours_r["tbps"] / copy_tbps
+        vs_triton = ours_r["tbps"] / triton_r["tbps"] if triton_r else float("nan")
+        vs_torch = ours_r["tbps"] / torch_r["tbps"]
+        if row.name.startswith("unfold"):
+            goal = vs_torch >= GOAL_UNFOLD
+        elif row.name.startswith("transpose"):
+            goal = vs_triton >= GOAL_TRANSPOSE and vs_copy >= GOAL_COPY
+        else:
+            goal = vs_copy >= GOAL_COPY and not vs_triton < 1.0
+        print(f"{row.name:52s} {torch_r['tbps']:6.2f} "
+              f"{triton_r['tbps'] if triton_r else float('nan'):6.2f} {ours_r['tbps']:6.2f} "
+              f"{vs_copy:6.3f} {vs_triton:7.3f} {vs_torch:6.2f}  "
+              f"{'met' if goal else 'NOT MET'}  ({ours_r['name']}; triton: "
+              f"{triton_r['name'] if triton_r else '-'})")
+        summary.append({"row": row.name, "bytes": row.nbytes, "results": row.results,
+                        "vs_copy": vs_copy, "vs_triton": vs_triton, "vs_torch": vs_torch,
+                        "goal_met": goal, "op_call_ms": getattr(row, "op_call_ms", None)})
+    if failed:
+        print("\nNOT EXACT: " + "; ".join(failed))
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "device": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "triton": triton.__version__, "copy_tbps": copy_tbps, "rows": summary},
+            indent=1))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,199 @@
+"""The layout ops on the GPU (tile_mlir.kernels.permute, pad, unfold),
+bit-exact against torch on fresh random bits: the sweep of
+tile_mlir.kernels.layout_cases (every element size, ranks 2-5, shapes that
+are not box multiples, size-1 axes, strides the copy engine cannot
+describe, the benchmark's rows scaled down), strided and permuted inputs,
+a side stream, cupy arrays, and the named errors.
+
+Kernels come from the compile cache, populated where MLIR is by
+bench/build_layout.py:
+    TILE_GPU_ARTIFACTS=.artifacts/layout TILE_MLIR_CACHE_DIR=.artifacts/layout/cache \\
+        python3 -m pytest -q test/gpu/test_layout.py
+"""
+
+import importlib
+
+import pytest
+
+torch = pytest.importorskip("torch")
+F = pytest.importorskip("torch.nn.functional")
+
+from tile_mlir.errors import TileUsageError  # noqa: E402
+from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
+from tile_mlir.kernels.layout_cases import (pad_test_cases, permute_test_cases,  # noqa: E402
+                                            unfold_test_cases)
+from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
+
+DTYPES = {1: torch.uint8, 2: torch.bfloat16, 4: torch.float32, 8: torch.float64}
+INTS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+plan_of = importlib.import_module("tile_mlir.kernels.permute").plan_for
+
+
+@pytest.fixture
+def gen(rng):
+    g = torch.Generator(device="cuda")
+    g.manual_seed(int(rng.integers(0, 2**62)))
+    return g
+
+
+def random_bits(shape, elem, gen, dtype=None):
+    """Fresh random bits (NaN patterns included) as `dtype`."""
+    ints = INTS[elem]
+    info = torch.iinfo(ints)
+    raw = torch.randint(info.min, info.max, tuple(shape), dtype=ints, device="cuda",
+                        generator=gen) if elem < 8 else \
+        torch.randint(-2**62, 2**62, tuple(shape), dtype=ints, device="cuda", generator=gen)
+    return raw.view(dtype or DTYPES[elem])
+
+
+def bits(t):
+    return t.view(INTS[t.element_size()])
+
+
+def same_bits(a, b) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and torch.equal(bits(a), bits(b))
+
+
+def _id(case):
+    return "-".join(str(x).replace(" ", "") for x in case)
+
+
+PERMUTES = list(permute_test_cases())
+
+
+@pytest.mark.parametrize("case", PERMUTES, ids=[_id(c) for c in PERMUTES])
+def test_permute_is_exact(case, gen):
+    shape, dims, elem = case
+    x = random_bits(shape, elem, gen)
+    y = permute(x, dims)
+    assert y.is_contiguous()
+    assert same_bits(y, x.permute(dims).contiguous())
+
+
+@pytest.mark.parametrize("elem", [1, 2, 4, 8])
+def test_permute_of_views(elem, gen):
+    base = random_bits((6, 40, 64), elem, gen)
+    view = base.permute(2, 0, 1)                       # a permuted dense view
+    assert same_bits(permute(view, (1, 2, 0)), view.permute(1, 2, 0).contiguous())
+    sliced = base[1:5, :, :48]                         # outer strides of 64 elements
+    assert same_bits(permute(sliced, (2, 0, 1)), sliced.permute(2, 0, 1).contiguous())
+    stepped = base[:, ::2, :]                          # a stride across rows
+    assert same_bits(permute(stepped, (0, 2, 1)), stepped.permute(0, 2, 1).contiguous())
+    inner = base.transpose(1, 2)[:, :, :32]            # innermost stride 64: copied first
+    assert same_bits(permute(inner, (2, 1, 0)), inner.permute(2, 1, 0).contiguous())
+
+
+def test_permute_on_a_side_stream_and_back_to_back(gen):
+    x = random_bits((4, 264, 520), 2, gen)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        outs = [permute(x, (0, 2, 1)) for _ in range(4)]
+    side.synchronize()
+    for y in outs:
+        assert same_bits(y, x.permute(0, 2, 1).contiguous())
+
+
+def test_permute_of_empty_and_scalar_like_tensors(gen):
+    x = random_bits((0, 64, 32), 2, gen)
+    assert permute(x, (2, 1, 0)).shape == (32, 64, 0)
+    one = random_bits((1, 1, 1), 4, gen)
+    assert same_bits(permute(one, (2, 0, 1)), one.permute(2, 0, 1).contiguous())
+
+
+def test_permute_takes_and_returns_cupy():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(48 * 80, dtype=cupy.float32).reshape(48, 80)
+    y = permute(x, (1, 0))
+    assert isinstance(y, cupy.ndarray)
+    assert bool((y == x.T).all())
+
+
+def _pad_expected(x, pad_, fill, value):
+    if fill != "nan":
+        return F.pad(x, pad_, value=value)
+    # The copy engine's NaN (0x7FF7...) wherever the pad lies, x's bits elsewhere.
+    zero = F.pad(x, pad_, value=0)
+    where = F.pad(torch.zeros(x.shape, dtype=torch.bool, device=x.device), pad_,
+                  value=True)
+    nan = torch.tensor(ENGINE_NAN[x.element_size()], dtype=INTS[x.element_size()],
+                       device=x.device)
+    return torch.where(where, nan, bits(zero)).view(x.dtype)
+
+
+PADS = list(pad_test_cases())
+
+
+@pytest.mark.parametrize("case", PADS, ids=[_id(c) for c in PADS])
+def test_pad_is_exact(case, gen):
+    shape, pad_, elem, fill = case
+    x = random_bits(shape, elem, gen)
+    value = {"zero": 0, "nan": float("nan"), "value": 3 if elem == 1 else 1.5}[fill]
+    y = pad(x, pad_, value=value)
+    assert same_bits(y, _pad_expected(x, pad_, fill, value))
+
+
+def test_pad_of_a_strided_view(gen):
+    base = random_bits((3, 40, 64), 2, gen)
+    view = base[:, 2:30, :48]
+    assert same_bits(pad(view, (1, 2, 3, 4)), F.pad(view, (1, 2, 3, 4)))
+    assert same_bits(pad(view, (8, 8, 0, 1), value=-2.0),
+                     F.pad(view, (8, 8, 0, 1), value=-2.0))
+
+
+def _unfold_expected(x, k, p, s, d, layout):
+    """F.unfold of the element indices (float64: exact), then x's bits gathered."""
+    if layout == "NHWC":
+        x_nchw = x.permute(0, 3, 1, 2)
+    else:
+        x_nchw = x
+    n, c, h, w = x_nchw.shape
+    index = torch.arange(1, n * c * h * w + 1, dtype=torch.float64, device=x.device)
+    cols = F.unfold(index.view(n, c, h, w), k, dilation=d, padding=p, stride=s)
+    flat = bits(x_nchw.contiguous()).reshape(-1)
+    taken = torch.where(cols > 0, flat[(cols.long() - 1).clamp(min=0)],
+                        torch.zeros((), dtype=flat.dtype, device=x.device))
+    if layout == "NHWC":
+        taps = cols.shape[1] // c
+        taken = taken.view(n, c, taps, -1).permute(0, 3, 2, 1).reshape(n, -1, taps * c)
+    return taken.contiguous().view(x.dtype)
+
+
+UNFOLDS = list(unfold_test_cases())
+
+
+@pytest.mark.parametrize("case", UNFOLDS, ids=[_id(c) for c in UNFOLDS])
+def test_unfold_is_exact(case, gen):
+    shape, k, p, s, d, layout, elem = case
+    n, c, h, w = shape
+    x = random_bits((n, c, h, w) if layout == "NCHW" else (n, h, w, c), elem, gen)
+    y = unfold(x, k, padding=p, stride=s, dilation=d, layout=layout)
+    assert same_bits(y, _unfold_expected(x, k, p, s, d, layout))
+
+
+def test_unfold_matches_torch_on_floats(gen):
+    x = torch.randn(2, 16, 20, 24, device="cuda", dtype=torch.bfloat16, generator=gen)
+    assert same_bits(unfold(x, 3, padding=1), F.unfold(x, 3, padding=1))
+    assert same_bits(unfold(x[0], 3, padding=1), F.unfold(x[0], 3, padding=1))
+
+
+@pytest.mark.parametrize("call,rule", [
+    (lambda x: permute(x.cpu(), (1, 0)), "layout-array"),
+    (lambda x: permute([1, 2], (0,)), "layout-array"),
+    (lambda x: permute(x, (0, 0)), "layout-permutation"),
+    (lambda x: pad(x, (1,)), "pad-spec"),
+    (lambda x: pad(x.to(torch.int32), (1, 1), value=float("nan")), "pad-value"),
+    (lambda x: pad(x, (1, 1), value="a"), "pad-value"),
+    (lambda x: unfold(x, 3), "unfold-spec"),
+    (lambda x: permute(x.to(torch.complex128), (1, 0)), "layout-dtype"),
+])
+def test_bad_arguments_are_named(call, rule):
+    x = torch.zeros(16, 32, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(TileUsageError) as err:
+        call(x)
+    assert err.value.rule == rule
+
+
+def test_the_plans_tested_cover_every_kind():
+    from tile_mlir.kernels.layout_plan import contiguous_strides
+    kinds = {plan_of(s, contiguous_strides(s), d, e).kind for s, d, e in PERMUTES}
+    assert kinds == {"boxes", "transpose", "simt", "copy"}
