@@ -20,7 +20,8 @@ F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import (pad_test_cases, permute_test_cases,  # noqa: E402
+from tile_mlir.kernels.layout_cases import (PAD_VIEWS, PERMUTE_VIEWS,  # noqa: E402
+                                            pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
 from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
 
@@ -86,6 +87,9 @@ def test_permute_of_views(elem, gen):
     assert same_bits(permute(stepped, (0, 2, 1)), ref_permute(stepped, (0, 2, 1)))
     inner = base.transpose(1, 2)[:, :, :32]            # innermost stride 64: copied first
     assert same_bits(permute(inner, (2, 1, 0)), ref_permute(inner, (2, 1, 0)))
+    # The views the compile cache's recipes were planned for.
+    assert [(tuple(v.shape), v.stride()) for v in (view, sliced, stepped, inner)] == \
+        [(shape, strides) for shape, strides, _ in PERMUTE_VIEWS]
 
 
 def test_permute_on_a_side_stream_and_back_to_back(gen):
@@ -141,6 +145,7 @@ def test_pad_is_exact(case, gen):
 def test_pad_of_a_strided_view(gen):
     base = random_bits((3, 40, 64), 2, gen)
     view = base[:, 2:30, :48]
+    assert (tuple(view.shape), view.stride()) == PAD_VIEWS[0][:2]
     assert same_bits(pad(view, (1, 2, 3, 4)), _pad_expected(view, (1, 2, 3, 4), "zero", 0))
     assert same_bits(pad(view, (8, 8, 0, 1), value=-2.0),
                      _pad_expected(view, (8, 8, 0, 1), "value", -2.0))

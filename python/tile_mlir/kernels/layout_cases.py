@@ -98,3 +98,20 @@ def unfold_test_cases():
         for shape, k, p, s, d in UNFOLD_SHAPES[:3]:
             for elem in (1, 8):
                 yield shape, k, p, s, d, layout, elem
+
+
+# Strided inputs of the GPU test: (shape, strides, dims) of views of a
+# dense (6, 40, 64) tensor: permuted, sliced, stepped, innermost stride 64.
+VIEW_BASE = (6, 40, 64)
+PERMUTE_VIEWS = [
+    ((64, 6, 40), (1, 2560, 64), (1, 2, 0)),      # base.permute(2, 0, 1)
+    ((4, 40, 48), (2560, 64, 1), (2, 0, 1)),      # base[1:5, :, :48]
+    ((6, 20, 64), (2560, 128, 1), (0, 2, 1)),     # base[:, ::2, :]
+    ((6, 64, 32), (2560, 1, 64), (2, 1, 0)),      # base.transpose(1, 2)[:, :, :32]
+]
+# Other GPU-test calls: (shape, dims, elem).
+PERMUTE_EXTRA = [((4, 264, 520), (0, 2, 1), 2), ((1, 1, 1), (2, 0, 1), 4),
+                 ((48, 80), (1, 0), 4)]
+# (shape, strides, pad, fill) of a view of a dense (3, 40, 64) bf16 tensor.
+PAD_VIEWS = [((3, 28, 48), (2560, 64, 1), (1, 2, 3, 4), "zero"),
+             ((3, 28, 48), (2560, 64, 1), (8, 8, 0, 1), "value")]

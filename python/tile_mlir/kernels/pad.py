@@ -104,10 +104,9 @@ def pad(x, pad, value=0):
     t, back = as_tensor(x)
     torch = torch_module()
     bits, fill = _fill_of(t, value)
-    plan = plan_for(t.shape, t.stride(), pad, t.element_size(), fill)
-    if plan.kind not in ("empty", "copy") and plan.in_view[1] and plan.in_view[1][-1] != 1:
+    plan, dense = call_plan(t.shape, t.stride(), pad, t.element_size(), fill)
+    if dense:
         t = t.contiguous()
-        plan = plan_for(t.shape, contiguous_strides(t.shape), pad, t.element_size(), fill)
     from .layout_plan import normalize_pad
     lefts, rights = normalize_pad(pad, t.dim())
     out_shape = [d + l + r for d, l, r in zip(t.shape, lefts, rights)]
@@ -119,6 +118,14 @@ def pad(x, pad, value=0):
         return back(out)
     run(plan, t, out, bits)
     return back(out)
+
+
+def call_plan(shape, strides, pad_, elem: int, fill: str):
+    """(plan, whether the input is made contiguous first): what pad() runs."""
+    plan = plan_for(shape, strides, pad_, elem, fill)
+    if plan.kind not in ("empty", "copy") and plan.in_view[1] and plan.in_view[1][-1] != 1:
+        return plan_for(shape, contiguous_strides(shape), pad_, elem, fill), True
+    return plan, False
 
 
 def run(plan, t, out, bits: int, kernel=None) -> None:
@@ -176,11 +183,14 @@ _TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",
 
 
 def recipes_for(cases) -> list:
-    """(builder, params) of the kernels `cases` ((shape, pad, elem, fill),
-    dense inputs; NaN fills on bfloat16/float32/float64) run."""
+    """(builder, params) of the kernels `cases` ((shape, pad, elem, fill) of
+    dense inputs, or (shape, strides, pad, elem, fill); NaN fills on
+    bfloat16/float32/float64) run."""
     seen, out = set(), []
-    for shape, pad_, elem, fill in cases:
-        plan = plan_for(shape, contiguous_strides(shape), pad_, elem, fill)
+    for case in cases:
+        shape, pad_, elem, fill = case[0], case[-3], case[-2], case[-1]
+        strides = case[1] if len(case) == 5 else contiguous_strides(shape)
+        plan, _ = call_plan(shape, strides, pad_, elem, fill)
         if plan.kind == "empty":
             continue
         if plan.kind == "copy":
@@ -198,11 +208,12 @@ def recipes_for(cases) -> list:
 
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
-    from .layout_cases import PAD_BENCH, pad_test_cases
+    from .layout_cases import PAD_BENCH, PAD_VIEWS, pad_test_cases
+    views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
     shape, pad_ = PAD_BENCH
     bench = [k for _, k in variants(plan_for(shape, contiguous_strides(shape), pad_, 2,
                                              "zero"), "bfloat16")]
-    return _unique(recipes_for(list(pad_test_cases())) + bench)
+    return _unique(recipes_for(list(pad_test_cases()) + views) + bench)
 
 
 def _unique(entries) -> list:

@@ -59,12 +59,19 @@ def permute(x, dims):
     out = torch.empty([t.shape[d] for d in dims], dtype=t.dtype, device=t.device)
     if out.numel() == 0:
         return back(out)
-    plan = plan_for(t.shape, t.stride(), dims, t.element_size())
-    if plan.in_view[1] and plan.in_view[1][-1] != 1:
-        t = t.contiguous()   # an innermost stride other than 1: no map reads it
-        plan = plan_for(t.shape, contiguous_strides(t.shape), dims, t.element_size())
-    run(plan, t, out)
+    plan, dense = call_plan(t.shape, t.stride(), dims, t.element_size())
+    run(plan, t.contiguous() if dense else t, out)
     return back(out)
+
+
+def call_plan(shape, strides, dims, elem: int):
+    """(plan, whether the input is made contiguous first): what permute()
+    runs for an input of these shape and strides."""
+    plan = plan_for(shape, strides, dims, elem)
+    if plan.in_view[1] and plan.canonical.strides and plan.canonical.strides[-1] != 1:
+        # An innermost stride other than 1: no map reads it.
+        return plan_for(shape, contiguous_strides(shape), dims, elem), True
+    return plan, False
 
 
 def run(plan, t, out, kernel=None) -> None:
@@ -121,11 +128,13 @@ def variants(plan) -> list:
 
 
 def recipes_for(cases) -> list:
-    """(builder, params) of every kernel that `cases` ((shape, dims, elem),
-    dense inputs) run, without duplicates."""
+    """(builder, params) of every kernel that `cases` ((shape, dims, elem)
+    of dense inputs, or (shape, strides, dims, elem)) run, without duplicates."""
     seen, out = set(), []
-    for shape, dims, elem in cases:
-        plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+    for case in cases:
+        shape, dims, elem = case[0], case[-2], case[-1]
+        strides = case[1] if len(case) == 4 else contiguous_strides(shape)
+        plan, _ = call_plan(shape, strides, dims, elem)
         builder, params = kernel_for(plan)
         key = (builder, repr(sorted(params.items())))
         if key not in seen:
@@ -158,9 +167,12 @@ def bench_recipes() -> list:
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
-    from .layout_cases import permute_test_cases
+    from .layout_cases import PERMUTE_EXTRA, PERMUTE_VIEWS, permute_test_cases
+    cases = list(permute_test_cases()) + PERMUTE_EXTRA + [
+        (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
+        for elem in (1, 2, 4, 8)]
     seen, out = set(), []
-    for builder, params in recipes_for(permute_test_cases()) + bench_recipes():
+    for builder, params in recipes_for(cases) + bench_recipes():
         key = (builder, repr(sorted(params.items())))
         if key not in seen:
             seen.add(key)
