@@ -87,6 +87,11 @@ def test_permute_of_views(elem, gen):
     assert same_bits(permute(stepped, (0, 2, 1)), ref_permute(stepped, (0, 2, 1)))
     inner = base.transpose(1, 2)[:, :, :32]            # innermost stride 64: copied first
     assert same_bits(permute(inner, (2, 1, 0)), ref_permute(inner, (2, 1, 0)))
+    # A view whose first element is not 16-byte aligned: copied first.
+    if elem == 2:
+        flat = random_bits((1 + 16 * 64,), elem, gen)
+        mis = flat[1:].view(16, 64)
+        assert same_bits(permute(mis, (1, 0)), ref_permute(mis, (1, 0)))
     # The views the compile cache's recipes were planned for.
     assert [(tuple(v.shape), v.stride()) for v in (view, sliced, stepped, inner)] == \
         [(shape, strides) for shape, strides, _ in PERMUTE_VIEWS]

@@ -61,6 +61,13 @@ def as_tensor(x, what: str = "x"):
     return tensor, back
 
 
+def aligned(t):
+    """t, or a contiguous copy where its first element is not 16-byte aligned
+    (a tensor map's base must be: the runtime's global-base-alignment)."""
+    return t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch_module()
+                                                    .contiguous_format)
+
+
 def bits_view(t):
     """`t` reinterpreted as the signless integer type of its element size."""
     torch = torch_module()
@@ -126,5 +133,5 @@ def strided(t, shape, strides):
     return torch.as_strided(t, tuple(shape), tuple(strides), t.storage_offset())
 
 
-__all__ = ["ELEM_DTYPES", "PERSISTENT_GRID", "as_tensor", "bits_view", "counter",
+__all__ = ["ELEM_DTYPES", "PERSISTENT_GRID", "aligned", "as_tensor", "bits_view", "counter",
            "launch", "load", "persistent_grid", "sm_count", "strided"]

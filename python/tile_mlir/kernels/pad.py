@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 
 from ..errors import TileUsageError
-from .layout_call import (PERSISTENT_GRID, as_tensor, bits_view, counter, launch,
-                          persistent_grid, strided, torch_module)
+from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
+                          launch, persistent_grid, strided, torch_module)
 from .layout_plan import ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_pad
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -102,6 +102,7 @@ def _fill_of(t, value):
 def pad(x, pad, value=0):
     """F.pad(x, pad, value=value) (see the module docstring)."""
     t, back = as_tensor(x)
+    t = aligned(t)
     torch = torch_module()
     bits, fill = _fill_of(t, value)
     plan, dense = call_plan(t.shape, t.stride(), pad, t.element_size(), fill)
@@ -140,8 +141,9 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
     shape, strides = list(plan.in_view[0]), list(plan.in_view[1])
     value = [_signed64(bits)]
     if plan.kind == "rows":
-        if c.rank == 1:   # a row of one row
-            shape, strides = [1] + shape, [shape[0]] + strides
+        if c.rank == 1:   # one row: its (unused) outer stride a 16-byte multiple
+            per16 = 16 // t.element_size()
+            shape, strides = [1] + shape, [-(-shape[0] // per16) * per16] + strides
             lefts, rights = [0] + lefts, [0] + rights
         src = strided(src_t, shape, strides)
         args = (src, dst_t.view(-1), counter(t.device), *lefts, *rights)

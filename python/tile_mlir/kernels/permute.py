@@ -16,8 +16,8 @@ on the SIMT kernel.
 
 from __future__ import annotations
 
-from .layout_call import (PERSISTENT_GRID, as_tensor, bits_view, counter, launch,
-                          persistent_grid, strided, torch_module)
+from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
+                          launch, persistent_grid, strided, torch_module)
 from .layout_plan import contiguous_strides, normalize_dims, plan_permute, split_view
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -54,6 +54,7 @@ def plan_for(shape, strides, dims, elem: int):
 def permute(x, dims):
     """x.permute(dims) as a new contiguous tensor (see the module docstring)."""
     t, back = as_tensor(x)
+    t = aligned(t)
     torch = torch_module()
     dims = normalize_dims(dims, t.dim())
     out = torch.empty([t.shape[d] for d in dims], dtype=t.dtype, device=t.device)

@@ -23,8 +23,8 @@ stride, dilation and tile; extents are runtime values.
 
 from __future__ import annotations
 
-from .layout_call import (PERSISTENT_GRID, as_tensor, bits_view, counter, launch,
-                          persistent_grid, torch_module)
+from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
+                          launch, persistent_grid, torch_module)
 from .layout_plan import plan_unfold, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -58,6 +58,7 @@ def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: s
 def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
     """im2col of x (see the module docstring)."""
     t, back = as_tensor(x)
+    t = aligned(t)
     torch = torch_module()
     plan = plan_for(t.shape, t.element_size(), kernel_size, padding, stride, dilation,
                     layout)
