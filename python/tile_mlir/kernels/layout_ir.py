@@ -118,3 +118,25 @@ def signed_offset(x: K.Expr, delta: int) -> K.Expr:
     """x + delta for a possibly negative delta (coordinates of loads may start
     before the tensor: the copy engine fills what lies outside)."""
     return x + delta if delta >= 0 else x - (-delta)
+
+
+def shifted_vector(row_addr: K.Expr, byte_offset: K.Expr) -> ir.Value:
+    """The 16 bytes at shared address row_addr + byte_offset (any byte
+    alignment; row_addr 4-byte aligned) as a vector<4xi32>: five aligned
+    32-bit loads and a funnel shift per word by the offset's byte remainder
+    (the fifth word is read even when the remainder is 0: up to 4 bytes
+    past the 16, which must lie in shared memory)."""
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    from mlir.dialects import llvm
+    from ..builder.pointers import shared_pointer
+    first = row_addr + IrOps.and_(byte_offset, -4)
+    shift = arith.index_cast(i64, K.Expr.of(IrOps.shl(IrOps.and_(byte_offset, 3), 3)))
+    words = [arith.extui(i64, llvm.load(i32, shared_pointer(first + 4 * i), alignment=4))
+             for i in range(5)]
+    thirty_two = arith.constant(i64, 32)
+    out = []
+    for i in range(4):
+        pair = arith.ori(words[i], arith.shli(words[i + 1], thirty_two))
+        out.append(arith.trunci(i32, arith.shrui(pair, shift)))
+    from mlir.dialects import vector
+    return vector.from_elements(ir.VectorType.get([4], i32), out)

@@ -256,7 +256,7 @@ def model_unfold_nchw(p: dict, A: np.ndarray) -> np.ndarray:
     from .unfold_kernels import Conv, RowsUnfoldGeometry
     conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
     elem = A.dtype.itemsize
-    geo = RowsUnfoldGeometry(conv, elem, p["wbox"], p["nb"], p["rows"])
+    geo = RowsUnfoldGeometry(conv, elem, p["wbox"], p["nb"], p["rows"], p.get("width", 0))
     n, c, h, w = A.shape
     planes = A.reshape(n * c, h, w)
     oh, ow = conv.out_hw(h, w, IntDynOps)

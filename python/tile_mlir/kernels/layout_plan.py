@@ -538,6 +538,9 @@ def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132) 
                 break
             r //= 2
         if rows and columns >= 1:
+            # A tile no wider than the output row (rounded to 16 bytes): the
+            # threads' vector slots are all used.
+            width = min(columns, -(-ow // v) * v)
             return UnfoldPlan("rows", spec, {**base, "wbox": wbox, "nb": nb, "rows": rows,
-                                             "stages": 3, "grid": grid})
+                                             "width": width, "stages": 3, "grid": grid})
     return UnfoldPlan("simt", spec, base)

@@ -79,9 +79,11 @@ def kernel_for(plan, dtype_name: str) -> tuple:
                                  "fill": p["fill"], "stages": 3 if p["fill"] == "value"
                                  else p["stages"], "grid": PERSISTENT_GRID}
     if plan.kind == "rows":
+        # The threads' copy is latency bound: two CTAs of 512 threads an SM.
         return BUILD_PAD_ROWS, {"dtype": dtype, "rank": p["rank"], "wbox": p["wbox"],
                                 "nb": p["nb"], "rows": p["rows"], "fill": p["fill"],
-                                "stages": p["stages"], "grid": PERSISTENT_GRID}
+                                "stages": p["stages"], "threads": 512,
+                                "grid": 2 * PERSISTENT_GRID}
     return BUILD_PAD_SIMT, {"dtype": ELEM_DTYPES[elem], "rank": p["rank"],
                             "grid": SIMT_GRID}
 
@@ -169,13 +171,17 @@ def variants(plan, dtype_name: str) -> list:
     benchmark measures beside it."""
     builder, params = kernel_for(plan, dtype_name)
     out = [("default", (builder, params))]
-    if plan.kind in ("boxes", "rows"):
+    if plan.kind == "boxes":
         out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
         out.append((f"s{params['stages'] + 1}", (builder, {**params,
                                                           "stages": params["stages"] + 1})))
-    if plan.kind == "rows" and params["rows"] > 8:
-        out.append(("half rows", (builder, {**params, "rows": params["rows"] // 2,
-                                            "stages": params["stages"] + 1})))
+    if plan.kind == "rows":
+        one = {**params, "threads": 256, "grid": PERSISTENT_GRID}
+        out.append(("t256 g132", (builder, one)))
+        out.append(("t256 g396", (builder, {**one, "grid": 3 * PERSISTENT_GRID})))
+        if params["rows"] > 8:
+            out.append(("half rows", (builder, {**params, "rows": params["rows"] // 2,
+                                                "stages": params["stages"] + 1})))
     return out
 
 

@@ -44,9 +44,11 @@ def kernel_for(plan) -> tuple:
                                    "channels": p["channels"], "stages": p["stages"],
                                    "grid": PERSISTENT_GRID}
     if plan.kind == "rows":
+        # The threads' copy is latency bound: two CTAs of 512 threads an SM.
         return BUILD_UNFOLD_NCHW, {**common, "wbox": p["wbox"], "nb": p["nb"],
-                                   "rows": p["rows"], "stages": p["stages"],
-                                   "grid": PERSISTENT_GRID}
+                                   "rows": p["rows"], "width": p["width"],
+                                   "stages": p["stages"], "threads": 512,
+                                   "grid": 2 * PERSISTENT_GRID}
     return BUILD_UNFOLD_SIMT, {**common, "layout": plan.spec.layout, "grid": SIMT_GRID}
 
 
@@ -95,10 +97,14 @@ def variants(plan) -> list:
     benchmark measures beside it."""
     builder, params = kernel_for(plan)
     out = [("default", (builder, params))]
-    if plan.kind in ("im2col", "rows"):
+    if plan.kind == "im2col":
         out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
         out.append((f"s{params['stages'] + 2}", (builder, {**params,
                                                           "stages": params["stages"] + 2})))
+    if plan.kind == "rows":
+        one = {**params, "threads": 256, "grid": PERSISTENT_GRID}
+        out.append(("t256 g132", (builder, one)))
+        out.append(("t256 g396", (builder, {**one, "grid": 3 * PERSISTENT_GRID})))
     return out
 
 

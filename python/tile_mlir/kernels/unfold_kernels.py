@@ -21,6 +21,7 @@ build_unfold_simt  any strides or sizes, either layout: one output element
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import mlir.ir as ir
@@ -30,7 +31,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, digits, extents, product
+from .layout_ir import DynOps, digits, extents, product, shifted_vector
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
@@ -149,6 +150,7 @@ class RowsUnfoldGeometry:
     wbox: int
     nb: int
     rows: int
+    width: int = 0    # output columns per tile; 0: all the boxes hold
 
     @property
     def vec(self) -> int:
@@ -162,7 +164,8 @@ class RowsUnfoldGeometry:
     @property
     def columns(self) -> int:
         (_, kw), (_, sw), (_, dw) = self.conv.kernel, self.conv.stride, self.conv.dilation
-        return (self.nb * self.wbox - self.vec - (kw - 1) * dw - 1) // sw + 1
+        held = (self.nb * self.wbox - self.vec - (kw - 1) * dw - 1) // sw + 1
+        return min(held, self.width) if self.width else held
 
     @property
     def box_bytes(self) -> int:
@@ -200,10 +203,11 @@ class RowsUnfoldGeometry:
 
 def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, nb: int,
                       rows: int, stages: int = 3, grid: int = 132, threads: int = 256,
-                      name: str = "unfold_nchw") -> K.KernelDef:
-    """F.unfold's layout. Parameters A (N C, H, W), B (flat N C kh kw L), Ctr."""
+                      width: int = 0, name: str = "unfold_nchw") -> K.KernelDef:
+    """F.unfold's layout. Parameters A (N C, H, W), B (flat N C kh kw L), Ctr.
+    `width`: output columns per tile (at most what the boxes hold; 0: that)."""
     conv = Conv.of(kernel, padding, stride, dilation)
-    geo = RowsUnfoldGeometry(conv, elem, int(wbox), int(nb), int(rows))
+    geo = RowsUnfoldGeometry(conv, elem, int(wbox), int(nb), int(rows), int(width))
     if geo.columns < 1 or geo.rows_in > 256:
         raise ValueError("the tile does not hold one output column or too many rows")
     dtype = ELEM_DTYPES[elem]
@@ -211,6 +215,7 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
     st = Stages(stages, -(-nb * geo.box_bytes // 1024) * 1024)
     (kh, kw), (sh, sw), (dh, dw) = conv.kernel, conv.stride, conv.dilation
     segments = conv.taps * geo.rows
+    log_wbox = geo.wbox.bit_length() - 1
     total_slots = segments * geo.slots
     box = (1, geo.rows_in, geo.wbox)
 
@@ -257,8 +262,19 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
                         return element(r_in, x * sw + shift)
                     with K.if_(slot < n_vec):
                         x0 = head + slot * V
-                        elems = [src(x0 + e) for e in range(V)]
-                        K.vector_store(vector.from_elements(vtype, elems), B, (f + x0,))
+                        crossing = None
+                        if sw == 1:   # a contiguous window: 16 shifted bytes at once
+                            s_idx = x0 + shift
+                            col = IrOps.and_(s_idx, geo.wbox - 1)
+                            with K.if_(col + V <= geo.wbox):
+                                row = bases[s] + IrOps.shr(s_idx, log_wbox) * geo.box_bytes \
+                                    + r_in * (geo.wbox * elem)
+                                words = shifted_vector(row, col * elem)
+                                K.vector_store(vector.bitcast(vtype, words), B, (f + x0,))
+                            crossing = col + V > geo.wbox
+                        with K.if_(crossing) if crossing is not None else _nothing():
+                            elems = [src(x0 + e) for e in range(V)]
+                            K.vector_store(vector.from_elements(vtype, elems), B, (f + x0,))
                     with K.if_(slot == geo.slots - 1):  # the ends, element by element
                         for e in range(V - 1):
                             with K.if_(_and(head > e, n_x > e)):
@@ -275,6 +291,11 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
     return kdef
+
+
+@contextlib.contextmanager
+def _nothing():
+    yield
 
 
 def _and(a: K.Expr, b: K.Expr) -> K.Expr:
