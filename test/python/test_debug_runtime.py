@@ -149,6 +149,8 @@ class FakeDriver:
     """The driver calls a launch makes, on fake device memory; `on_launch`
     plays the kernel (it may write the error buffer)."""
 
+    CUresult = type("CUresult", (), {"CUDA_SUCCESS": 0})
+
     def __init__(self):
         self.memory, self.next, self.calls, self.on_launch = {}, 0x10000, [], None
 

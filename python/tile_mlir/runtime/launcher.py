@@ -52,6 +52,7 @@ class Module:
             if debug_timeout is not None:
                 self.debug.set_timeout(debug_timeout)
         self.kernels = {info["name"]: Kernel(self, info) for info in artifact.kernels}
+        self._single = next(iter(self.kernels.values())) if len(self.kernels) == 1 else None
 
     def __getitem__(self, name: str) -> "Kernel":
         if name not in self.kernels:
@@ -67,7 +68,8 @@ class Module:
         return next(iter(self.kernels.values()))
 
     def __call__(self, *args, **kwargs):
-        return self._only()(*args, **kwargs)
+        kernel = self._single or self._only()  # raises [kernel-name]
+        return kernel(*args, **kwargs)
 
     def bind(self, *args, **kwargs) -> "BoundLaunch":
         return self._only().bind(*args, **kwargs)
@@ -192,7 +194,12 @@ class Kernel:
         then raises the fault its kernel recorded (after copying numpy
         arguments back, so what the kernel wrote can be inspected)."""
         handle = None if stream is None else stream_handle(stream)
-        key = args_key(args)
+        try:  # torch tensors and plain numbers, keyed inline (the common call)
+            key = tuple([_NUMBER if type(a) in _PLAIN_NUMBERS else
+                         (type(a), a.data_ptr(), a.shape, a.stride(), a.dtype)
+                         for a in args])
+        except (AttributeError, TypeError):
+            key = args_key(args)
         if key is not None:  # no DLPack-only array: the stream is not needed yet
             launch = self._launches.get((key, grid, block, cluster) if grid is None and
                                         block is None and cluster is None else
@@ -209,7 +216,7 @@ class Kernel:
             launch = self._prepare(args, grid, block, cluster, handle)
         if launch.direct is not None:  # no scalars, no cluster: straight to the driver
             status = launch.direct(handle, launch.kernel_params, 0)[0]
-            if int(status):
+            if status is not launch.success and int(status):
                 raise CudaError("cuLaunchKernel", status)
         else:
             launch.launch(handle, args)
@@ -235,6 +242,13 @@ class Kernel:
                                    "copied per call")
         launch.set_scalars(device_args)
         return launch
+
+
+# The inline key: a plain int or float is a scalar (a bool is not: the full
+# path rejects it), anything with torch's accessors is keyed by its type,
+# address, shape, strides and dtype; anything else takes arg_keys.args_key.
+_PLAIN_NUMBERS = frozenset({int, float})
+_NUMBER = "scalar"
 
 
 def _hashable(value):
@@ -284,7 +298,9 @@ class BoundLaunch:
         self._lock = threading.Lock() if params.scalar_slots else None
         self._scalars = [(i, kernel.scalars[i], slot)
                          for i, slot in params.scalar_slots.items()]
-        self.must_sync = self.has_host_arrays or bool(kernel.module.debug)
+        self.debug = kernel.module.debug
+        self.must_sync = self.has_host_arrays or bool(self.debug)
+        self.success = cuda().CUresult.CUDA_SUCCESS
         # cuLaunchKernel with all but (stream, params, extra) bound, where a
         # launch needs nothing else (no scalars to pack, no cluster config).
         self.direct = (self.launcher.bound_call()
@@ -315,9 +331,9 @@ class BoundLaunch:
             self.launch(handle)
         else:
             status = self.direct(handle, self.kernel_params, 0)[0]
-            if int(status):
+            if status is not self.success and int(status):
                 raise CudaError("cuLaunchKernel", status)
-        debug = self.kernel.module.debug
+        debug = self.debug
         if debug:
             check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
             fault = debug.take(self.kernel.name)
