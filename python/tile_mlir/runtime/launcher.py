@@ -214,12 +214,20 @@ class Kernel:
                 handle = current_stream(frozenset(type(a).__module__.split(".")[0]
                                                   for a in args))
             launch = self._prepare(args, grid, block, cluster, handle)
-        if launch.direct is not None:  # no scalars, no cluster: straight to the driver
-            status = launch.direct(handle, launch.kernel_params, 0)[0]
+        direct = launch.direct
+        if direct is None:  # a cluster launch
+            launch.launch(handle, args)
+        elif launch._lock is None:  # no scalars: straight to the driver
+            status = direct(handle, launch.kernel_params, 0)[0]
             if status is not launch.success and int(status):
                 raise CudaError("cuLaunchKernel", status)
         else:
-            launch.launch(handle, args)
+            with launch._lock:  # the driver copies the parameters during the call
+                for index, checker, slot in launch._scalars:
+                    checker.store(slot, args[index])
+                status = direct(handle, launch.kernel_params, 0)[0]
+            if status is not launch.success and int(status):
+                raise CudaError("cuLaunchKernel", status)
         if sync or launch.must_sync:
             self._finish(launch, handle)
 
@@ -302,9 +310,8 @@ class BoundLaunch:
         self.must_sync = self.has_host_arrays or bool(self.debug)
         self.success = cuda().CUresult.CUDA_SUCCESS
         # cuLaunchKernel with all but (stream, params, extra) bound, where a
-        # launch needs nothing else (no scalars to pack, no cluster config).
-        self.direct = (self.launcher.bound_call()
-                       if self._lock is None and not cluster else None)
+        # launch needs no cluster config.
+        self.direct = None if cluster else self.launcher.bound_call()
 
     def set_scalars(self, args) -> None:
         """Checks and packs the scalar arguments among `args`."""
@@ -327,7 +334,7 @@ class BoundLaunch:
         """Launches on `stream`; a debug artifact synchronizes it and raises
         the fault its kernel recorded."""
         handle = self.current_stream() if stream is None else stream_handle(stream)
-        if self.direct is None:
+        if self.direct is None or self._lock is not None:
             self.launch(handle)
         else:
             status = self.direct(handle, self.kernel_params, 0)[0]
