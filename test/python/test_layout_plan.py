@@ -185,3 +185,26 @@ def test_unfold_paths():
     assert P.plan_unfold(P.unfold_spec((2, 16, 16, 16), 3, 200, layout="NHWC"),
                          True, 2).kind == "simt"
     assert s.out_hw == (414, 414)
+
+
+def test_one_tile_grid_is_the_kernels_tile_count():
+    # The one-tile-per-CTA transpose is launched with one CTA per tile: the
+    # host's count must equal the count the kernel's geometry computes.
+    from tile_mlir.kernels.layout_cases import PERMUTE_BENCH, TRANSPOSE_BENCH
+    from tile_mlir.kernels.layout_ir import IntDynOps
+    from tile_mlir.kernels.permute import kernel_for, plan_for, transpose_tile_count
+    from tile_mlir.kernels.permute_kernels import TransposeGeometry
+    cases = PERMUTE_BENCH + [(TRANSPOSE_BENCH, (1, 0)), ((3, 130, 70), (2, 0, 1)),
+                             ((5, 8, 8, 100, 200), (4, 3, 2, 1, 0))]
+    checked = 0
+    for shape, dims in cases:
+        for elem in (1, 2, 4, 8):
+            plan = plan_for(shape, P.contiguous_strides(shape), dims, elem)
+            if plan.kind != "transpose":
+                continue
+            _, p = kernel_for(plan)
+            geo = TransposeGeometry.make(p["perm"], p["tile"], p["span"], elem, p["gather"])
+            counts = geo.counts(list(plan.canonical.shape), IntDynOps)
+            assert transpose_tile_count(plan.canonical, p) == geo.n_tiles(counts)
+            checked += 1
+    assert checked >= 20

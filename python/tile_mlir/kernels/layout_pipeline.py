@@ -11,6 +11,11 @@ each tile in shared memory (a transpose, a shifted copy); then one thread
 issues the tile's TMA stores, if any (build_transpose_dynamic's protocol).
 A kernel whose threads write the output themselves passes `store=None`:
 the stage is refilled as soon as every thread is done with it.
+
+`one_tile`: no pipeline; one tile per CTA (the launch's grid is the tile
+count and the block scheduler hands the tiles out in order), several CTAs
+an SM overlapping each other's loads, work and stores (the form of
+build_transpose_one_tile).
 """
 
 from __future__ import annotations
@@ -165,3 +170,27 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
         if store is not None:
             K.bulk_wait_group(0)
         claims.count_out()
+
+
+def one_tile(stages: Stages, load: Callable, work: Callable, store: Callable) -> None:
+    """Tile `block_id` in stage 0: thread 0 loads it (`load(0, tile, bar,
+    "tile")`, tile an index Expr), every thread waits and runs `work(0,
+    tile)`, fence.proxy.async and a CTA barrier, then thread 0 issues
+    `store(0, tile)` and waits until the stores have read shared memory."""
+    tid = K.thread_id()
+    bar = stages.barriers().ptr_to([0])
+    tile = K.block_id()
+    with K.if_(tid == 0):
+        K.mbarrier_init(bar, 1)
+    K.cta_sync()
+    with K.if_(tid == 0):
+        K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("tile"))
+        load(0, tile, bar, "tile")
+    K.mbarrier_wait(bar, 0)
+    work(0, tile)
+    K.fence_proxy_async_shared_cta()
+    K.cta_sync()
+    with K.if_(tid == 0):
+        store(0, tile)
+        K.bulk_commit_group()
+        K.bulk_wait_group(0, read=True)

@@ -32,19 +32,57 @@ SIMT_THREADS = 256
 def kernel_for(plan) -> tuple:
     """(builder, params) of a plan's kernel (what the compile cache keys)."""
     p = plan.params
-    if plan.kind in ("boxes", "copy"):
+    if plan.kind == "copy":
         return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
                                      "box": list(p["box"]), "stages": p["stages"],
                                      "grid": PERSISTENT_GRID}
+    if plan.kind == "boxes":
+        # Two CTAs an SM of three stages: the fastest of the H200 run's
+        # variants ((0, 2, 1, 3) 4.17 TB/s against 4.00 for one CTA of four).
+        return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
+                                     "box": list(p["box"]), "stages": 3,
+                                     "grid": 2 * PERSISTENT_GRID}
     if plan.kind == "transpose":
         return BUILD_PERMUTE_TRANSPOSE, {"elem": p["elem"], "perm": list(p["perm"]),
                                          "tile": list(p["tile"]), "span": p["span"],
                                          "gather": list(p["gather"]), "stages": p["stages"],
                                          "threads": p["threads"], "wide_in": p["wide_in"],
                                          "wide_out": p["wide_out"],
-                                         "grid": PERSISTENT_GRID}
+                                         "grid": _transpose_grid(p)}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
+
+
+def _transpose_grid(p) -> int:
+    """Two CTAs an SM for the scalar (one element per access) transposes
+    whose stages leave room for a second CTA: their shared-memory work, not
+    the memory, sets their pace ((4, 3, 2, 1, 0) bf16 on the H200: 3.63 TB/s
+    against 2.96 with one CTA); one for ldmatrix tiles (two were slower)."""
+    scalar = p["elem"] != 2 or bool(p["gather"])
+    t_k = p["tile"][0]
+    for g in p["gather"]:
+        t_k *= g
+    stage_bytes = -(-t_k * p["tile"][1] * p["elem"] // 1024) * 1024
+    fits = 2 * (p["stages"] * stage_bytes + 1024) <= 227 * 1024
+    return 2 * PERSISTENT_GRID if scalar and fits else PERSISTENT_GRID
+
+
+def transpose_tile_count(canonical, params) -> int:
+    """Tiles of a transposing kernel over the canonical input (the launch
+    grid of its one-tile-per-CTA form, grid 0): the tiled gathered axis by
+    tile[0], the innermost by tile[1], the other gathered axes whole."""
+    perm, shape = canonical.perm, canonical.shape
+    r = len(perm)
+    axes = perm[r - 1 - len(params["gather"]):]
+    extent = [1] * r
+    extent[axes[0]] = params["tile"][0]
+    for a, g in zip(axes[1:], params["gather"]):
+        extent[a] = g
+    extent[r - 1] = params["tile"][1]
+    n = 1
+    for d, e in zip(shape, extent):
+        n *= -(-d // e)
+    return n
 
 
 def plan_for(shape, strides, dims, elem: int):
@@ -91,8 +129,11 @@ def run(plan, t, out, kernel=None) -> None:
         grid = max(1, min(SIMT_GRID, -(-n // SIMT_THREADS)))
         launch(builder, params, (src, dst), grid)
         return
-    launch(builder, params, (src, dst, counter(t.device)),
-           persistent_grid(t.device, params["grid"]))
+    if params["grid"] == 0:   # one tile per CTA
+        grid = transpose_tile_count(plan.canonical, params)
+    else:
+        grid = persistent_grid(t.device, params["grid"])
+    launch(builder, params, (src, dst, counter(t.device)), grid)
 
 
 def _unsplit(view, split: bool) -> tuple:
@@ -114,17 +155,37 @@ def variants(plan) -> list:
     builder, params = kernel_for(plan)
     out = [("default", (builder, params))]
     if plan.kind == "transpose":
-        if params["wide_in"] or params["wide_out"]:
-            out.append(("narrow", (builder, {**params, "wide_in": False,
-                                             "wide_out": False})))
+        g = params["grid"] // PERSISTENT_GRID
         if params["threads"] == 256:
             out.append(("t512", (builder, {**params, "threads": 512})))
-        out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
-        out.append(("s4", (builder, {**params, "stages": params["stages"] + 1})))
-    elif plan.kind in ("boxes", "copy"):
+        if g == 1:
+            out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
+        else:
+            out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
+            out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                              "stages": 3})))
+            if params["threads"] == 256:
+                out.append(("g264 t512", (builder, {**params, "threads": 512})))
+        out.append(("s4 lag2", (builder, {**params, "stages": params["stages"] + 1,
+                                          "store_lag": 2})))
+        # One tile per CTA (several CTAs an SM, the block scheduler handing
+        # out the tiles): the previous 2-D transpose's form, 4.13 TB/s
+        # against the persistent 4.07 on 32768 x 32768.
+        one = {**params, "grid": 0, "stages": 1}
+        out.append(("1tile", (builder, one)))
+        out.append(("1tile t512", (builder, {**one, "threads": 512})))
+        out.append(("1tile t512 evict-first load", (builder, {**one, "threads": 512,
+                                                             "evict_first": "load"})))
+        out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
+    elif plan.kind == "boxes":
+        out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
+        out.append(("g264 s4", (builder, {**params, "stages": 4})))
+        out.append(("g396 s2", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                          "stages": 2})))
+        out.append(("s6", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 6})))
+    elif plan.kind == "copy":
         out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
                                          "stages": 3})))
-        out.append(("s6", (builder, {**params, "stages": 6})))
     return out
 
 

@@ -29,11 +29,12 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from .layout_ir import DynOps, digits, extents, product
-from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
+from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline, one_tile
 from .layout_plan import ELEM_DTYPES, SWIZZLE_SPANS
 from .opcodes import load_opcode, store_opcode
 from .smem_transpose import ScalarTranspose, TileLayout
 from .transpose import swizzled
+from .transpose_inplace import cache_hints
 from .transpose_plan import Plan
 
 CTR = ("Ctr", K.Tensor((2,), "int32"))
@@ -289,7 +290,7 @@ def transpose_method(elem: int, method: str | None) -> str:
 def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int = 3,
                             store_lag: int = 1, grid: int = 132, threads: int = 256,
                             method: str | None = None, gather=(), wide_in: bool = False,
-                            wide_out: bool = False,
+                            wide_out: bool = False, evict_first: str = "",
                             name: str = "permute_transpose") -> K.KernelDef:
     """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
     tiles (`TransposeGeometry`: tile = (extent along input axis
@@ -300,7 +301,10 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     boxes; persistent CTAs claim tiles at run time. B is the output seen
     with its len(gather) + 1 innermost axes merged. `wide_in` / `wide_out`:
     A / B are seen with their innermost axis split by W (one more axis),
-    and one 3-D box per tile moves each side (whole tile rows contiguous)."""
+    and one 3-D box per tile moves each side (whole tile rows contiguous).
+    `grid=0`: one tile per CTA, no pipeline (`one_tile`; the launch's grid
+    is the tile count, `stages` is ignored). `evict_first`: "load", "store"
+    or "both" give those copies the L2 evict_first policy."""
     perm = _check_perm(perm)
     r = len(perm)
     if perm[-1] == r - 1:
@@ -317,7 +321,13 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     rank_a, rank_b = r + int(bool(wide_in)), rank_out + int(bool(wide_out))
     if max(rank_a, rank_b) > 5:
         raise ValueError("a wide box needs one more axis than the copy engine's 5")
-    st = Stages(stages, -(-lay.tile_bytes // 1024) * 1024)
+    per_cta = grid == 0
+    st = Stages(1 if per_cta else stages, -(-lay.tile_bytes // 1024) * 1024)
+    stages = st.count
+    (load_policy, load_hint), (store_policy, store_hint) = (
+        cache_hints(evict_first)[side] for side in ("load", "store"))
+    # The persistent pipeline's tickets are i32, one_tile's the block index.
+    tile_index = (lambda t: t) if per_cta else IrOps.index
 
     def body(A, B, Ctr):
         dims = extents(A)
@@ -332,25 +342,30 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
         work = transpose_work(lay, threads, method)
 
         def load(s, ticket, bar, tag):
-            coords, _ = geo.origin(IrOps.index(ticket), counts, DynOps)
+            coords, _ = geo.origin(tile_index(ticket), counts, DynOps)
             for buf, b, step in ins[s]:
                 c = geo.split(coords[:-1] + (coords[-1] + step,), wide_in)
-                tma.apply(load_opcode(rank_a), buf, A, box=b, coords=c,
-                          swizzle=lay.swizzle, mbar=bar, tag=tag)
+                tma.apply(load_opcode(rank_a, load_hint), buf, A, box=b, coords=c,
+                          swizzle=lay.swizzle, mbar=bar, tag=tag, **load_policy)
 
         def store(s, ticket):
-            _, coords = geo.origin(IrOps.index(ticket), counts, DynOps)
+            _, coords = geo.origin(tile_index(ticket), counts, DynOps)
             for buf, b, step in outs[s]:
                 c = geo.split(coords[:-1] + (coords[-1] + step,), wide_out)
-                tma.apply(store_opcode(rank_b), B, buf, box=b, coords=c,
-                          swizzle=lay.swizzle)
+                tma.apply(store_opcode(rank_b, store_hint), B, buf, box=b, coords=c,
+                          swizzle=lay.swizzle, **store_policy)
 
-        all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load,
-                            lambda s, ticket: work(bases[s]), store, store_lag)
+        if per_cta:
+            one_tile(st, load, lambda s, tile: work(bases[s]), store)
+        else:
+            all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load,
+                                lambda s, ticket: work(bases[s]), store, store_lag)
 
-    kdef = K.KernelDef(body, grid=grid, block=threads, params=_params(elem, rank_a, rank_b),
+    # The one-tile form's grid is the launch's tile count; the declared
+    # (known) grid bounds the block index, so it is the largest there is.
+    kdef = K.KernelDef(body, grid=(1 << 31) - 1 if per_cta else grid, block=threads, params=_params(elem, rank_a, rank_b),
                        name=name)
-    kdef.shared_bytes = st.shared_bytes
+    kdef.shared_bytes = st.ids_offset if per_cta else st.shared_bytes  # one_tile: no ids
     kdef.geometry = geo
     return kdef
 
