@@ -20,8 +20,8 @@ F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import (PAD_VIEWS, PERMUTE_VIEWS,  # noqa: E402
-                                            pad_test_cases, permute_test_cases,
+from tile_mlir.kernels.layout_cases import (PAD_VIEWS, PERMUTE_BENCH_SMALL,  # noqa: E402
+                                            PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
 from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
 
@@ -74,6 +74,22 @@ def test_permute_is_exact(case, gen):
     assert y.is_contiguous() and y.dtype == x.dtype
     # The reference moves the integer bits (no float path can touch a NaN).
     assert torch.equal(bits(y), bits(x).permute(dims).contiguous())
+
+
+@pytest.mark.parametrize("case", PERMUTE_BENCH_SMALL, ids=[_id(c) for c in PERMUTE_BENCH_SMALL])
+def test_permute_variants_are_exact(case, gen):
+    # Every kernel variant the benchmark measures (one tile per CTA, more
+    # CTAs an SM, deeper pipelines, L2 hints), on shapes with partial tiles.
+    shape, dims = case
+    P = importlib.import_module("tile_mlir.kernels.permute")
+    x = random_bits(shape, 2, gen)
+    ref = bits(x).permute(dims).contiguous()
+    plan = plan_of(x.shape, x.stride(), dims, 2)
+    for name, kernel in P.variants(plan):
+        out = torch.full_like(ref, -1).view(x.dtype)
+        P.run(plan, x, out, kernel)
+        torch.cuda.synchronize()
+        assert torch.equal(bits(out), ref), f"variant {name} of {plan.kind}"
 
 
 @pytest.mark.parametrize("elem", [1, 2, 4, 8])

@@ -226,6 +226,17 @@ def bench_recipes() -> list:
     return out
 
 
+def variant_test_recipes() -> list:
+    """Every variant of the GPU test's scaled-down benchmark rows (bf16:
+    partial tiles for the one-tile form and the other variants)."""
+    from .layout_cases import PERMUTE_BENCH_SMALL
+    out = []
+    for shape, dims in PERMUTE_BENCH_SMALL:
+        plan = plan_for(shape, contiguous_strides(shape), dims, 2)
+        out += [kernel for _, kernel in variants(plan)]
+    return out
+
+
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
@@ -234,7 +245,7 @@ def cache_recipes() -> list:
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
         for elem in (1, 2, 4, 8)]
     seen, out = set(), []
-    for builder, params in recipes_for(cases) + bench_recipes():
+    for builder, params in recipes_for(cases) + bench_recipes() + variant_test_recipes():
         key = (builder, repr(sorted(params.items())))
         if key not in seen:
             seen.add(key)
