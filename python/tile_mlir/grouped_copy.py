@@ -38,7 +38,8 @@ BUILDER = "tile_mlir.kernels.grouped_copy:build_grouped_copy"
 # The kernel's dtype per element size: the copy moves bits, so one kernel
 # serves every dtype of a size (its format never converts).
 KERNEL_DTYPES = {1: "uint8", 2: "bfloat16", 4: "float32", 8: "uint64"}
-TABLE_COLUMNS, CTA_COLUMNS, SLOT_BYTES = 8, 4, 256  # kernels/grouped_copy.py
+TABLE_COLUMNS, CTA_COLUMNS, SLOT_BYTES = 9, 4, 256  # kernels/grouped_copy.py
+GRANULE = 16  # a TMA store writes whole 16-byte chunks of a row
 MAX_EXTENT = (1 << 31) - 1
 
 
@@ -53,12 +54,23 @@ def recipe_params(dtype: str, box=None, stages: int = 4) -> dict:
     return {"dtype": dtype, "box": list(box or default_box(size)), "stages": stages}
 
 
-def plan_tables(rows, cols, src_ptr, dst_ptr, src_pitch, dst_pitch, box, grid: int):
-    """(Table (N + 1, 8) int64, Ctas (grid, 4) int64, map slots) of a group,
+def store_extent(cols, elem_bytes: int):
+    """The columns of a row the destination's TMA store covers: the row
+    rounded down to whole 16-byte chunks. A TMA store writes whole chunks
+    (a row of 178 bf16 would also get bytes 356..367), so the kernel writes
+    the rest of the row, [store_extent, cols), element by element."""
+    per_chunk = max(1, GRANULE // elem_bytes)
+    return np.asarray(cols, np.int64) // per_chunk * per_chunk
+
+
+def plan_tables(rows, cols, src_ptr, dst_ptr, src_pitch, dst_pitch, box, grid: int,
+                elem_bytes: int):
+    """(Table (N + 1, 9) int64, Ctas (grid, 4) int64, map slots) of a group,
     as the kernel reads them: tiles numbered tensor after tensor, CTA b takes
     the run [b * T // grid, (b + 1) * T // grid) and the tensors it spans;
     CTA b's maps of tensor t are slot t + b (unique: consecutive runs share
-    at most their boundary tensor)."""
+    at most their boundary tensor). Column 8 is the destination's store
+    extent (store_extent)."""
     rows = np.asarray(rows, np.int64)
     cols = np.asarray(cols, np.int64)
     n = len(rows)
@@ -75,6 +87,7 @@ def plan_tables(rows, cols, src_ptr, dst_ptr, src_pitch, dst_pitch, box, grid: i
     table[:n, 4], table[:n, 5] = src_pitch, dst_pitch
     table[:, 6] = first
     table[:n, 7] = per_row
+    table[:n, 8] = store_extent(cols, elem_bytes)
     table[n, 7] = 1
     b = np.arange(grid, dtype=np.int64)
     begin, end = b * total // grid, (b + 1) * total // grid
@@ -160,7 +173,8 @@ def _check_layout(view, where: str) -> None:
 
 def _pitch(view) -> int:
     """The row pitch the map gets: the tensor's, or (one row, where it does
-    not matter) the row's bytes rounded to 16."""
+    not matter) the row's bytes rounded up to 16 (a valid stride; the
+    store's extent, not the pitch, bounds what a one-row store writes)."""
     rows, cols = view.shape
     pitch = view.strides[0] * view.itemsize
     if rows <= 1 or cols == 0:
@@ -173,7 +187,7 @@ def group_tables(src_views, dst_views, box, grid: int):
     return plan_tables([v.shape[0] for v in src_views], [v.shape[1] for v in src_views],
                        [v.ptr for v in src_views], [v.ptr for v in dst_views],
                        [_pitch(v) for v in src_views], [_pitch(v) for v in dst_views],
-                       box, grid)
+                       box, grid, src_views[0].itemsize if src_views else 2)
 
 
 def sm_count() -> int:

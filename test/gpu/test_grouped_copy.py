@@ -182,6 +182,28 @@ def test_one_large_and_many_small(rng):
     check_group(srcs, [d for d, _ in pairs], [b for _, b in pairs])
 
 
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.bfloat16, torch.float32, torch.float64])
+def test_rows_ending_inside_a_16_byte_chunk(rng, dtype):
+    # A TMA store writes whole 16-byte chunks: rows whose bytes end inside
+    # one (one row, or pitched rows) get their last bytes from the kernel's
+    # element stores; the chunk's rest (guard, row padding) stays untouched.
+    size = torch.empty((), dtype=dtype).element_size()
+    chunk = 16 // size
+    srcs, dsts, bufs = [], [], []
+    for _ in range(24):
+        rows = int(rng.choice([1, 1, int(rng.integers(2, 150))]))
+        cols = int(rng.integers(1, 3 * 256 // size))
+        pitch = -(-cols // chunk) * chunk + chunk * int(rng.integers(0, 3))
+        wide = random_bits(rng, (rows, pitch + chunk * int(rng.integers(0, 2))), dtype)
+        srcs.append(wide[:, :cols])
+        view, buf = guarded((rows, cols), dtype, pitch)
+        dsts.append(view)
+        bufs.append(buf)
+    grouped_copy(srcs, dsts)
+    torch.cuda.synchronize()
+    check_group(srcs, dsts, bufs)
+
+
 def test_bad_group_is_refused_before_launch(rng):
     srcs = [random_bits(rng, (4, 64), torch.bfloat16)]
     with pytest.raises(TileRuntimeError) as err:

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from tile_mlir.grouped_copy import describe_group, plan_tables
+from tile_mlir.grouped_copy import describe_group, plan_tables, store_extent
 from tile_mlir.runtime.errors import TileRuntimeError
 
 BOX = (64, 128)
@@ -60,7 +60,7 @@ def test_tables_cover_every_tile_once(seed, grid):
     table, ctas, slots = plan_tables(rows, cols, range(0, 16 * n, 16),
                                      range(1 << 20, (1 << 20) + 16 * n, 16),
                                      [16 * c for c in cols], [32 * c for c in cols],
-                                     BOX, grid)
+                                     BOX, grid, 2)
     walked = replay(table, ctas, BOX)
     assert sorted((t, r, c) for t, r, c, _ in walked) == expected_origins(shapes, BOX)
     # A CTA's slots are its own: (tensor, CTA) pairs map to distinct slots.
@@ -75,8 +75,62 @@ def test_tables_cover_every_tile_once(seed, grid):
 
 def test_an_empty_group_has_no_tiles():
     table, ctas, _ = plan_tables([0, 5], [64, 0], [0, 0], [0, 0], [16, 16], [16, 16],
-                                 BOX, 4)
+                                 BOX, 4, 2)
     assert table[-1, 6] == 0 and replay(table, ctas, BOX) == []
+
+
+def stored_bytes(table, ctas, box, elem):
+    """Per tensor, how often each (row, byte of the row) is written: the
+    kernel's walk with its stores, the TMA store as the copy engine runs it
+    (whole 16-byte chunks of a row: up to the map's innermost extent, the
+    store extent but at least 1, rounded up to a chunk; none where the tile
+    starts at or past the store extent) and the kernel's element stores of
+    columns [store extent, cols) in the tile that holds them."""
+    written = {}
+    for t, row, col, _ in replay(table, ctas, box):
+        rows, cols, extent = (int(v) for v in table[t, [2, 3, 8]])
+        counts = written.setdefault(t, np.zeros((rows, -(-cols * elem // 16) * 16 + 16), int))
+        lines = slice(row, min(row + box[0], rows))
+        if col < extent:
+            end = min(col + box[1], max(extent, 1)) * elem
+            counts[lines, col * elem:-(-end // 16) * 16] += 1
+        if extent < cols and extent < col + box[1]:
+            counts[lines, extent * elem:cols * elem] += 1
+    return written
+
+
+@pytest.mark.parametrize("elem", [1, 2, 4, 8])
+def test_stores_write_each_byte_once_and_nothing_past_a_row(elem):
+    # One-row tensors of every width (rows under 16 bytes, ends inside a
+    # chunk, on a chunk, a box and a half), pitched tensors whose rows end
+    # inside a chunk, and box multiples: each row's bytes exactly once,
+    # nothing after them (a row's next chunk is another tensor's or padding).
+    rng = np.random.default_rng(elem)
+    per_box = 256 // elem
+    shapes = ([(1, c) for c in (1, 3, 7, 8, 9, 15, 16, 17, 178, 335, per_box,
+                                per_box + 1, 3 * per_box // 2 + 5)] +
+              [(int(r), int(c)) for r, c in zip(rng.integers(2, 200, 12),
+                                                rng.integers(1, 3 * per_box, 12))] +
+              [(64, per_box), (128, 2 * per_box)])
+    box = (64, per_box)
+    rows, cols = zip(*shapes)
+    pitch = [-(-c * elem // 16) * 16 + 32 for c in cols]
+    table, ctas, _ = plan_tables(rows, cols, [0] * len(shapes), [0] * len(shapes),
+                                 pitch, pitch, box, 5, elem)
+    written = stored_bytes(table, ctas, box, elem)
+    for t, (r, c) in enumerate(shapes):
+        expected = np.zeros_like(written[t])
+        expected[:, :c * elem] = 1
+        assert (written[t] == expected).all(), (
+            f"{(r, c)} of {elem}-byte elements: bytes written "
+            f"{np.flatnonzero(written[t][0] != expected[0]).tolist()[:8]} of row 0 differ")
+
+
+def test_the_store_extent_is_the_row_in_whole_16_byte_chunks():
+    assert store_extent([178, 176, 7, 0], 2).tolist() == [176, 176, 0, 0]
+    assert store_extent([390, 3], 4).tolist() == [388, 0]
+    assert store_extent([17, 15], 1).tolist() == [16, 0]
+    assert store_extent([3, 2], 8).tolist() == [2, 2]
 
 
 class Fake:

@@ -12,9 +12,10 @@ box and stages and serves every group.
 Parameters:
   Tmpl   (box0, box1) dtype: the template the host encodes (its address is
          scratch; each derived map replaces address, dims and strides)
-  Table  (N + 1, 8) i64, one row per tensor: src address, dst address,
+  Table  (N + 1, 9) i64, one row per tensor: src address, dst address,
          rows, cols, src row pitch (bytes), dst row pitch (bytes), first
-         tile, tiles per row; row N holds the tile count in column 6
+         tile, tiles per row, store extent; row N holds the tile count in
+         column 6
   Ctas   (grid, 4) i64: first tile, end tile, first tensor, last tensor
   Work   (N + grid, 256) uint8, 128-byte aligned: slot t + b holds CTA b's
          maps of tensor t (source at byte 0, destination at byte 128)
@@ -27,6 +28,14 @@ the stage refilled once `wait_group.read store_lag` says the store `lag`
 tiles back has read it). A tile's map slot and coordinates are computed when
 its load is issued (a cursor over the tensors in shared memory) and kept per
 stage for its store.
+
+A TMA store writes whole 16-byte chunks of a row: a store clipped at a row
+end that is not on a chunk boundary also writes the rest of that chunk
+(the load's zero fill, over whatever follows the tensor). So the
+destination map's innermost extent is the store extent (the row rounded
+down to whole chunks, tile_mlir.grouped_copy.store_extent) and thread 0
+writes the columns [store extent, cols) of a tile that holds them from
+shared memory with ordinary stores (fewer than 16 bytes a row).
 """
 
 from __future__ import annotations
@@ -40,7 +49,9 @@ from ..tensormaps import derive
 from .opcodes import load_opcode, store_opcode
 
 THREADS = 32          # one warp: lanes derive maps, thread 0 copies
-TABLE_COLUMNS = 8
+TABLE_COLUMNS = 9
+META_COLUMNS = 8      # per stage: slot, row, col, store extent, cols
+CURSOR_ENTRIES = 6    # tensor, first tile, next first tile, tiles per row, store extent, cols
 CTA_COLUMNS = 4
 SLOT_BYTES = 256      # a tensor's two maps
 STAGING_BYTES = 128   # one map, per lane
@@ -58,8 +69,8 @@ def shared_layout(box, stages: int, dtype: str) -> dict:
     stage_bytes = box[0] * box[1] * ELEM_BYTES[dtype]
     bars = stages * stage_bytes
     meta = bars + 8 * stages
-    cursor = meta + 8 * CTA_COLUMNS * stages
-    staging = -(-(cursor + 8 * 4) // 128) * 128
+    cursor = meta + 8 * META_COLUMNS * stages
+    staging = -(-(cursor + 8 * CURSOR_ENTRIES) // 128) * 128
     return {"stage_bytes": stage_bytes, "bars": bars, "meta": meta,
             "cursor": cursor, "staging": staging,
             "total": staging + THREADS * STAGING_BYTES}
@@ -94,9 +105,13 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
         block = K.block_id()
         bufs = [K.dynamic_shared((br, bc), dtype, s * lay["stage_bytes"])
                 for s in range(stages)]
+        # The stages as signless integers of the element size (the tail's
+        # element stores move bits).
+        words = [K.dynamic_shared((br, bc), f"i{8 * ELEM_BYTES[dtype]}", s * lay["stage_bytes"])
+                 for s in range(stages)]
         bars = K.dynamic_shared((stages,), "uint64", lay["bars"])
-        meta = K.dynamic_shared((stages, CTA_COLUMNS), "i64", lay["meta"])
-        cursor = K.dynamic_shared((4,), "i64", lay["cursor"])
+        meta = K.dynamic_shared((stages, META_COLUMNS), "i64", lay["meta"])
+        cursor = K.dynamic_shared((CURSOR_ENTRIES,), "i64", lay["cursor"])
         staging = K.dynamic_shared((THREADS, STAGING_BYTES), "uint8", lay["staging"])
         work_base = arith.index_cast(
             i64(64), memref.extract_aligned_pointer_as_index(Work.value))
@@ -117,11 +132,14 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
             t = _index(first_tensor) + k
             with K.if_(Table[t + 1, 6] > Table[t, 6]):  # it has tiles
                 slot = _i64(t) + b64
-                dims = (_i32(Table[t, 2]), _i32(Table[t, 3]))
+                rows = _i32(Table[t, 2])
+                # The destination ends at the store extent (at least 1: a
+                # map's extents are; a row under 16 bytes issues no store).
+                extent = arith.maxsi(_i32(Table[t, 8]), arith.constant(i64(32), 1))
                 stage = staging.ptr_to([tid, 0])
-                for side in (0, 1):
+                for side, inner in ((0, _i32(Table[t, 3])), (1, extent)):
                     derive(Tmpl, map_at(slot, side), staging=stage,
-                           address=Table[t, side], dims=dims,
+                           address=Table[t, side], dims=(rows, inner),
                            strides=(Table[t, 4 + side],), box=box)
         K.cta_sync()
 
@@ -132,22 +150,30 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
             (tiles are located in increasing order)."""
             g = tile_begin + _i64(j)
             ty = i64(64)
-            t, first, following, per_row = K.while_carried(
-                [ty] * 4, [cursor[i].value for i in range(4)],
+
+            def next_tensor(v):
+                following = _index(K.Expr(v[0]) + 1)
+                return [(K.Expr(v[0]) + 1).value, v[2],
+                        Table[_index(K.Expr(v[0]) + 2), 6].value,
+                        Table[following, 7].value, Table[following, 8].value,
+                        Table[following, 3].value]
+
+            values = K.while_carried(
+                [ty] * CURSOR_ENTRIES, [cursor[i].value for i in range(CURSOR_ENTRIES)],
                 lambda v: arith.cmpi(arith.CmpIPredicate.sle, v[2], g.value),
-                lambda v: [(K.Expr(v[0]) + 1).value, v[2],
-                           Table[_index(K.Expr(v[0]) + 2), 6].value,
-                           Table[_index(K.Expr(v[0]) + 1), 7].value])
-            for i, value in enumerate((t, first, following, per_row)):
+                next_tensor)
+            for i, value in enumerate(values):
                 cursor[i] = value
+            t, first, _, per_row, extent, cols = values
             within = g - K.Expr(first)
             row = within // K.Expr(per_row)
             col = within - row * K.Expr(per_row)
-            return K.Expr(t) + b64, row * br, col * bc
+            return (K.Expr(t) + b64, row * br, col * bc, K.Expr(extent), K.Expr(cols))
 
         def load(s: int, j, site: str) -> None:
-            slot, row, col = locate(j)
+            slot, row, col, extent, cols = locate(j)
             meta[s, 0], meta[s, 1], meta[s, 2] = slot, row, col
+            meta[s, 3], meta[s, 4] = extent, cols
             bar = bars.ptr_to([s])
             tag = f"{site}{s}"
             K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
@@ -155,8 +181,31 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
                       coords=(_i32(row), _i32(col)), mbar=bar, tag=tag)
 
         def store(s: int) -> None:
-            tma.apply(store_opcode(), map_at(meta[s, 0], 1), bufs[s], box=box,
-                      coords=(_i32(meta[s, 1]), _i32(meta[s, 2])))
+            slot, row, col = meta[s, 0], meta[s, 1], meta[s, 2]
+            extent, cols = meta[s, 3], meta[s, 4]
+            with K.if_(col < extent):
+                tma.apply(store_opcode(), map_at(slot, 1), bufs[s], box=box,
+                          coords=(_i32(row), _i32(col)))
+            # The row ends inside a 16-byte chunk within this tile.
+            with K.if_(extent < cols):
+                with K.if_(extent < col + bc):
+                    store_tail(s, slot - b64, row, col, extent, cols)
+
+        def store_tail(s: int, t, row, col, extent, cols) -> None:
+            """Columns [extent, cols) of the tile's rows, one element at a
+            time from the stage (read here, before its refill is issued)."""
+            ti = _index(t)
+            dst, rows, pitch = Table[ti, 1], Table[ti, 2], Table[ti, 5]
+            height = rows - row
+            height = K.Expr(arith.minsi(height.value, K.Expr.of(br, height)))
+            for r in K.range_(0, _index(height)):
+                line = dst + (row + _i64(r)) * pitch
+                for c in K.range_(_index(extent - col), _index(cols - col)):
+                    address = line + (col + _i64(c)) * ELEM_BYTES[dtype]
+                    pointer = llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"), address.value)
+                    llvm.store(words[s][r, c].value, pointer)
+            # Generic reads of the stage before the copy engine rewrites it.
+            K.fence_proxy_async_shared_cta()
 
         with K.if_(tid == 0):
             with K.if_(count > 0):
@@ -165,6 +214,8 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
                 cursor[1] = Table[start, 6]
                 cursor[2] = Table[start + 1, 6]
                 cursor[3] = Table[start, 7]
+                cursor[4] = Table[start, 8]
+                cursor[5] = Table[start, 3]
                 for s in range(stages):
                     K.mbarrier_init(bars.ptr_to([s]), 1)
                 for s in range(stages):
