@@ -6,6 +6,8 @@ of about 1024 x 512 (rows 960..1088), fresh random bits, each peer's output
 checked bit for bit before it is timed. Peers:
 
   ours, plan          GroupedCopy.plan(srcs, dsts)(): tables resident, one launch
+  ours, plan, VARIANT the same with another box, stages, store lag or CTAs per
+                      SM (tile_mlir.grouped_copy.BENCH_VARIANTS)
   ours, call          grouped_copy(srcs, dsts): checks + tables + upload + launch
   ours, N launches    one prepared plan per tensor: N launches of our copy
   ours, one tensor    build_copy on one tensor of the group's bytes (the
@@ -43,7 +45,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from tile_mlir import cache  # noqa: E402
-from tile_mlir.grouped_copy import (BENCH_GROUPS, GroupedCopy,  # noqa: E402
+from tile_mlir.grouped_copy import (BENCH_GROUPS, BENCH_VARIANTS, GroupedCopy,  # noqa: E402
                                     bench_reference, bench_shapes, grouped_copy)
 
 
@@ -179,6 +181,10 @@ def measure(name: str, count: int, iters: int, seed: int) -> dict:
     copy = GroupedCopy("bfloat16")
     plan = copy.plan(srcs, dsts)
     run("ours, plan", plan)
+    for label, (box, stages, lag, per_sm) in BENCH_VARIANTS.items():
+        variant = GroupedCopy("bfloat16", box=box, stages=stages, store_lag=lag,
+                              grid=per_sm * copy.grid)
+        run(f"ours, plan, {label}", variant.plan(srcs, dsts))
     run("ours, call", lambda: grouped_copy(srcs, dsts))
     plans = [copy.plan([s], [d]) for s, d in zip(srcs, dsts)]
     run("ours, N launches", lambda: [p() for p in plans], max(3, iters // 10))
@@ -243,6 +249,12 @@ def main() -> int:
         ("small: call / plan", ratio(small, "ours, call", "ours, plan"), None),
         ("large: call / plan", ratio(large, "ours, call", "ours, plan"), None),
     ]
+    for group, results in (("small", small), ("large", large)):
+        plans = {k: v for k, v in results.items() if k.startswith("ours, plan") and "tbps" in v}
+        if plans:
+            best = max(plans, key=lambda k: plans[k]["tbps"])
+            goals.append((f"{group}: best ({best[len('ours, plan'):].strip(', ') or 'default'})"
+                          " / one-tensor", ratio(results, best, "ours, one tensor"), None))
     for label, value, goal in goals:
         shown = "n/a" if value is None else f"{value:.2f}x"
         verdict = "" if goal is None or value is None else (

@@ -48,10 +48,13 @@ def default_box(elem_bytes: int) -> tuple[int, int]:
     return (64, 256 // elem_bytes)
 
 
-def recipe_params(dtype: str, box=None, stages: int = 4) -> dict:
+def recipe_params(dtype: str, box=None, stages: int = 4, store_lag: int = 1) -> dict:
     """The compile-cache recipe (kernels/grouped_copy.recipe_params)."""
     size = {v: k for k, v in KERNEL_DTYPES.items()}[dtype]
-    return {"dtype": dtype, "box": list(box or default_box(size)), "stages": stages}
+    params = {"dtype": dtype, "box": list(box or default_box(size)), "stages": stages}
+    if store_lag != 1:  # the default's key stays what it was
+        params["store_lag"] = store_lag
+    return params
 
 
 def store_extent(cols, elem_bytes: int):
@@ -205,7 +208,7 @@ class GroupedCopy:
     launched with `grid` CTAs (default: one per SM)."""
 
     def __init__(self, dtype: str = "bfloat16", *, debug: bool = False, box=None,
-                 stages: int = 4, grid: int | None = None, module=None,
+                 stages: int = 4, store_lag: int = 1, grid: int | None = None, module=None,
                  depth: int = 4):
         from .contract import DTYPES
         size = np.dtype(DTYPES[dtype].numpy).itemsize if dtype in DTYPES else None
@@ -219,7 +222,8 @@ class GroupedCopy:
         if module is None:
             from . import cache
             module = cache.load_kernel(BUILDER, debug=debug,
-                                       **recipe_params(self.kernel_dtype, self.box, stages))
+                                       **recipe_params(self.kernel_dtype, self.box, stages,
+                                                      store_lag))
         self.module = module
         self.kernel = module["grouped_copy"]
         self.grid = grid or sm_count()
@@ -333,6 +337,19 @@ class GroupPlan:
 # about which the shapes vary, and the one-tensor copy of the same bytes it
 # compares with (a compile-cache recipe of kernels.copy.build_copy).
 BENCH_GROUPS = {"small": (256, 64, 512), "large": (256, 1024, 512)}
+# The benchmark's variants of the bf16 grouped copy beside the default
+# (name: box, stages, store lag, CTAs per SM): more bytes in flight per SM
+# (ragged widths leave the last box of a row part empty), two CTAs an SM,
+# 128-byte box rows (less of a box past a row end).
+BENCH_VARIANTS = {
+    "6 stages, lag 2": ((64, 128), 6, 2, 1),
+    "8 stages, lag 2": ((64, 128), 8, 2, 1),
+    "8 stages, lag 4": ((64, 128), 8, 4, 1),
+    "2 CTAs/SM": ((64, 128), 4, 1, 2),
+    "2 CTAs/SM, 6 stages": ((64, 128), 6, 2, 2),
+    "box 128x64, 6 stages": ((128, 64), 6, 2, 1),
+    "box 32x256, 6 stages": ((32, 256), 6, 2, 1),
+}
 
 
 def bench_shapes(name: str, rng) -> list:

@@ -241,9 +241,13 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
     return K.KernelDef(body, grid=grid, block=THREADS, params=params, name=name)
 
 
-def recipe_params(dtype: str = "bfloat16", box=None, stages: int = 4) -> dict:
+def recipe_params(dtype: str = "bfloat16", box=None, stages: int = 4,
+                  store_lag: int = 1) -> dict:
     """The cache recipe's parameters (tile_mlir.grouped_copy uses the same)."""
-    return {"dtype": dtype, "box": list(box or default_box(dtype)), "stages": stages}
+    params = {"dtype": dtype, "box": list(box or default_box(dtype)), "stages": stages}
+    if store_lag != 1:
+        params["store_lag"] = store_lag
+    return params
 
 
 # One kernel per element size (tile_mlir.grouped_copy.KERNEL_DTYPES): a
@@ -262,6 +266,12 @@ def cache_recipes() -> list:
 def bench_recipes() -> list:
     """The benchmark's kernels (bench/grouped_copy.py): the grouped copy and
     the one-tensor copy of each group's bytes."""
-    from ..grouped_copy import BENCH_GROUPS, bench_reference
-    return cache_recipes() + [("tile_mlir.kernels.copy:build_copy", bench_reference(name),
+    from ..grouped_copy import BENCH_GROUPS, BENCH_VARIANTS, bench_reference
+    name = "tile_mlir.kernels.grouped_copy:build_grouped_copy"
+    recipes = cache_recipes()
+    for box, stages, lag, _ in BENCH_VARIANTS.values():
+        entry = (name, recipe_params("bfloat16", box, stages, lag), {"debug": False})
+        if entry not in recipes:  # a variant may differ only in its grid
+            recipes.append(entry)
+    return recipes + [("tile_mlir.kernels.copy:build_copy", bench_reference(name),
                                {"debug": False}) for name in BENCH_GROUPS]
