@@ -39,6 +39,8 @@ class Module:
     and a fault the kernel recorded is raised as a DeviceFault
     (a TileRuntimeError naming the rule; docs/debug-mode.md)."""
 
+    _single = None  # the kernel of a one-kernel module
+
     def __init__(self, artifact: Artifact, debug_timeout: float | None = None):
         if artifact.cubin is None:
             raise TileRuntimeError("artifact-cubin", "the artifact has no cubin "
