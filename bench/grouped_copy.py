@@ -6,6 +6,9 @@ of about 1024 x 512 (rows 960..1088), fresh random bits, each peer's output
 checked bit for bit before it is timed. Peers:
 
   ours, plan          GroupedCopy.plan(srcs, dsts)(): tables resident, one launch
+                      (contiguous pairs copied as flat runs of whole boxes)
+  ours, plan, 2-D tiles  the same with each pair tiled in its own rows and
+                      columns (flatten=False: part-empty boxes at ragged row ends)
   ours, plan, VARIANT the same with another box, stages, store lag or CTAs per
                       SM (tile_mlir.grouped_copy.BENCH_VARIANTS)
   ours, call          grouped_copy(srcs, dsts): checks + tables + upload + launch
@@ -181,6 +184,7 @@ def measure(name: str, count: int, iters: int, seed: int) -> dict:
     copy = GroupedCopy("bfloat16")
     plan = copy.plan(srcs, dsts)
     run("ours, plan", plan)
+    run("ours, plan, 2-D tiles", GroupedCopy("bfloat16", flatten=False).plan(srcs, dsts))
     for label, (box, stages, lag, per_sm) in BENCH_VARIANTS.items():
         variant = GroupedCopy("bfloat16", box=box, stages=stages, store_lag=lag,
                               grid=per_sm * copy.grid)

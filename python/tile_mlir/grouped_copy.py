@@ -185,12 +185,54 @@ def _pitch(view) -> int:
     return pitch
 
 
-def group_tables(src_views, dst_views, box, grid: int):
-    """plan_tables of checked views."""
-    return plan_tables([v.shape[0] for v in src_views], [v.shape[1] for v in src_views],
-                       [v.ptr for v in src_views], [v.ptr for v in dst_views],
-                       [_pitch(v) for v in src_views], [_pitch(v) for v in dst_views],
-                       box, grid, src_views[0].itemsize if src_views else 2)
+def _contiguous(view) -> bool:
+    """Whether the view's rows follow one another with no gap (its bytes are
+    one run: rows * cols elements from its base)."""
+    rows, cols = view.shape
+    return rows <= 1 or view.strides[0] == cols
+
+
+def flat_entries(rows, cols, src_ptr, dst_ptr, src_pitch, dst_pitch, contiguous,
+                 width: int, elem_bytes: int):
+    """The group as the kernel's entries (rows, cols, src, dst, src pitch,
+    dst pitch), each an int64 array. A pair whose source and destination are
+    both contiguous is copied as its flat run of E = rows * cols elements:
+    E // width rows of `width` (the box's columns, so every box is one
+    contiguous 16 KiB run with no part-empty box at a row end), then one row
+    of the E % width left. Other pairs stay as they are. Ragged rows (a 520-
+    column bf16 row is 4 boxes and 8 columns) otherwise cost a mostly empty
+    box per box row, and rows that start off a 128-byte line touch an extra
+    line per box row."""
+    rows, cols = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
+    src = np.asarray(src_ptr, np.uint64).reshape(-1).view(np.int64)
+    dst = np.asarray(dst_ptr, np.uint64).reshape(-1).view(np.int64)
+    src_pitch = np.asarray(src_pitch, np.int64)
+    dst_pitch = np.asarray(dst_pitch, np.int64)
+    elems = rows * cols
+    bulk, tail = elems // width, elems % width
+    flat = np.asarray(contiguous, bool) & (elems > 0) & (bulk <= MAX_EXTENT)
+    run = width * elem_bytes
+    tail_pitch = np.maximum(16, -(-tail * elem_bytes // 16) * 16)
+    # Two candidate entries a pair: the pair itself or its bulk, and its tail.
+    first = [np.where(flat, bulk, rows), np.where(flat, width, cols), src, dst,
+             np.where(flat, run, src_pitch), np.where(flat, run, dst_pitch)]
+    second = [np.ones_like(rows), tail, src + bulk * run, dst + bulk * run,
+              tail_pitch, tail_pitch]
+    keep = np.stack([~flat | (bulk > 0), flat & (tail > 0)], axis=1).reshape(-1)
+    return [np.stack([a, b], axis=1).reshape(-1)[keep] for a, b in zip(first, second)]
+
+
+def group_tables(src_views, dst_views, box, grid: int, flatten: bool = True):
+    """plan_tables of checked views; with `flatten`, contiguous pairs as
+    their flat runs (flat_entries)."""
+    elem = src_views[0].itemsize if src_views else 2
+    entries = ([v.shape[0] for v in src_views], [v.shape[1] for v in src_views],
+               [v.ptr for v in src_views], [v.ptr for v in dst_views],
+               [_pitch(v) for v in src_views], [_pitch(v) for v in dst_views])
+    if flatten:
+        contiguous = [_contiguous(s) and _contiguous(d) for s, d in zip(src_views, dst_views)]
+        entries = flat_entries(*entries, contiguous, box[1], elem)
+    return plan_tables(*entries, box, grid, elem)
 
 
 def sm_count() -> int:
@@ -209,7 +251,7 @@ class GroupedCopy:
 
     def __init__(self, dtype: str = "bfloat16", *, debug: bool = False, box=None,
                  stages: int = 4, store_lag: int = 1, grid: int | None = None, module=None,
-                 depth: int = 4):
+                 depth: int = 4, flatten: bool = True):
         from .contract import DTYPES
         size = np.dtype(DTYPES[dtype].numpy).itemsize if dtype in DTYPES else None
         if size not in KERNEL_DTYPES:
@@ -219,6 +261,7 @@ class GroupedCopy:
         self.kernel_dtype = KERNEL_DTYPES[size]
         self.box = tuple(box or default_box(size))
         self.debug = debug
+        self.flatten = flatten  # contiguous pairs as flat runs (flat_entries)
         if module is None:
             from . import cache
             module = cache.load_kernel(BUILDER, debug=debug,
@@ -282,10 +325,10 @@ class GroupedCopy:
         """__call__ for views describe_group checked."""
         self._check_size(size)
         handle = self._stream(stream, src_views + dst_views)
-        table, ctas, _ = group_tables(src_views, dst_views, self.box, self.grid)
+        table, ctas, _ = group_tables(src_views, dst_views, self.box, self.grid, self.flatten)
         if int(table[-1, 6]) == 0:
             return  # nothing to copy
-        ws = self.workspace.acquire(handle, self._sizes(len(src_views)))
+        ws = self.workspace.acquire(handle, self._sizes(len(table) - 1))
         launch = self._launch_for(ws)
         self._fill(ws, table, ctas, handle)
         self._run(launch, ws, handle)
@@ -300,7 +343,7 @@ class GroupedCopy:
         again without either (the tensors must stay where they are)."""
         src_views, dst_views, size = describe_group(srcs, dsts)
         self._check_size(size)
-        table, ctas, _ = group_tables(src_views, dst_views, self.box, self.grid)
+        table, ctas, _ = group_tables(src_views, dst_views, self.box, self.grid, self.flatten)
         return GroupPlan(self, table, ctas, frozenset(v.library for v in src_views))
 
 
@@ -311,10 +354,10 @@ class GroupPlan:
     def __init__(self, copy: GroupedCopy, table, ctas, libraries):
         self.copy = copy
         self.tiles = int(table[-1, 6])
-        self.tensors = len(table) - 1
+        self.entries = len(table) - 1  # the kernel's tensors (flat runs and pairs)
         self.libraries = libraries
         self.ws = WorkspaceSet()
-        self.ws.reserve(copy._sizes(self.tensors))
+        self.ws.reserve(copy._sizes(self.entries))
         self.launch = copy._launch_for(self.ws)
         copy._fill(self.ws, table, ctas, 0)
         check(cuda().cuStreamSynchronize(0), "cuStreamSynchronize")
@@ -381,5 +424,5 @@ def grouped_copy(srcs, dsts, *, stream=None, debug: bool = False) -> None:
     copy.copy_views(src_views, dst_views, size, stream=stream)
 
 
-__all__ = ["GroupPlan", "GroupedCopy", "describe_group", "group_tables",
+__all__ = ["GroupPlan", "GroupedCopy", "describe_group", "flat_entries", "group_tables",
            "grouped_copy", "plan_tables"]

@@ -140,6 +140,16 @@ def test_ragged_group_is_copied_exactly(rng, dtype, pitched):
     check_group(srcs, dsts, bufs)
 
 
+@pytest.mark.parametrize("pitched", [False, True])
+def test_two_d_tiles_without_flattening(rng, pitched):
+    # flatten=False tiles every pair in its own rows and columns (the path
+    # pitched pairs always take), contiguous pairs included.
+    srcs, dsts, bufs = make_group(rng, int(rng.integers(20, 80)), torch.bfloat16, pitched)
+    GroupedCopy("bfloat16", flatten=False)(srcs, dsts)
+    torch.cuda.synchronize()
+    check_group(srcs, dsts, bufs)
+
+
 def test_many_groups_back_to_back(rng):
     # The workspace's ring: launches queued without waiting, each with its
     # own tables, all exact at the end.

@@ -183,3 +183,90 @@ def test_the_entry_point_asks_for_the_recipes_the_cache_is_filled_with():
     for dtype in KERNEL_DTYPES.values():
         assert key(recipe_params(dtype), False) in populated
     assert key(recipe_params("bfloat16"), True) in populated
+
+
+def byte_addresses(rows, cols, base, pitch, elem):
+    """Every byte address of a (rows, cols) tensor at `base`, rows `pitch`
+    bytes apart, as a sorted array (each byte once)."""
+    r = np.arange(rows, dtype=np.int64)[:, None] * pitch
+    c = np.arange(cols * elem, dtype=np.int64)[None, :]
+    return np.sort((base + r + c).reshape(-1))
+
+
+@pytest.mark.parametrize("elem", [1, 2, 4, 8])
+def test_flat_runs_cover_each_pair_byte_for_byte(elem):
+    # Contiguous pairs become whole-box rows plus a one-row tail, the others
+    # stay as they are: the entries' bytes on each side are the pairs'
+    # bytes, each once, every entry a valid map (16-byte aligned base and
+    # pitch), and a flat run's rows are exactly one box wide.
+    from tile_mlir.grouped_copy import flat_entries
+    rng = np.random.default_rng(10 + elem)
+    width = 256 // elem
+    chunk = 16 // elem
+    shapes = [(0, 64), (5, 0), (1, 1), (1, width), (1, 3 * width + 5), (64, width),
+              (3, width - chunk)] + [
+        (int(r), int(chunk * c)) for r, c in zip(rng.integers(1, 90, 20),
+                                                 rng.integers(1, 3 * width // chunk, 20))]
+    contiguous = [bool(k) for k in rng.integers(0, 2, len(shapes))]
+    rows, cols = zip(*shapes)
+    src_base = [1 << 30] + [0] * (len(shapes) - 1)
+    dst_base = [1 << 31] + [0] * (len(shapes) - 1)
+    src_pitch, dst_pitch = [], []
+    for i, ((r, c), flat) in enumerate(zip(shapes, contiguous)):
+        dense = max(16, -(-c * elem // 16) * 16)
+        src_pitch.append(dense if flat else dense + 16 * int(rng.integers(1, 4)))
+        dst_pitch.append(dense if flat else dense + 32)
+        if i:
+            src_base[i] = src_base[i - 1] + (1 << 22)
+            dst_base[i] = dst_base[i - 1] + (1 << 22)
+    # A contiguous pair's pitch is its row (cols are whole chunks here).
+    for i, (r, c) in enumerate(shapes):
+        if contiguous[i] and c:
+            src_pitch[i] = dst_pitch[i] = c * elem
+    e_rows, e_cols, e_src, e_dst, e_sp, e_dp = flat_entries(
+        rows, cols, src_base, dst_base, src_pitch, dst_pitch, contiguous, width, elem)
+    assert ((e_src % 16 == 0) & (e_dst % 16 == 0) & (e_sp % 16 == 0) & (e_dp % 16 == 0)).all()
+    for side, bases, pitches, e_base, e_pitch in (("src", src_base, src_pitch, e_src, e_sp),
+                                                  ("dst", dst_base, dst_pitch, e_dst, e_dp)):
+        expected = np.sort(np.concatenate([byte_addresses(r, c, b, p, elem) for (r, c), b, p
+                                           in zip(shapes, bases, pitches)]))
+        got = np.sort(np.concatenate([byte_addresses(int(r), int(c), int(b), int(p), elem)
+                                      for r, c, b, p in zip(e_rows, e_cols, e_base, e_pitch)]))
+        assert np.array_equal(got, expected), f"{side}: the entries' bytes differ"
+    # Contiguous pairs with a full box row of elements became box-wide rows.
+    for (r, c), flat, b in zip(shapes, contiguous, src_base):
+        if flat and r * c >= width:
+            at = np.flatnonzero(e_src == b)
+            assert len(at) == 1 and e_cols[at[0]] == width and e_rows[at[0]] == r * c // width
+
+
+@pytest.mark.parametrize("elem", [1, 2, 4, 8])
+def test_a_flattened_group_writes_each_destination_byte_once(elem):
+    # group_tables' entries walked as the kernel walks them, with its stores
+    # (stored_bytes): contiguous and pitched pairs of every kind land on
+    # exactly their destinations' bytes, once each.
+    from types import SimpleNamespace
+    from tile_mlir.grouped_copy import group_tables
+    rng = np.random.default_rng(20 + elem)
+    width = 256 // elem
+    chunk = 16 // elem
+    box = (64, width)
+    srcs, dsts, expected = [], [], []
+    for i in range(30):
+        rows = int(rng.choice([0, 1, int(rng.integers(2, 150))]))
+        cols = int(rng.integers(0, 3 * width)) if rows == 1 else int(chunk * rng.integers(0, 40))
+        pitched = rows > 1 and bool(rng.integers(0, 2))
+        pitch = max(cols, 1) + (chunk if pitched else 0)
+        for side, out in (("src", srcs), ("dst", dsts)):
+            base = (i + 1 + (1 << 12) * (side == "dst")) << 24
+            out.append(SimpleNamespace(shape=(rows, cols), strides=(pitch, 1), ptr=base,
+                                       itemsize=elem))
+        expected.append(byte_addresses(rows, cols, dsts[-1].ptr, pitch * elem, elem))
+    table, ctas, _ = group_tables(srcs, dsts, box, 7)
+    assert len(table) - 1 > len(srcs) // 2  # some pairs became two entries
+    got = []
+    for t, counts in stored_bytes(table, ctas, box, elem).items():
+        r, b = np.nonzero(counts)
+        got.append(np.repeat(table[t, 1] + r * table[t, 5] + b, counts[r, b]))
+    got = np.sort(np.concatenate(got))
+    assert np.array_equal(got, np.sort(np.concatenate(expected)))
