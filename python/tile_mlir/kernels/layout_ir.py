@@ -120,23 +120,42 @@ def signed_offset(x: K.Expr, delta: int) -> K.Expr:
     return x + delta if delta >= 0 else x - (-delta)
 
 
-def shifted_vector(row_addr: K.Expr, byte_offset: K.Expr) -> ir.Value:
-    """The 16 bytes at shared address row_addr + byte_offset (any byte
-    alignment; row_addr 4-byte aligned) as a vector<4xi32>: five aligned
-    32-bit loads and a funnel shift per word by the offset's byte remainder
-    (the fifth word is read even when the remainder is 0: up to 4 bytes
-    past the 16, which must lie in shared memory)."""
-    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
-    from mlir.dialects import llvm
+def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Value:
+    """Bytes [byte_rem, byte_rem + 16) of the 32 bytes made of the 16-byte
+    aligned shared chunks at chunk0 and chunk1 (byte_rem in 0..15), as a
+    vector<4xi32>. Two 16-byte loads, conflict-free when the lanes of a warp
+    read consecutive chunks (five 32-bit loads 16 bytes apart per lane are
+    four-way bank conflicts each), then a word select and a funnel shift.
+    chunk1 is read only when byte_rem > 0 (else chunk0 is read twice), so
+    it may lie past the loaded bytes then. The chunks need not be adjacent:
+    the second may start the next box's row."""
+    from mlir.dialects import llvm, vector
     from ..builder.pointers import shared_pointer
-    first = row_addr + IrOps.and_(byte_offset, -4)
-    shift = arith.index_cast(i64, K.Expr.of(IrOps.shl(IrOps.and_(byte_offset, 3), 3)))
-    words = [arith.extui(i64, llvm.load(i32, shared_pointer(first + 4 * i), alignment=4))
-             for i in range(5)]
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    v4 = ir.VectorType.get([4], i32)
+    rem = K.Expr.of(byte_rem)
+    zero = K.Expr.of(0, byte_rem)
+    has_rem = arith.cmpi(arith.CmpIPredicate.ne, rem, zero)
+    second = K.Expr(arith.select(has_rem, K.Expr.of(chunk1), K.Expr.of(chunk0)))
+    words = []
+    for addr in (chunk0, second):
+        v = llvm.load(v4, shared_pointer(addr), alignment=16)
+        words += [vector.extract(v, [], [i]) for i in range(4)]
+
+    def bit(mask: int) -> ir.Value:
+        masked = arith.andi(rem, K.Expr.of(mask, byte_rem))
+        return arith.cmpi(arith.CmpIPredicate.ne, masked, zero)
+
+    q0, q1 = bit(4), bit(8)          # the word offset's bits
+    picked = []
+    for j in range(5):               # picked[j] = words[j + byte_rem // 4]
+        lo = arith.select(q0, words[j + 1], words[j])
+        hi = arith.select(q0, words[j + 3], words[j + 2])
+        picked.append(arith.extui(i64, arith.select(q1, hi, lo)))
+    shift = arith.index_cast(i64, K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
     thirty_two = arith.constant(i64, 32)
     out = []
     for i in range(4):
-        pair = arith.ori(words[i], arith.shli(words[i + 1], thirty_two))
+        pair = arith.ori(picked[i], arith.shli(picked[i + 1], thirty_two))
         out.append(arith.trunci(i32, arith.shrui(pair, shift)))
-    from mlir.dialects import vector
-    return vector.from_elements(ir.VectorType.get([4], i32), out)
+    return vector.from_elements(v4, out)

@@ -20,7 +20,6 @@ build_pad_simt   any strides: one element per thread and step.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
 import mlir.ir as ir
@@ -30,7 +29,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, digits, extents, product, shifted_vector
+from .layout_ir import DynOps, chunk_pair_vector, digits, extents, product
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
@@ -56,11 +55,6 @@ def _check_fill(fill: str, dtype: str) -> None:
 
 def _scalars(prefix: str, rank: int) -> list:
     return [(f"{prefix}{a}", K.Scalar("index")) for a in range(rank)]
-
-
-@contextlib.contextmanager
-def _nothing():
-    yield
 
 
 def _any(conds) -> K.Expr:
@@ -246,7 +240,6 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     oob = 1 if fill == "nan" else 0
     warps = threads // 32
     row_steps = -(-rows // warps)
-    log_wbox = wbox.bit_length() - 1
     slots = -(-(geo.columns // V + 2) // 32)
 
     def body(A, B, Ctr, *scalars):
@@ -311,18 +304,17 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         with K.if_(v_i < n_vec):
                             x0 = head + v_i * V
                             if value is None:
-                                # Within one box row: 16 shifted bytes at once.
+                                # 16 shifted bytes from the two aligned chunks
+                                # under them (the second may start the next box).
                                 s_idx = x0 + delta
-                                col = IrOps.and_(s_idx, wbox - 1)
-                                with K.if_(col + V <= wbox):
-                                    row = ebase + IrOps.shr(s_idx, log_wbox) * geo.box_bytes
-                                    words = shifted_vector(row, col * elem)
-                                    K.vector_store(vector.bitcast(vtype, words), B,
-                                                   (f + x0,))
-                                crossing = col + V > wbox
+                                a = IrOps.and_(s_idx, -V)
+                                words = chunk_pair_vector(
+                                    ebase + geo.shared_offset(0, a, DynOps),
+                                    ebase + geo.shared_offset(0, a + V, DynOps),
+                                    (s_idx - a) * elem)
+                                K.vector_store(vector.bitcast(vtype, words), B,
+                                               (f + x0,))
                             else:
-                                crossing = None
-                            with K.if_(crossing) if crossing is not None else _nothing():
                                 elems = [element(ebase, x0 + i, row_ok) for i in range(V)]
                                 K.vector_store(vector.from_elements(vtype, elems), B,
                                                (f + x0,))

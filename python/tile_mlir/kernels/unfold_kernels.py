@@ -21,7 +21,6 @@ build_unfold_simt  any strides or sizes, either layout: one output element
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
 import mlir.ir as ir
@@ -31,7 +30,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, digits, extents, product, shifted_vector
+from .layout_ir import DynOps, chunk_pair_vector, digits, extents, product
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
@@ -215,7 +214,6 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
     st = Stages(stages, -(-nb * geo.box_bytes // 1024) * 1024)
     (kh, kw), (sh, sw), (dh, dw) = conv.kernel, conv.stride, conv.dilation
     segments = conv.taps * geo.rows
-    log_wbox = geo.wbox.bit_length() - 1
     total_slots = segments * geo.slots
     box = (1, geo.rows_in, geo.wbox)
 
@@ -262,17 +260,18 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
                         return element(r_in, x * sw + shift)
                     with K.if_(slot < n_vec):
                         x0 = head + slot * V
-                        crossing = None
-                        if sw == 1:   # a contiguous window: 16 shifted bytes at once
+                        if sw == 1:
+                            # A contiguous window: 16 shifted bytes from the two
+                            # aligned chunks under them (the second may start
+                            # the next box).
                             s_idx = x0 + shift
-                            col = IrOps.and_(s_idx, geo.wbox - 1)
-                            with K.if_(col + V <= geo.wbox):
-                                row = bases[s] + IrOps.shr(s_idx, log_wbox) * geo.box_bytes \
-                                    + r_in * (geo.wbox * elem)
-                                words = shifted_vector(row, col * elem)
-                                K.vector_store(vector.bitcast(vtype, words), B, (f + x0,))
-                            crossing = col + V > geo.wbox
-                        with K.if_(crossing) if crossing is not None else _nothing():
+                            a = IrOps.and_(s_idx, -V)
+                            words = chunk_pair_vector(
+                                bases[s] + geo.shared_offset(r_in, a, DynOps),
+                                bases[s] + geo.shared_offset(r_in, a + V, DynOps),
+                                (s_idx - a) * elem)
+                            K.vector_store(vector.bitcast(vtype, words), B, (f + x0,))
+                        else:
                             elems = [src(x0 + e) for e in range(V)]
                             K.vector_store(vector.from_elements(vtype, elems), B, (f + x0,))
                     with K.if_(slot == geo.slots - 1):  # the ends, element by element
@@ -291,11 +290,6 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
     return kdef
-
-
-@contextlib.contextmanager
-def _nothing():
-    yield
 
 
 def _and(a: K.Expr, b: K.Expr) -> K.Expr:
