@@ -52,6 +52,12 @@ class DynOps(IrOps):
     def max(a, b):
         return K.Expr(arith.maxui(K.Expr.of(a), _value(b, a)))
 
+    @staticmethod
+    def ge_select(a, bound: int, x: int):
+        """x where a >= bound (unsigned), else 0."""
+        ge = arith.cmpi(arith.CmpIPredicate.uge, K.Expr.of(a), _value(bound, a))
+        return K.Expr(arith.select(ge, _value(x, a), _value(0, a)))
+
 
 class IntDynOps:
     """DynOps' operations on plain ints (the CPU model of a kernel)."""
@@ -77,6 +83,10 @@ class IntDynOps:
         return max(a, b)
 
     @staticmethod
+    def ge_select(a, bound: int, x: int):
+        return x if a >= bound else 0
+
+    @staticmethod
     def xor(a, b):
         return a ^ b
 
@@ -91,6 +101,22 @@ class IntDynOps:
     @staticmethod
     def and_(a, m):
         return a & m
+
+
+def boxed_offset(row, s, wbox: int, nb: int, box_bytes: int, elem: int, ops):
+    """Byte offset of element s (>= 0) of row `row` of nb boxes of wbox
+    elements side by side, box k's image at k box_bytes. A power-of-two
+    width splits s into bit fields; any other width (a multiple of 16
+    bytes, boxes fitted to the row) adds box_bytes - wbox elem per box
+    boundary at or before s: nb - 1 compares, no division."""
+    if wbox & (wbox - 1) == 0:
+        log = wbox.bit_length() - 1
+        return (ops.shr(s, log) * box_bytes + row * (wbox * elem)
+                + ops.and_(s, wbox - 1) * elem)
+    out = row * (wbox * elem) + s * elem
+    for k in range(1, nb):
+        out = out + ops.ge_select(s, k * wbox, box_bytes - wbox * elem)
+    return out
 
 
 def digits(t, radices, ops) -> list:

@@ -346,12 +346,32 @@ def fill_kind(bits: int, elem: int, is_float: bool, is_nan: bool) -> str:
     return "zero" if bits == 0 else "value"
 
 
-def rows_tile(elem: int, d_inner: int, o_inner: int) -> tuple:
-    """(box width, boxes per row, rows) of the "rows" kernel: boxes of a power
-    of two up to 256 elements no wider than the input row, enough of them
-    (up to 4) that one tile spans an output row plus a 16-byte shift, rows
-    filling about 32 KB."""
+def fitted_boxes(elem: int, d_inner: int, need: int) -> tuple | None:
+    """(box width, boxes) of the fewest boxes, at most 4, of equal width (a
+    multiple of 16 bytes, at most 256 elements and the input row) that hold
+    `need` columns with less than 16 bytes a box to spare; None if none do.
+    A tile row of 258 output columns plus the shift is 2 x 136 columns where
+    power-of-two boxes took 3 x 128 (1.5x the input written to shared
+    memory, the third box mostly the engine's fill)."""
     v = STRIDE_ALIGN // elem
+    for nb in range(max(1, -(-need // BOX_MAX)), 5):
+        wbox = -(-(-(-need // nb)) // v) * v
+        if wbox <= min(BOX_MAX, d_inner):
+            return wbox, nb
+    return None
+
+
+def rows_tile(elem: int, d_inner: int, o_inner: int, fit: bool = True) -> tuple:
+    """(box width, boxes per row, rows) of the "rows" kernel: boxes fitted
+    to an output row plus a 16-byte shift (fitted_boxes), or (fit False,
+    or no fit) boxes of a power of two up to 256 elements no wider than the
+    input row, enough of them (up to 4) to span that; rows filling about 32
+    KB."""
+    v = STRIDE_ALIGN // elem
+    fitted = fitted_boxes(elem, d_inner, o_inner + v) if fit else None
+    if fitted:
+        wbox, nb = fitted
+        return wbox, nb, max(1, min(BOX_MAX, pow2_floor((32768 // elem) // (nb * wbox))))
     widest = max(v, min(BOX_MAX, pow2_floor(d_inner)))
     best = None
     w = widest
@@ -366,7 +386,8 @@ def rows_tile(elem: int, d_inner: int, o_inner: int) -> tuple:
     return wbox, nb, rows
 
 
-def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132) -> PadPlan:
+def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
+             fit: bool = True) -> PadPlan:
     check_elem(elem)
     c = canonical_pad(shape, strides, pad)
     out_shape = c.out_shape
@@ -395,7 +416,7 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132) -> PadP
         return PadPlan("boxes", c, {**base, "box": tuple(box), "stages": 4,
                                     "grid": grid}, view, out_shape)
     if in_ok:
-        wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1])
+        wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1], fit)
         if c.rank >= 2:
             rows = min(rows, pow2_floor(c.shape[-2]))
         else:
@@ -509,8 +530,11 @@ def _im2col_ok(spec: UnfoldSpec, elem: int) -> bool:
     return (spec.c * elem) % STRIDE_ALIGN == 0
 
 
-def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132) -> UnfoldPlan:
-    """`strides_ok`: the input is dense with its innermost axis contiguous."""
+def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
+                fit: bool = True) -> UnfoldPlan:
+    """`strides_ok`: the input is dense with its innermost axis contiguous;
+    `fit`: NCHW row boxes fitted to the window (fitted_boxes) where they
+    can be, else powers of two."""
     check_elem(elem)
     base = {"elem": elem, **spec.static()}
     if spec.layout == "NHWC":
@@ -525,9 +549,13 @@ def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132) 
     (kh, kw), (sh, sw), (dh, dw) = spec.kernel, spec.stride, spec.dilation
     oh, ow = spec.out_hw
     if strides_ok and (spec.w * elem) % STRIDE_ALIGN == 0 and spec.w >= v:
-        wbox = max(v, min(BOX_MAX, pow2_floor(spec.w)))
         need = (ow - 1) * sw + (kw - 1) * dw + 1 + v
-        nb = max(1, min(4, -(-need // wbox)))
+        fitted = fitted_boxes(elem, spec.w, need) if fit else None
+        if fitted:
+            wbox, nb = fitted
+        else:
+            wbox = max(v, min(BOX_MAX, pow2_floor(spec.w)))
+            nb = max(1, min(4, -(-need // wbox)))
         columns = (nb * wbox - v - (kw - 1) * dw - 1) // sw + 1
         rows = 0
         r = pow2_floor(min(oh, BOX_MAX))

@@ -27,7 +27,7 @@ import math
 
 from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, strided, torch_module)
+                          launch, persistent_grid, rows_launch, strided, torch_module)
 from .layout_plan import ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_pad
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -79,17 +79,18 @@ def kernel_for(plan, dtype_name: str) -> tuple:
                                  "fill": p["fill"], "stages": 3 if p["fill"] == "value"
                                  else p["stages"], "grid": PERSISTENT_GRID}
     if plan.kind == "rows":
-        # The threads' copy is latency bound: two CTAs of 512 threads an SM.
+        # The threads' copy is latency bound: as many threads an SM as fit.
         return BUILD_PAD_ROWS, {"dtype": dtype, "rank": p["rank"], "wbox": p["wbox"],
                                 "nb": p["nb"], "rows": p["rows"], "fill": p["fill"],
-                                "stages": p["stages"], "threads": 512,
-                                "grid": 2 * PERSISTENT_GRID}
+                                "stages": p["stages"],
+                                **rows_launch(p["rows"], p["wbox"], p["nb"], elem,
+                                              p["stages"])}
     return BUILD_PAD_SIMT, {"dtype": ELEM_DTYPES[elem], "rank": p["rank"],
                             "grid": SIMT_GRID}
 
 
-def plan_for(shape, strides, pad, elem: int, fill: str):
-    return plan_pad(tuple(shape), tuple(strides), pad, elem, fill, PERSISTENT_GRID)
+def plan_for(shape, strides, pad, elem: int, fill: str, fit: bool = True):
+    return plan_pad(tuple(shape), tuple(strides), pad, elem, fill, PERSISTENT_GRID, fit)
 
 
 def _fill_of(t, value):
@@ -176,13 +177,31 @@ def variants(plan, dtype_name: str) -> list:
         out.append((f"s{params['stages'] + 1}", (builder, {**params,
                                                           "stages": params["stages"] + 1})))
     if plan.kind == "rows":
-        one = {**params, "threads": 256, "grid": PERSISTENT_GRID}
-        out.append(("t256 g132", (builder, one)))
-        out.append(("t256 g396", (builder, {**one, "grid": 3 * PERSISTENT_GRID})))
+        t256 = {**params, "threads": 256}
+        t512 = {**params, "threads": 512, "grid": 2 * PERSISTENT_GRID}
+        out.append(("t256 g132", (builder, {**t256, "grid": PERSISTENT_GRID})))
+        out.append(("t512 g264", (builder, t512)))
+        out.append(("t256 g396", (builder, {**t256, "grid": 3 * PERSISTENT_GRID})))
+        out.append(("t256 g528", (builder, {**t256, "grid": 4 * PERSISTENT_GRID})))
+        out.append(("t256 g396 s4", (builder, {**t256, "grid": 3 * PERSISTENT_GRID,
+                                               "stages": params["stages"] + 1})))
+        out.append(("t128 g792 s2", (builder, {**params, "threads": 128,
+                                               "grid": 6 * PERSISTENT_GRID, "stages": 2})))
         if params["rows"] > 8:
-            out.append(("half rows", (builder, {**params, "rows": params["rows"] // 2,
-                                                "stages": params["stages"] + 1})))
-    return out
+            out.append(("half rows t256 g528", (builder, {
+                **t256, "rows": params["rows"] // 2, "grid": 4 * PERSISTENT_GRID,
+                "stages": params["stages"] + 1})))
+        c = plan.canonical
+        spec = [x for l, r in zip(reversed(c.lefts), reversed(c.rights)) for x in (l, r)]
+        pow2 = plan_for(c.shape, c.strides, spec, plan.params["elem"], params["fill"],
+                        fit=False)
+        if pow2.kind == "rows" and pow2.params["wbox"] != params["wbox"]:
+            _, old = kernel_for(pow2, dtype_name)
+            out.append(("pow2 boxes t512 g264", (builder, {**old, "threads": 512,
+                                                           "grid": 2 * PERSISTENT_GRID})))
+            out.append(("pow2 boxes t256 g396", (builder, {**old, "threads": 256,
+                                                           "grid": 3 * PERSISTENT_GRID})))
+    return [v for i, v in enumerate(out) if i == 0 or v[1][1] != params]
 
 
 _TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",

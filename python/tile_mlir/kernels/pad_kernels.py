@@ -29,7 +29,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, chunk_pair_vector, digits, extents, product
+from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
@@ -219,9 +219,7 @@ class RowsGeometry:
 
     def shared_offset(self, row, s, ops):
         """Byte offset in the stage of element s (>= 0) of tile row `row`."""
-        log = self.wbox.bit_length() - 1
-        return (ops.shr(s, log) * self.box_bytes + row * (self.wbox * self.elem)
-                + ops.and_(s, self.wbox - 1) * self.elem)
+        return boxed_offset(row, s, self.wbox, self.nb, self.box_bytes, self.elem, ops)
 
 
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,

@@ -24,7 +24,7 @@ stride, dilation and tile; extents are runtime values.
 from __future__ import annotations
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, torch_module)
+                          launch, persistent_grid, rows_launch, torch_module)
 from .layout_plan import plan_unfold, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -45,17 +45,21 @@ def kernel_for(plan) -> tuple:
                                    "channels": p["channels"], "stages": p["stages"],
                                    "grid": 2 * PERSISTENT_GRID}
     if plan.kind == "rows":
-        # The threads' copy is latency bound: two CTAs of 512 threads an SM.
+        # The threads' copy is latency bound: as many threads an SM as fit.
+        (kh, _), (sh, _), (dh, _) = p["kernel"], p["stride"], p["dilation"]
+        rows_in = (p["rows"] - 1) * sh + (kh - 1) * dh + 1
         return BUILD_UNFOLD_NCHW, {**common, "wbox": p["wbox"], "nb": p["nb"],
                                    "rows": p["rows"], "width": p["width"],
-                                   "stages": p["stages"], "threads": 512,
-                                   "grid": 2 * PERSISTENT_GRID}
+                                   "stages": p["stages"],
+                                   **rows_launch(rows_in, p["wbox"], p["nb"], p["elem"],
+                                                 p["stages"])}
     return BUILD_UNFOLD_SIMT, {**common, "layout": plan.spec.layout, "grid": SIMT_GRID}
 
 
-def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: str):
+def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: str,
+             fit: bool = True):
     spec = unfold_spec(tuple(shape), kernel_size, padding, stride, dilation, layout)
-    return plan_unfold(spec, True, elem, PERSISTENT_GRID)
+    return plan_unfold(spec, True, elem, PERSISTENT_GRID, fit)
 
 
 def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
@@ -104,10 +108,26 @@ def variants(plan) -> list:
                                           "stages": 3})))
         out.append(("g264 s6", (builder, {**params, "stages": params["stages"] + 2})))
     if plan.kind == "rows":
-        one = {**params, "threads": 256, "grid": PERSISTENT_GRID}
-        out.append(("t256 g132", (builder, one)))
-        out.append(("t256 g396", (builder, {**one, "grid": 3 * PERSISTENT_GRID})))
-    return out
+        t256 = {**params, "threads": 256}
+        out.append(("t256 g132", (builder, {**t256, "grid": PERSISTENT_GRID})))
+        out.append(("t512 g264", (builder, {**params, "threads": 512,
+                                            "grid": 2 * PERSISTENT_GRID})))
+        out.append(("t256 g396", (builder, {**t256, "grid": 3 * PERSISTENT_GRID})))
+        out.append(("t256 g528", (builder, {**t256, "grid": 4 * PERSISTENT_GRID})))
+        out.append(("t256 g396 s4", (builder, {**t256, "grid": 3 * PERSISTENT_GRID,
+                                               "stages": params["stages"] + 1})))
+        if params["rows"] > 8:
+            out.append(("half rows t256 g528", (builder, {
+                **t256, "rows": params["rows"] // 2, "grid": 4 * PERSISTENT_GRID})))
+        spec = plan.spec
+        pow2 = plan_unfold(spec, True, params["elem"], PERSISTENT_GRID, fit=False)
+        if pow2.kind == "rows" and pow2.params["wbox"] != params["wbox"]:
+            _, old = kernel_for(pow2)
+            out.append(("pow2 boxes t512 g264", (builder, {**old, "threads": 512,
+                                                           "grid": 2 * PERSISTENT_GRID})))
+            out.append(("pow2 boxes t256 g396", (builder, {**old, "threads": 256,
+                                                           "grid": 3 * PERSISTENT_GRID})))
+    return [v for i, v in enumerate(out) if i == 0 or v[1][1] != params]
 
 
 def recipes_for(cases) -> list:

@@ -30,7 +30,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, chunk_pair_vector, digits, extents, product
+from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
@@ -189,9 +189,7 @@ class RowsUnfoldGeometry:
 
     def shared_offset(self, row, s, ops):
         """Byte offset of element s (>= 0) of box row `row` in the stage."""
-        log = self.wbox.bit_length() - 1
-        return (ops.shr(s, log) * self.box_bytes + row * (self.wbox * self.elem)
-                + ops.and_(s, self.wbox - 1) * self.elem)
+        return boxed_offset(row, s, self.wbox, self.nb, self.box_bytes, self.elem, ops)
 
     @property
     def slots(self) -> int:
