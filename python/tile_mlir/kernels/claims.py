@@ -29,6 +29,22 @@ class TileClaims:
         self.ids = ids
         self.n = arith.constant(self.i32, n_tiles)
 
+    def prefill(self, tid, bars: K.Buffer, stages: int, start) -> ir.Value:
+        """The start of a pipeline whose every thread follows the tickets:
+        thread 0 inits the stages' mbarriers (count 1) and starts each stage
+        on a claimed ticket (`start(s, ticket, "pro")`) and claims the next
+        one ahead; a CTA barrier then makes the inits and the stages' ids
+        visible. Returns the ticket claimed ahead (0 in the other threads)."""
+        with K.if_(tid == 0):
+            for s in range(stages):
+                K.mbarrier_init(bars.ptr_to([s]), 1)
+            for s in range(stages):
+                start(s, self.claim(), "pro")
+        (first_ahead,) = K.if_else(tid == 0, [self.i32], lambda: [self.claim()],
+                                   lambda: [arith.constant(self.i32, 0)])
+        K.cta_sync()
+        return first_ahead
+
     def claim(self) -> ir.Value:
         """A fresh ticket (i32): the counter's value before this claim."""
         return K.atomic_add(self.ptr, 1, "monotonic")

@@ -30,6 +30,26 @@ def _init_and_prefill(bars, stages: int, count, load) -> None:
             load(s, K.Expr(K.Expr.of(s)), "pro")
 
 
+def store_lag_pipeline(bars, stages: int, count, store_lag: int, load, store) -> None:
+    """One thread's loop over its `count` tiles: init and prefill the stages,
+    then for tile j wait for its load, `store(s, j)` it from stage s
+    (bulk_group), and once `wait_group.read store_lag` says the store of
+    tile j - store_lag has read its stage, refill that stage with tile
+    j - store_lag + stages (`load(s, j, site)`); finally drain the stores."""
+    _init_and_prefill(bars, stages, count, load)
+    for j in K.range_(0, count):
+        stage = j % stages
+        K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, stages))
+        K.on_stage(stage, stages, lambda s: store(s, j))
+        K.bulk_commit_group()
+        K.bulk_wait_group(store_lag, read=True)
+        prev = j - store_lag
+        with K.if_(j >= store_lag):
+            with K.if_(prev + stages < count):
+                K.on_stage(prev % stages, stages, lambda s: load(s, prev + stages, "re"))
+    K.bulk_wait_group(0)
+
+
 def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int = 132,
                swizzle: int = 0, dtype: str = "bfloat16", name: str = "tma_copy",
                l2_promotion: int = 0, evict_first: bool = False, store_lag: int = 1,
@@ -65,21 +85,9 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
                       mbar=bar, tag=tag, **policy)
 
         with K.if_(tid == 0):
-            _init_and_prefill(bars, stages, count, load)
-            for j in K.range_(0, count):
-                stage = j % stages
-                K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, stages))
-                K.on_stage(stage, stages, lambda s: tma.apply(
-                    store_opcode(2, evict_first), B, bufs[s], box=box, coords=coords(j),
-                    swizzle=swizzle, l2_promotion=l2_promotion, **policy))
-                K.bulk_commit_group()
-                K.bulk_wait_group(store_lag, read=True)
-                prev = j - store_lag
-                with K.if_(j >= store_lag):
-                    with K.if_(prev + stages < count):
-                        K.on_stage(prev % stages, stages,
-                                   lambda s: load(s, prev + stages, "re"))
-            K.bulk_wait_group(0)
+            store_lag_pipeline(bars, stages, count, store_lag, load, lambda s, j: tma.apply(
+                store_opcode(2, evict_first), B, bufs[s], box=box, coords=coords(j),
+                swizzle=swizzle, l2_promotion=l2_promotion, **policy))
 
     tensor = K.Tensor((rows, cols), dtype)
     return K.KernelDef(body, grid=grid, block=32, params=[("A", tensor), ("B", tensor)],

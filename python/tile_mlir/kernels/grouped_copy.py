@@ -46,6 +46,7 @@ from mlir.dialects import arith, llvm, memref
 from .. import builder as K
 from .. import tma
 from ..tensormaps import derive
+from .copy import store_lag_pipeline
 from .opcodes import load_opcode, store_opcode
 
 THREADS = 32          # one warp: lanes derive maps, thread 0 copies
@@ -216,23 +217,8 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
                 cursor[3] = Table[start, 7]
                 cursor[4] = Table[start, 8]
                 cursor[5] = Table[start, 3]
-                for s in range(stages):
-                    K.mbarrier_init(bars.ptr_to([s]), 1)
-                for s in range(stages):
-                    with K.if_(count > s):
-                        load(s, K.Expr(K.Expr.of(s)), "pro")
-                for j in K.range_(0, count):
-                    stage = j % stages
-                    K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, stages))
-                    K.on_stage(stage, stages, store)
-                    K.bulk_commit_group()
-                    K.bulk_wait_group(store_lag, read=True)
-                    prev = j - store_lag
-                    with K.if_(j >= store_lag):
-                        with K.if_(prev + stages < count):
-                            K.on_stage(prev % stages, stages,
-                                       lambda s: load(s, prev + stages, "re"))
-                K.bulk_wait_group(0)
+                store_lag_pipeline(bars, stages, count, store_lag, load,
+                                   lambda s, j: store(s))
 
     params = [("Tmpl", K.Tensor(box, dtype)),
               ("Table", K.Tensor((None, TABLE_COLUMNS), "i64")),

@@ -66,6 +66,23 @@ class Stages:
         return K.dynamic_shared((self.count,), "uint32", self.ids_offset)
 
 
+def _stage_starter(claims: RuntimeClaims, bars, load: Callable) -> Callable:
+    """start(s, ticket, site): records stage s's ticket and, for a real tile,
+    arms the stage's mbarrier for the bytes of the loads tagged `{site}{s}`
+    and issues them (`load(s, ticket, bar, tag)`). Both pipelines prefill
+    and refill their stages with it."""
+
+    def start(s: int, ticket: ir.Value, site: str):
+        claims.record(s, ticket)
+        with K.if_(claims.is_tile(ticket)):
+            tag = f"{site}{s}"
+            bar = bars.ptr_to([s])
+            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
+            load(s, ticket, bar, tag)
+
+    return start
+
+
 def one_thread_pipeline(stages: Stages, store_lag: int, Ctr: K.Buffer, n_tiles: K.Expr,
                         load: Callable, store: Callable) -> None:
     """Thread 0 runs build_copy_dynamic's pipeline over tickets claimed from
@@ -78,13 +95,7 @@ def one_thread_pipeline(stages: Stages, store_lag: int, Ctr: K.Buffer, n_tiles: 
     bars = stages.barriers()
     claims = RuntimeClaims(Ctr, stages.ids(), tile_count_i32(n_tiles))
 
-    def start(s: int, ticket: ir.Value, site: str):
-        claims.record(s, ticket)
-        with K.if_(claims.is_tile(ticket)):
-            tag = f"{site}{s}"
-            bar = bars.ptr_to([s])
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-            load(s, ticket, bar, tag)
+    start = _stage_starter(claims, bars, load)
 
     def step(j, ahead):
         stage = j % S
@@ -130,22 +141,9 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
     bars = stages.barriers()
     claims = RuntimeClaims(Ctr, stages.ids(), tile_count_i32(n_tiles))
 
-    def start(s: int, ticket: ir.Value, site: str):
-        claims.record(s, ticket)
-        with K.if_(claims.is_tile(ticket)):
-            tag = f"{site}{s}"
-            bar = bars.ptr_to([s])
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-            load(s, ticket, bar, tag)
+    start = _stage_starter(claims, bars, load)
 
-    with K.if_(tid == 0):
-        for s in range(S):
-            K.mbarrier_init(bars.ptr_to([s]), 1)
-        for s in range(S):
-            start(s, claims.claim(), "pro")
-    (first_ahead,) = K.if_else(tid == 0, [claims.i32], lambda: [claims.claim()],
-                               lambda: [arith.constant(claims.i32, 0)])
-    K.cta_sync()  # barrier inits and the first tickets are visible
+    first_ahead = claims.prefill(tid, bars, S, start)
 
     def step(j, ahead):
         stage = j % S

@@ -11,7 +11,6 @@ per tile, whole tile rows contiguous, at the price of 2-way bank conflicts).
 from __future__ import annotations
 
 import mlir.ir as ir
-from mlir.dialects import arith
 
 from .. import builder as K
 from .. import tma
@@ -218,14 +217,7 @@ def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int =
                 i0, j0 = origin(ticket)
                 ios[s].load(bar, i0, j0, f"{site}{s}")
 
-        with K.if_(tid == 0):
-            for s in range(S):
-                K.mbarrier_init(bars.ptr_to([s]), 1)
-            for s in range(S):
-                start(s, claims.claim(), "pro")
-        (first_ahead,) = K.if_else(tid == 0, [claims.i32], lambda: [claims.claim()],
-                                   lambda: [arith.constant(claims.i32, 0)])
-        K.cta_sync()  # barrier inits and the first ids are visible
+        first_ahead = claims.prefill(tid, bars, S, start)
         offsets = _lane_offsets(plan)
 
         def step(j, ahead):
