@@ -217,19 +217,12 @@ class Kernel:
                                                   for a in args))
             launch = self._prepare(args, grid, block, cluster, handle)
         direct = launch.direct
-        if direct is None:  # a cluster launch
-            launch.launch(handle, args)
-        elif launch._lock is None:  # no scalars: straight to the driver
+        if direct is not None and launch._lock is None:  # the hot path, inline
             status = direct(handle, launch.kernel_params, 0)[0]
             if status is not launch.success and int(status):
                 raise CudaError("cuLaunchKernel", status)
-        else:
-            with launch._lock:  # the driver copies the parameters during the call
-                for index, checker, slot in launch._scalars:
-                    checker.store(slot, args[index])
-                status = direct(handle, launch.kernel_params, 0)[0]
-            if status is not launch.success and int(status):
-                raise CudaError("cuLaunchKernel", status)
+        else:  # scalars to pack, or a cluster launch
+            launch.launch(handle, args)
         if sync or launch.must_sync:
             self._finish(launch, handle)
 
@@ -324,13 +317,21 @@ class BoundLaunch:
         """Launches on the stream handle, with the scalars of `args` (checked)
         or, without `args`, the ones packed last."""
         if self._lock is None:
-            self.launcher(stream, self.kernel_params)
+            self._issue(stream)
             return
         with self._lock:  # the driver copies the parameters during the call
             if args is not None:
                 for index, checker, slot in self._scalars:
                     checker.store(slot, args[index])
+            self._issue(stream)
+
+    def _issue(self, stream: int) -> None:
+        if self.direct is None:  # a cluster launch
             self.launcher(stream, self.kernel_params)
+            return
+        status = self.direct(stream, self.kernel_params, 0)[0]
+        if status is not self.success and int(status):
+            raise CudaError("cuLaunchKernel", status)
 
     def __call__(self, stream=None) -> None:
         """Launches on `stream`; a debug artifact synchronizes it and raises
@@ -342,12 +343,8 @@ class BoundLaunch:
             status = self.direct(handle, self.kernel_params, 0)[0]
             if status is not self.success and int(status):
                 raise CudaError("cuLaunchKernel", status)
-        debug = self.debug
-        if debug:
-            check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
-            fault = debug.take(self.kernel.name)
-            if fault is not None:
-                raise fault
+        if self.debug:
+            self.kernel._finish(self, handle)
 
     def download(self) -> None:
         for view in self.views:
