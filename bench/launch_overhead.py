@@ -28,6 +28,7 @@ import triton.language as tl  # noqa: E402
 from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 from tile_mlir import cache  # noqa: E402
+from tile_mlir.runtime import launch as launch_path  # noqa: E402
 from tile_mlir.runtime.driver import cuda  # noqa: E402
 
 N = 5000
@@ -71,6 +72,9 @@ def main() -> int:
     args = parser.parse_args()
     drv = cuda()
     rows = {}
+    print("bound launches go through " + (
+        "the C extension runtime/_launch" if launch_path.NATIVE_LAUNCH else
+        f"cuda-python (runtime/_launch unavailable: {launch_path.NATIVE_LAUNCH_ERROR})"))
 
     empty = cache.load_kernel("tile_mlir.kernels.launch:build_empty")
     fn = empty.kernels["empty"].function
@@ -120,6 +124,7 @@ def main() -> int:
           f"bind() <= raw launch of the same kernel (x{rows['tile-mlir bind() launch'] / same:.3f}): "
           f"{'met' if rows['tile-mlir bind() launch'] <= same else 'NOT met'}")
     if args.json:
+        rows["native launch"] = launch_path.NATIVE_LAUNCH
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
 

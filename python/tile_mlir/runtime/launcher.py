@@ -15,7 +15,7 @@ from .arrays import (accepted_dtypes, check_device, check_packed, device_view, d
 from .debug import ErrorBuffer
 from .driver import check, context, cuda
 from .errors import CudaError, TileRuntimeError
-from .launch import Launcher
+from .launch import Launcher, native_dispatch
 from .scalars import SCALAR_CTYPES, ScalarSlot, is_array, is_number
 from .streams import current_stream, stream_getter, stream_handle
 from .tensormap import TensorMapCache, check_source
@@ -71,6 +71,12 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         kernel = self._single or self._only()  # raises [kernel-name]
+        if not kwargs and kernel._dispatch is not None:  # Kernel.__call__'s C path
+            status = kernel._dispatch(args)
+            if status >= 0:
+                if status:
+                    raise CudaError("cuLaunchKernel", status)
+                return None
         return kernel(*args, **kwargs)
 
     def bind(self, *args, **kwargs) -> "BoundLaunch":
@@ -102,6 +108,8 @@ class Kernel:
         self.scalars = {i: ScalarSlot(_scalar_dtype(p), i)
                         for i, p in enumerate(info["params"]) if p["kind"] == "scalar"}
         self._launches: dict = {}
+        # The cached call in C where the extension loaded (runtime/launch.py).
+        self._dispatch = native_dispatch(self._launches, _NUMBER)
         check_shared_bytes(info, _shared_limit())
         if self.dynamic_shared > 48 * 1024:
             attr = cuda().CUfunction_attribute
@@ -195,6 +203,13 @@ class Kernel:
         (copied to the device and back), and for a debug artifact, which
         then raises the fault its kernel recorded (after copying numpy
         arguments back, so what the kernel wrote can be inspected)."""
+        if (self._dispatch is not None and stream is None and grid is None and
+                block is None and cluster is None and not sync):
+            status = self._dispatch(args)  # the cached call in C; -1: not handled
+            if status >= 0:
+                if status:
+                    raise CudaError("cuLaunchKernel", status)
+                return
         handle = None if stream is None else stream_handle(stream)
         try:  # torch tensors and plain numbers, keyed inline (the common call)
             key = tuple([_NUMBER if type(a) in _PLAIN_NUMBERS else
@@ -216,13 +231,7 @@ class Kernel:
                 handle = current_stream(frozenset(type(a).__module__.split(".")[0]
                                                   for a in args))
             launch = self._prepare(args, grid, block, cluster, handle)
-        direct = launch.direct
-        if direct is not None and launch._lock is None:  # the hot path, inline
-            status = direct(handle, launch.kernel_params, 0)[0]
-            if status is not launch.success and int(status):
-                raise CudaError("cuLaunchKernel", status)
-        else:  # scalars to pack, or a cluster launch
-            launch.launch(handle, args)
+        launch.launch(handle, args)
         if sync or launch.must_sync:
             self._finish(launch, handle)
 
@@ -298,50 +307,62 @@ class BoundLaunch:
         self.current_stream = stream_getter(self.libraries)
         self.launcher = Launcher(kernel.function, grid, block,
                                  dim3(cluster) if cluster else None, kernel.dynamic_shared)
-        self._lock = threading.Lock() if params.scalar_slots else None
         self._scalars = [(i, kernel.scalars[i], slot)
                          for i, slot in params.scalar_slots.items()]
         self.debug = kernel.module.debug
         self.must_sync = self.has_host_arrays or bool(self.debug)
-        self.success = cuda().CUresult.CUDA_SUCCESS
-        # cuLaunchKernel with all but (stream, params, extra) bound, where a
-        # launch needs no cluster config.
-        self.direct = None if cluster else self.launcher.bound_call()
+        # cuLaunchKernel with all but the stream bound, where a launch needs
+        # no cluster config; it packs plain scalars itself (launch_with).
+        self.direct = None if cluster else self.launcher.bound_call(
+            self.kernel_params, params, self.current_stream,
+            [(i, ctypes.addressof(slot), *checker.packing())
+             for i, checker, slot in self._scalars], not self.must_sync)
+        # A cluster launch packs its scalars in Python, then launches.
+        self._lock = threading.Lock() if cluster and self._scalars else None
 
     def set_scalars(self, args) -> None:
         """Checks and packs the scalar arguments among `args`."""
-        for index, slot in self.params.scalar_slots.items():
-            self.kernel.scalars[index].store(slot, args[index])
+        for index, checker, slot in self._scalars:
+            checker.store(slot, args[index])
 
     def launch(self, stream: int, args=None) -> None:
         """Launches on the stream handle, with the scalars of `args` (checked)
         or, without `args`, the ones packed last."""
-        if self._lock is None:
-            self._issue(stream)
-            return
-        with self._lock:  # the driver copies the parameters during the call
-            if args is not None:
-                for index, checker, slot in self._scalars:
-                    checker.store(slot, args[index])
-            self._issue(stream)
-
-    def _issue(self, stream: int) -> None:
         if self.direct is None:  # a cluster launch
-            self.launcher(stream, self.kernel_params)
+            if args is None or self._lock is None:
+                self.launcher(stream, self.kernel_params)
+                return
+            with self._lock:  # the driver copies the parameters during the call
+                self.set_scalars(args)
+                self.launcher(stream, self.kernel_params)
             return
-        status = self.direct(stream, self.kernel_params, 0)[0]
-        if status is not self.success and int(status):
+        if args is None or not self._scalars:
+            status = self.direct(stream)
+        else:
+            status = self.direct.launch_with(stream, args)
+            if status < 0:  # a value to convert (numpy) or reject, by rule
+                status = self.direct.launch_with(stream, self._checked(args))
+                assert status >= 0, "checked scalars must pack"
+        if status:
             raise CudaError("cuLaunchKernel", status)
+
+    def _checked(self, args) -> list:
+        """`args` with each scalar checked and converted to the plain int or
+        float its slot takes ([scalar-type], [scalar-range] otherwise)."""
+        args = list(args)
+        for index, checker, _ in self._scalars:
+            args[index] = checker.value(args[index]).value
+        return args
 
     def __call__(self, stream=None) -> None:
         """Launches on `stream`; a debug artifact synchronizes it and raises
         the fault its kernel recorded."""
         handle = self.current_stream() if stream is None else stream_handle(stream)
-        if self.direct is None or self._lock is not None:
+        if self.direct is None:
             self.launch(handle)
         else:
-            status = self.direct(handle, self.kernel_params, 0)[0]
-            if status is not self.success and int(status):
+            status = self.direct(handle)
+            if status:
                 raise CudaError("cuLaunchKernel", status)
         if self.debug:
             self.kernel._finish(self, handle)

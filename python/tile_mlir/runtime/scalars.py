@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import TileRuntimeError
 
-_F32_MAX = float(np.finfo(np.float32).max)
+F32_MAX = float(np.finfo(np.float32).max)
 
 
 class ScalarSlot:
@@ -43,6 +43,14 @@ class ScalarSlot:
         else:
             slot.value = self.value(x).value
 
+    def packing(self) -> tuple:
+        """(kind, width, low, high) for a launch path that packs a plain int
+        or float itself (runtime/launch.py): 'i' takes an int in
+        [low, high], 'f' a float (a float32 slot: one that does not
+        overflow it), anything else goes through value()."""
+        width = ctypes.sizeof(self.ctype)
+        return ("f", width, 0, 0) if self.is_float else ("i", width, self.low, self.high)
+
     def value(self, x):
         """`x` as this parameter's C value, or a [scalar-type]/[scalar-range]
         error naming the argument, the value and the type."""
@@ -55,7 +63,7 @@ class ScalarSlot:
                 raise TileRuntimeError("scalar-type", f"{where}: expected a number for "
                                        f"a {self.dtype} parameter, got {type(x).__name__}")
             v = float(x)
-            if self.dtype == "float32" and math.isfinite(v) and abs(v) > _F32_MAX:
+            if self.dtype == "float32" and math.isfinite(v) and abs(v) > F32_MAX:
                 raise TileRuntimeError("scalar-range", f"{where}: {v!r} overflows "
                                        "float32 (largest finite 3.4028235e+38)")
             return self.ctype(v)
@@ -104,4 +112,4 @@ def is_number(x) -> bool:
 # The C type of each scalar dtype's parameter slot.
 SCALAR_CTYPES = {dtype: kind[0] for dtype, kind in _KINDS.items()}
 
-__all__ = ["SCALAR_CTYPES", "ScalarSlot", "is_array", "is_number"]
+__all__ = ["F32_MAX", "SCALAR_CTYPES", "ScalarSlot", "is_array", "is_number"]

@@ -1,0 +1,197 @@
+"""The C launch path (runtime/_launch) against a stand-in libcuda.
+
+A small shared library named libcuda.so.1, compiled here, records the
+arguments its cuLaunchKernel receives and returns a chosen status; a child
+process finds it first on LD_LIBRARY_PATH, so the extension binds to it."""
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import tile_mlir
+
+RUNTIME = Path(tile_mlir.__file__).parent / "runtime"
+
+FAKE_LIBCUDA = r"""
+#include <stdint.h>
+uint64_t seen[12];
+int next_status;
+int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                   unsigned by, unsigned bz, unsigned shared, void *stream,
+                   void **params, void **extra) {
+  uint64_t v[12] = {(uint64_t)(uintptr_t)f, gx, gy, gz, bx, by, bz, shared,
+                    (uint64_t)(uintptr_t)stream, (uint64_t)(uintptr_t)params,
+                    (uint64_t)(uintptr_t)extra, seen[11] + 1};
+  for (int i = 0; i < 12; i++) seen[i] = v[i];
+  return next_status;
+}
+"""
+
+# The scalar packing both bound-call implementations share: (kind, width,
+# low, high) per slot as runtime/scalars.py states them, and values each must
+# pack (with the bits it must write) or hand back (-1) to the Python checks.
+PACKING_CASES = textwrap.dedent("""
+    import ctypes, math
+    from tile_mlir.runtime.scalars import ScalarSlot
+    CASES = [  # dtype, value, expected slot bits (None: handed back)
+        ("int32", 7, 7), ("int32", -1, 0xFFFFFFFF), ("int32", 2**31, None),
+        ("int32", True, None), ("int32", 3.0, None), ("uint32", 2**32 - 1, 0xFFFFFFFF),
+        ("uint32", -1, None), ("i32", -2**31, 0x80000000), ("i32", 2**32 - 1, 0xFFFFFFFF),
+        ("int64", -2**63, 2**63), ("int64", 2**63, None), ("uint64", 2**64 - 1, 2**64 - 1),
+        ("uint64", 2**64, None), ("i64", -1, 2**64 - 1), ("index", 5, 5),
+        ("float64", 0.1, int.from_bytes(ctypes.c_double(0.1), "little")),
+        ("float64", 1, None),
+        ("float32", 0.1, int.from_bytes(ctypes.c_float(0.1), "little")),
+        ("float32", 1e39, None),
+        ("float32", math.inf, int.from_bytes(ctypes.c_float(math.inf), "little")),
+    ]
+    def check_packing(make_bound, launches):
+        for dtype, value, bits in CASES:
+            slot_type = {4: ctypes.c_uint32, 8: ctypes.c_uint64}[
+                ctypes.sizeof(ScalarSlot(dtype, 1).ctype)]
+            slot = slot_type(0x5A5A5A5A)
+            packing = [(1, ctypes.addressof(slot), *ScalarSlot(dtype, 1).packing())]
+            bound = make_bound(packing)
+            before = launches()
+            status = bound.launch_with(9, ("array", value))
+            if bits is None:
+                assert status == -1, (dtype, value, status)
+                assert launches() == before, (dtype, value, "launched")
+            else:
+                assert status == 0, (dtype, value, status)
+                assert slot.value == bits, (dtype, value, hex(slot.value), hex(bits))
+                assert launches() == before + 1, (dtype, value, "not launched")
+""")
+
+CHILD = PACKING_CASES + textwrap.dedent("""
+    import gc, sys
+    from tile_mlir.runtime import _launch, launch
+    from tile_mlir.runtime.errors import CudaError
+    fake = ctypes.CDLL("libcuda.so.1")
+    seen = (ctypes.c_uint64 * 12).in_dll(fake, "seen")
+    status = ctypes.c_int.in_dll(fake, "next_status")
+    owner = object()
+    before = sys.getrefcount(owner)
+    bound = _launch.Bound(0x1234, (5, 6, 7), (128, 2, 1), 49152, 0xBEEF0, owner)
+    assert sys.getrefcount(owner) == before + 1, "the owner is kept alive"
+    assert bound(0x77) == 0
+    assert list(seen) == [0x1234, 5, 6, 7, 128, 2, 1, 49152, 0x77, 0xBEEF0, 0, 1], list(seen)
+    status.value = 700
+    assert bound(0) == 700 and seen[8] == 0 and seen[11] == 2
+    status.value = 0
+    err = CudaError("cuLaunchKernel", 700)
+    assert "700" in str(err) or "ILLEGAL_ADDRESS" in str(err), str(err)
+    for bad in [(), (1, 2), ("s",)]:
+        try:
+            bound(*bad)
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"bound{bad} was accepted")
+    for bad_grid, bad_scalars in [((1, 1), ()), ((1, 1, 1), [(0, 0, "x", 4, 0, 0)]),
+                                  ((1, 1, 1), [(0, 0, "i", 2, 0, 0)])]:
+        try:
+            _launch.Bound(1, bad_grid, (1, 1, 1), 0, 0, None, None, bad_scalars)
+        except (TypeError, ValueError):
+            pass
+        else:
+            raise AssertionError(f"Bound{bad_grid, bad_scalars} was accepted")
+    del bound
+    gc.collect()
+    assert sys.getrefcount(owner) == before, "the owner is released"
+    assert launch.NATIVE_LAUNCH
+
+    check_packing(lambda packing: _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, None,
+                                                None, packing), lambda: seen[11])
+
+    # The cached call: keyed like Kernel.__call__, launched on the current stream.
+    class Tensor:
+        def __init__(self, ptr): self.ptr, self.shape, self.dtype = ptr, (4, 8), "bf16"
+        def data_ptr(self): return self.ptr
+        def stride(self): return (8, 1)
+    class Cached:
+        def __init__(self, direct): self.direct = direct
+    x, y = Tensor(0x1000), Tensor(0x2000)
+    key = lambda *args: (tuple("n" if type(a) in (int, float) else
+                               (type(a), a.ptr, a.shape, a.stride(), a.dtype)
+                               for a in args), None, None, None)
+    slot = ctypes.c_uint32(0)
+    launches = {}
+    launches[key(x, y, 3)] = Cached(_launch.Bound(
+        0xF00, (2, 1, 1), (64, 1, 1), 0, 0xAA0, None, lambda: 0x5E,
+        [(2, ctypes.addressof(slot), *ScalarSlot("int32", 2).packing())]))
+    launches[key(y, x, 3)] = Cached(_launch.Bound(0xF01, (1, 1, 1), (1, 1, 1), 0, 0, None,
+                                                  lambda: 0, (), False))
+    dispatch = _launch.Dispatch(launches, "n")
+    count = seen[11]
+    assert dispatch((x, y, 41)) == 0 and seen[11] == count + 1
+    assert (seen[0], seen[1], seen[4], seen[8], seen[9]) == (0xF00, 2, 64, 0x5E, 0xAA0)
+    assert slot.value == 41
+    for args in [(x, Tensor(0x3000), 1),  # another address: a miss
+                 (x, y, 2**31),           # a scalar the checks reject
+                 (x, y, True),            # a bool is not a number key
+                 (x, y, object()),        # no accessors
+                 (x, y),                  # another argument count
+                 (y, x, 3)]:              # a launch that must not dispatch
+        assert dispatch(args) == -1, args
+    assert seen[11] == count + 1, "a handed-back call launched"
+    status.value = 719
+    assert dispatch((x, y, 1)) == 719
+    print("ok")
+""")
+
+
+@pytest.fixture(scope="module")
+def fake_libcuda(tmp_path_factory):
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler to build the stand-in libcuda")
+    if not list(RUNTIME.glob("_launch*.so")):
+        pytest.fail("runtime/_launch was not built (the CMake build makes it)")
+    folder = tmp_path_factory.mktemp("fake_libcuda")
+    source = folder / "fake.c"
+    source.write_text(FAKE_LIBCUDA)
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(folder / "libcuda.so.1"),
+                    str(source)], check=True)
+    return folder
+
+
+def test_the_bound_launch_passes_every_argument_and_returns_the_status(fake_libcuda):
+    env = {"LD_LIBRARY_PATH": str(fake_libcuda), "PATH": "/usr/bin:/bin",
+           "PYTHONPATH": str(Path(tile_mlir.__file__).parents[1])}
+    run = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "ok"
+
+
+def test_the_python_bound_call_packs_like_the_c_one():
+    from tile_mlir.runtime.launch import _PythonBound
+    calls = []
+
+    def fake_launch(stream, params, extra):
+        calls.append((stream, params, extra))
+        return (0,)
+
+    scope = {}
+    exec(PACKING_CASES, scope)
+    scope["check_packing"](lambda packing: _PythonBound(fake_launch, 0xAB, packing, None),
+                           lambda: len(calls))
+    assert calls[-1] == (9, 0xAB, 0)
+
+
+def test_without_libcuda_the_import_fails_by_name(tmp_path):
+    env = {"LD_LIBRARY_PATH": str(tmp_path), "PATH": "/usr/bin:/bin",
+           "PYTHONPATH": str(Path(tile_mlir.__file__).parents[1])}
+    code = ("from tile_mlir.runtime import launch\n"
+            "print(launch.NATIVE_LAUNCH, launch.NATIVE_LAUNCH_ERROR)")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    if run.stdout.startswith("True"):
+        pytest.skip("this machine has a real libcuda.so.1")
+    assert run.stdout.strip() == "False libcuda.so.1 with cuLaunchKernel is not loadable"
