@@ -63,7 +63,8 @@ import re, sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 dev = [n for n in names if re.search(r"\.(h|inc|td|cmake|a)$", n) or "/cmake/" in n]
 assert not dev, f"the wheel ships C++ development files: {dev}"
-for needed in ("tile_mlir/bin/tile-opt", "tile_mlir/_lib/libTileMLIR.so", "tile_mlir/cli.py"):
+for needed in ("tile_mlir/bin/tile-opt", "tile_mlir/_lib/libTileMLIR.so", "tile_mlir/cli.py",
+               "tile_mlir/runtime/_launch.abi3.so"):
     assert needed in names, f"the wheel lacks {needed}"
 EOF
 

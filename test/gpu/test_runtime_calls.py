@@ -136,6 +136,44 @@ def test_the_call_path_cache_follows_pointers_and_data(box_f32, rng):
     assert err.value.rule == "global-base-alignment"
 
 
+def test_calls_launch_through_the_c_extension():
+    """The GPU machine loads runtime/_launch: the cases here run the C path."""
+    from tile_mlir.runtime import launch
+    assert launch.NATIVE_LAUNCH, launch.NATIVE_LAUNCH_ERROR
+
+
+def test_threads_calling_one_cached_launch_keep_their_scalars(box_f32, rng):
+    """Eight threads launch the same cached launch (same arrays, same keys),
+    each with its own (row, col) on its own stream: a launch that took one
+    thread's row with another's col would copy a box none of them asked
+    for."""
+    import threading
+    a = torch.from_numpy(rng.standard_normal((512, 128)).astype(np.float32)).cuda()
+    out = torch.full_like(a, -3.0)
+    picks = [(64 * i + int(rng.integers(0, 40)), 64 * (i % 2)) for i in range(8)]
+    streams = [torch.cuda.Stream() for _ in picks]
+    box_f32(a, out, *picks[0])  # cache the launch
+    torch.cuda.synchronize()
+    start = threading.Barrier(len(picks))
+
+    def worker(i):
+        start.wait()
+        with torch.cuda.stream(streams[i]):
+            for _ in range(300):
+                box_f32(a, out, *picks[i])
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(picks))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    torch.cuda.synchronize()
+    want = torch.full_like(a, -3.0)
+    for row, col in picks:
+        want[row:row + 16, col:col + 64] = a[row:row + 16, col:col + 64]
+    assert torch.equal(out, want)
+
+
 def test_strided_views_are_checked(box_f32, rng):
     big = torch.from_numpy(rng.standard_normal((64, 256)).astype(np.float32)).cuda()
     a = big[:, :128]  # outer stride 256 elements: a valid tensor map
