@@ -33,6 +33,14 @@ typedef int (*LaunchKernelFn)(void *function, unsigned gx, unsigned gy, unsigned
                               void *stream, void **params, void **extra);
 
 static LaunchKernelFn launch_kernel;
+/* Py_XSETREF is not in the limited API. */
+#define Py_XSETREF_COMPAT(dst, src)                                                      \
+  do {                                                                                   \
+    PyObject *old_ = (dst);                                                              \
+    (dst) = (src);                                                                       \
+    Py_XDECREF(old_);                                                                    \
+  } while (0)
+
 static PyObject *s_data_ptr, *s_shape, *s_stride, *s_dtype, *s_direct;
 static PyObject *bound_type;
 
@@ -264,6 +272,13 @@ typedef struct {
   PyObject_HEAD
   PyObject *launches; /* dict: call key -> BoundLaunch (with .direct) */
   PyObject *marker;   /* the key entry of a plain number */
+  /* The last hit: a call whose arguments compare equal to its key entries
+   * is that launch again, without building and hashing a key. A launch
+   * stays valid for its key after the dict drops it. */
+  PyObject *last_key, *last_found;
+  /* data_ptr and stride looked up once on the type of the last array
+   * argument, called unbound (no bound method made per call). */
+  PyObject *array_type, *m_data_ptr, *m_stride;
 } Dispatch;
 
 static int dispatch_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
@@ -282,21 +297,42 @@ static int dispatch_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   self->marker = marker;
   Py_XDECREF(old_launches);
   Py_XDECREF(old_marker);
+  Py_CLEAR(self->last_key);
+  Py_CLEAR(self->last_found);
   return 0;
+}
+
+static int is_plain_number(PyObject *a) { return PyLong_CheckExact(a) || PyFloat_CheckExact(a); }
+
+/* a.name() through the method found once on a's type. */
+static PyObject *call_method(Dispatch *self, PyObject *a, PyObject *name, PyObject **slot) {
+  if ((PyObject *)Py_TYPE(a) != self->array_type) {
+    PyObject *data_ptr = PyObject_GetAttr((PyObject *)Py_TYPE(a), s_data_ptr);
+    PyObject *stride = data_ptr ? PyObject_GetAttr((PyObject *)Py_TYPE(a), s_stride) : NULL;
+    if (!stride) {
+      Py_XDECREF(data_ptr);
+      return NULL;
+    }
+    Py_INCREF((PyObject *)Py_TYPE(a));
+    Py_XSETREF_COMPAT(self->array_type, (PyObject *)Py_TYPE(a));
+    Py_XSETREF_COMPAT(self->m_data_ptr, data_ptr);
+    Py_XSETREF_COMPAT(self->m_stride, stride);
+  }
+  return PyObject_CallFunctionObjArgs(*slot, a, NULL);
 }
 
 /* The key entry of one argument, or NULL (no error set) when it has none. */
 static PyObject *argument_key(Dispatch *self, PyObject *a) {
-  if (PyLong_CheckExact(a) || PyFloat_CheckExact(a)) {
+  if (is_plain_number(a)) {
     Py_INCREF(self->marker);
     return self->marker;
   }
   PyObject *ptr = NULL, *shape = NULL, *stride = NULL, *dtype = NULL, *entry = NULL;
-  ptr = PyObject_CallMethodObjArgs(a, s_data_ptr, NULL);
+  ptr = call_method(self, a, s_data_ptr, &self->m_data_ptr);
   if (ptr)
     shape = PyObject_GetAttr(a, s_shape);
   if (shape)
-    stride = PyObject_CallMethodObjArgs(a, s_stride, NULL);
+    stride = call_method(self, a, s_stride, &self->m_stride);
   if (stride)
     dtype = PyObject_GetAttr(a, s_dtype);
   if (dtype)
@@ -310,6 +346,89 @@ static PyObject *argument_key(Dispatch *self, PyObject *a) {
   return entry;
 }
 
+/* 1 when `value` (a new reference, or NULL) equals `want`; consumes value. */
+static int same(PyObject *value, PyObject *want) {
+  if (!value)
+    return 0;
+  int eq = value == want ? 1 : PyObject_RichCompareBool(value, want, Py_EQ);
+  Py_DECREF(value);
+  return eq == 1;
+}
+
+/* Whether the arguments match the last hit's key, entry by entry. */
+static int matches_last_key(Dispatch *self, PyObject *key, PyObject *call_args);
+
+static int matches_last(Dispatch *self, PyObject *call_args) {
+  /* Held here: the accessors may run Python code, and another thread may
+   * replace the last hit meanwhile. */
+  PyObject *key = self->last_key;
+  if (!key)
+    return 0;
+  Py_INCREF(key);
+  int match = matches_last_key(self, key, call_args);
+  Py_DECREF(key);
+  return match;
+}
+
+static int matches_last_key(Dispatch *self, PyObject *key, PyObject *call_args) {
+  Py_ssize_t n = PyTuple_Size(call_args);
+  if (PyTuple_Size(key) != n)
+    return 0;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *a = PyTuple_GetItem(call_args, i), *entry = PyTuple_GetItem(key, i);
+    if (entry == self->marker) {
+      if (!is_plain_number(a))
+        return 0;
+      continue;
+    }
+    if (is_plain_number(a) || (PyObject *)Py_TYPE(a) != PyTuple_GetItem(entry, 0) ||
+        !same(call_method(self, a, s_data_ptr, &self->m_data_ptr), PyTuple_GetItem(entry, 1)) ||
+        !same(PyObject_GetAttr(a, s_shape), PyTuple_GetItem(entry, 2)) ||
+        !same(call_method(self, a, s_stride, &self->m_stride), PyTuple_GetItem(entry, 3)) ||
+        !same(PyObject_GetAttr(a, s_dtype), PyTuple_GetItem(entry, 4))) {
+      PyErr_Clear();
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The cached launch for these arguments (a new reference), or NULL (no
+ * error set). */
+static PyObject *find_launch(Dispatch *self, PyObject *call_args) {
+  if (matches_last(self, call_args) && self->last_found) {
+    Py_INCREF(self->last_found);
+    return self->last_found;
+  }
+  Py_ssize_t n = PyTuple_Size(call_args);
+  PyObject *key = PyTuple_New(n);
+  if (!key) {
+    PyErr_Clear();
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *entry = argument_key(self, PyTuple_GetItem(call_args, i));
+    if (!entry) {
+      Py_DECREF(key);
+      return NULL;
+    }
+    PyTuple_SetItem(key, i, entry); /* steals */
+  }
+  PyObject *full = PyTuple_Pack(4, key, Py_None, Py_None, Py_None);
+  PyObject *found = full ? PyDict_GetItemWithError(self->launches, full) : NULL;
+  Py_XDECREF(full);
+  if (!found) {
+    PyErr_Clear(); /* a miss, or an unhashable entry the Python path keys */
+    Py_DECREF(key);
+    return NULL;
+  }
+  Py_INCREF(found); /* for last_found */
+  Py_INCREF(found); /* for the caller */
+  Py_XSETREF_COMPAT(self->last_key, key);
+  Py_XSETREF_COMPAT(self->last_found, found);
+  return found;
+}
+
 static PyObject *dispatch_call(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   Dispatch *self = (Dispatch *)self_obj;
   PyObject *call_args;
@@ -318,30 +437,11 @@ static PyObject *dispatch_call(PyObject *self_obj, PyObject *args, PyObject *kwa
       PyErr_SetString(PyExc_TypeError, "a dispatch takes the argument tuple");
     return NULL;
   }
-  Py_ssize_t n = PyTuple_Size(call_args);
-  PyObject *key = PyTuple_New(n);
-  if (!key)
-    return NULL;
-  for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *entry = argument_key(self, PyTuple_GetItem(call_args, i));
-    if (!entry) {
-      Py_DECREF(key);
-      return PyLong_FromLong(-1);
-    }
-    PyTuple_SetItem(key, i, entry); /* steals */
-  }
-  PyObject *full = PyTuple_Pack(4, key, Py_None, Py_None, Py_None);
-  Py_DECREF(key);
-  if (!full)
-    return NULL;
-  PyObject *found = PyDict_GetItemWithError(self->launches, full); /* borrowed */
-  Py_DECREF(full);
-  if (!found) {
-    if (PyErr_Occurred())
-      PyErr_Clear(); /* an unhashable entry: the Python path keys it */
+  PyObject *found = find_launch(self, call_args);
+  if (!found)
     return PyLong_FromLong(-1);
-  }
   PyObject *direct = PyObject_GetAttr(found, s_direct);
+  Py_DECREF(found);
   if (!direct) {
     PyErr_Clear();
     return PyLong_FromLong(-1);
@@ -379,6 +479,11 @@ static void dispatch_dealloc(PyObject *self_obj) {
   PyTypeObject *type = Py_TYPE(self_obj);
   Py_CLEAR(self->launches);
   Py_CLEAR(self->marker);
+  Py_CLEAR(self->last_key);
+  Py_CLEAR(self->last_found);
+  Py_CLEAR(self->array_type);
+  Py_CLEAR(self->m_data_ptr);
+  Py_CLEAR(self->m_stride);
   freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
   tp_free(self_obj);
   Py_DECREF(type);

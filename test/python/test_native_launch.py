@@ -110,9 +110,10 @@ CHILD = PACKING_CASES + textwrap.dedent("""
 
     # The cached call: keyed like Kernel.__call__, launched on the current stream.
     class Tensor:
-        def __init__(self, ptr): self.ptr, self.shape, self.dtype = ptr, (4, 8), "bf16"
+        def __init__(self, ptr):
+            self.ptr, self.shape, self.strides, self.dtype = ptr, (4, 8), (8, 1), "bf16"
         def data_ptr(self): return self.ptr
-        def stride(self): return (8, 1)
+        def stride(self): return self.strides
     class Cached:
         def __init__(self, direct): self.direct = direct
     x, y = Tensor(0x1000), Tensor(0x2000)
@@ -139,6 +140,19 @@ CHILD = PACKING_CASES + textwrap.dedent("""
                  (y, x, 3)]:              # a launch that must not dispatch
         assert dispatch(args) == -1, args
     assert seen[11] == count + 1, "a handed-back call launched"
+    # The last hit is compared entry by entry: the same objects with a new
+    # address, shape, stride or dtype are a miss; equal new objects a hit.
+    assert dispatch((x, y, 5)) == 0 and dispatch((x, y, 6)) == 0 and slot.value == 6
+    count = seen[11]
+    for field, value in [("ptr", 0x1001), ("shape", (4, 9)), ("strides", (9, 1)),
+                         ("dtype", "f32")]:
+        old = getattr(x, field)
+        setattr(x, field, value)
+        assert dispatch((x, y, 1)) == -1, field
+        setattr(x, field, old)
+    assert seen[11] == count
+    assert dispatch((Tensor(0x1000), Tensor(0x2000), 7)) == 0 and seen[11] == count + 1
+    assert dispatch((x, y, 2**40)) == -1 and slot.value == 7
     status.value = 719
     assert dispatch((x, y, 1)) == 719
     print("ok")
