@@ -15,6 +15,7 @@ from tile_mlir.kernels.permute_kernels import (build_permute_boxes, build_permut
                                                build_permute_transpose)
 from tile_mlir.kernels.unfold_kernels import (build_unfold_nchw, build_unfold_nhwc,
                                               build_unfold_simt)
+from tile_mlir.kernels.unfold_taps import build_unfold_nchw_taps
 
 HAVE_PTXAS = compiler.find_ptxas() is not None
 
@@ -52,6 +53,10 @@ KERNELS = {
     "unfold_nchw": (lambda: build_unfold_nchw(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 2, 32),
                     {"st.global.v4": 1, "ld.shared.v4": 2,
                      "tensor.3d.shared::cta.global": 1}),
+    "unfold_taps": (lambda: build_unfold_nchw_taps(2, (3, 3), (1, 1), (1, 1), (1, 1), 32, 128,
+                                                            72, 2),
+                    {"tensor.4d.global.shared::cta": 9, "tensor.3d.shared::cta.global": 3,
+                     "st.shared.v4": 1, "ld.shared.v4": 2}),
     "unfold_simt": (lambda: build_unfold_simt(4, (2, 3), (0, 1), (2, 1), (1, 2), "NHWC"),
                     {"ld.global": 1}),
 }

@@ -10,7 +10,8 @@ import pytest
 from tile_mlir.errors import TileUsageError
 from tile_mlir.kernels.layout_call import as_tensor
 from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
-                                            model_unfold_nchw, model_unfold_nhwc, storage)
+                                            model_unfold_nchw, model_unfold_nhwc,
+                                            model_unfold_taps, storage)
 from tile_mlir.kernels.layout_plan import (ENGINE_NAN, contiguous_strides, plan_pad,
                                            plan_unfold, unfold_spec)
 from tile_mlir.kernels.permute import plan_for
@@ -106,7 +107,10 @@ def _unfold_ref(x, k, p, s, d):
 
 UNFOLDS = [((2, 16, 20, 24), 3, 1, 1, 1), ((2, 8, 16, 40), (3, 5), (1, 2), 1, 1),
            ((1, 32, 17, 19), 3, 0, 2, 1), ((2, 16, 24, 24), 3, 2, 1, 2),
-           ((3, 8, 12, 32), (1, 3), (0, 1), (1, 2), 1), ((1, 64, 9, 16), 2, 0, 2, 1)]
+           ((3, 8, 12, 32), (1, 3), (0, 1), (1, 2), 1), ((1, 64, 9, 16), 2, 0, 2, 1),
+           # the taps kernel: a two-box halo, wide shifts, dilation, 5 taps a row
+           ((2, 5, 20, 128), 3, 1, 1, 1), ((1, 2, 8, 256), (1, 3), (0, 100), 1, (1, 100)),
+           ((1, 3, 13, 192), (3, 5), (1, 4), 1, (1, 2)), ((1, 4, 10, 400), 3, 1, 1, 1)]
 
 
 @pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
@@ -124,8 +128,13 @@ def test_unfold_model_equals_numpy(layout, shape, k, p, s, d):
     plan = plan_unfold(unfold_spec(x.shape, k, p, s, d, layout), True, 2)
     if plan.kind == "simt":
         pytest.skip("the SIMT kernel has no model")
-    model = model_unfold_nhwc if plan.kind == "im2col" else model_unfold_nchw
+    model = {"im2col": model_unfold_nhwc, "taps": model_unfold_taps,
+             "rows": model_unfold_nchw}[plan.kind]
     assert np.array_equal(model(plan.params, x), want)
+    if plan.kind == "taps":  # the rows kernel still serves these shapes' variants
+        rows = plan_unfold(unfold_spec(x.shape, k, p, s, d, layout), True, 2, taps=False)
+        assert rows.kind == "rows"
+        assert np.array_equal(model_unfold_nchw(rows.params, x), want)
 
 
 @pytest.mark.parametrize("elem,span,tile,threads", [

@@ -175,7 +175,27 @@ def test_unfold_needs_a_4d_or_3d_image():
 
 def test_unfold_paths():
     s = P.unfold_spec((32, 64, 128, 128), 3, 1)
-    assert P.plan_unfold(s, True, 2).kind == "rows"
+    plan = P.plan_unfold(s, True, 2)
+    assert plan.kind == "taps" and (plan.params["rows"], plan.params["width"]) == (32, 128)
+    assert P.plan_unfold(s, True, 2, taps=False).kind == "rows"
+    # Stride 2, or an output row that is not whole 16-byte chunks (3x3 with
+    # no padding on 128 columns: 126): the rows kernel.
+    assert P.plan_unfold(P.unfold_spec((2, 8, 64, 64), 3, 1, 2), True, 2).kind == "rows"
+    assert P.plan_unfold(P.unfold_spec((2, 8, 64, 128), 3, 0), True, 2).kind == "rows"
+    # The bench's halo, 8 + 128 + 8 columns, is wider than the 128-column
+    # input row: two boxes of 72. 400 output columns: tiles of 256 (a box),
+    # their halo of 272 columns in two boxes of 136.
+    assert (plan.params["hbox"], plan.params["hnb"]) == (72, 2)
+    plan = P.plan_unfold(P.unfold_spec((1, 4, 10, 400), 3, 1), True, 2)
+    assert plan.kind == "taps" and plan.params["width"] == 256
+    assert (plan.params["hbox"], plan.params["hnb"]) == (136, 2)
+    # bf16 rows of 32 columns (64 bytes) hold no 128-byte tile row.
+    assert P.plan_unfold(P.unfold_spec((8, 64, 32, 32), 3, 1), True, 2).kind == "rows"
+    # Shifts of +-100 columns: a halo of 456 columns, two boxes of 232.
+    s = P.unfold_spec((1, 2, 8, 256), (1, 3), (0, 100), 1, (1, 100))
+    plan = P.plan_unfold(s, True, 2)
+    assert s.out_hw == (8, 256) and plan.kind == "taps"
+    assert (plan.params["hbox"], plan.params["hnb"]) == (232, 2)
     s = P.unfold_spec((32, 128, 128, 64), 3, 1, layout="NHWC")
     plan = P.plan_unfold(s, True, 2)
     assert plan.kind == "im2col" and plan.params["channels"] == 64

@@ -91,6 +91,10 @@ UNFOLD_SHAPES = [
     ((2, 3, 30, 34), 3, 1, 1, 1),
     ((1, 4, 10, 400), 3, 1, 1, 1), ((1, 3, 9, 264), (3, 5), (1, 3), 1, 1),
     ((8, 64, 32, 32), 3, 1, 1, 1),  # the README's example
+    # The taps kernel in bf16: halos of one and two boxes, dilation, 5 taps
+    # a row, partial row tiles.
+    ((2, 5, 20, 128), 3, 1, 1, 1), ((1, 3, 13, 192), (3, 5), (1, 4), 1, (1, 2)),
+    ((2, 2, 37, 64), (5, 3), (3, 1), 1, (2, 1)),
 ]
 UNFOLD_BENCH = ((32, 64, 128, 128), 3, 1, 1, 1)
 UNFOLD_BENCH_SMALL = ((2, 64, 32, 48), 3, 1, 1, 1)

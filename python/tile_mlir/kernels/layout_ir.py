@@ -185,3 +185,29 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Va
         pair = arith.ori(picked[i], arith.shli(picked[i + 1], thirty_two))
         out.append(arith.trunci(i32, arith.shrui(pair, shift)))
     return vector.from_elements(v4, out)
+
+
+def shifted_chunk(chunk0: K.Expr, chunk1: K.Expr, byte_rem: int) -> ir.Value:
+    """Bytes [byte_rem, byte_rem + 16) of the 32 bytes made of the 16-byte
+    aligned shared chunks at chunk0 and chunk1, as a vector<4xi32>:
+    chunk_pair_vector with a static shift, the words picked at compile time,
+    chunk0 alone read when byte_rem is 0."""
+    from mlir.dialects import llvm, vector
+    from ..builder.pointers import shared_pointer
+    if not 0 <= byte_rem < 16:
+        raise ValueError("byte_rem is in 0..15")
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    v4 = ir.VectorType.get([4], i32)
+    first = llvm.load(v4, shared_pointer(chunk0), alignment=16)
+    if byte_rem == 0:
+        return first
+    second = llvm.load(v4, shared_pointer(chunk1), alignment=16)
+    words = [vector.extract(v, [], [i]) for v in (first, second) for i in range(4)]
+    q, shift = byte_rem // 4, 8 * (byte_rem % 4)
+    if shift == 0:
+        return vector.from_elements(v4, words[q:q + 4])
+    wide = [arith.extui(i64, w) for w in words[q:q + 5]]
+    amount, thirty_two = arith.constant(i64, shift), arith.constant(i64, 32)
+    out = [arith.trunci(i32, arith.shrui(arith.ori(wide[i], arith.shli(wide[i + 1], thirty_two)),
+                                         amount)) for i in range(4)]
+    return vector.from_elements(v4, out)

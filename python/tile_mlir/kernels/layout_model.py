@@ -287,3 +287,57 @@ def model_unfold_nchw(p: dict, A: np.ndarray) -> np.ndarray:
                     written[f + x] += 1
     assert written.max(initial=1) == 1, "an output element written twice"
     return B.reshape(n, c * conv.taps, L)
+
+
+def model_unfold_taps(p: dict, A: np.ndarray) -> np.ndarray:
+    """build_unfold_nchw_taps: per tile the halo and the aligned shifts'
+    images loaded, the other shifts' images copied out of the halo 16 bytes
+    at a time, then one store per tap from its image's row i dh."""
+    from .taps_geometry import TapsGeometry
+    (kh, kw), (ph, _), (dh, _) = p["kernel"], p["padding"], p["dilation"]
+    elem = A.dtype.itemsize
+    geo = TapsGeometry(tuple(p["kernel"]), tuple(p["padding"]), tuple(p["dilation"]), elem,
+                       p["rows"], p["width"], p.get("hbox", 0), p.get("hnb", 0))
+    n, c, h, w = A.shape
+    planes = A.reshape(n * c, h, w)
+    oh = h + 2 * ph - dh * (kh - 1)
+    ow = w + 2 * p["padding"][1] - p["dilation"][1] * (kw - 1)
+    B = np.zeros((n * c, kh * kw, oh, ow), dtype=A.dtype)
+    written = np.zeros(B.shape, np.int32)
+    V = geo.vec
+    counts = [n * c, -(-oh // geo.rows), -(-ow // geo.width)]
+    for t in range(int(np.prod(counts))):
+        plane, rb, cb = t // (counts[1] * counts[2]), t // counts[2] % counts[1], t % counts[2]
+        oy0, ox0 = rb * geo.rows, cb * geo.width
+        shared = _shared(geo.stage_bytes)
+        for k in range(geo.hnb if geo.built else 0):
+            emulator.load(shared, k * geo.halo_box_bytes, planes,
+                          box=(1, geo.rows_in, geo.hbox),
+                          coords=(plane, oy0 - ph, ox0 + geo.halo_start + k * geo.hbox))
+        for j, shift in enumerate(geo.shifts):
+            if j not in geo.built:
+                emulator.load(shared, geo.image_offset(j), planes,
+                              box=(1, geo.rows_in, geo.width),
+                              coords=(plane, oy0 - ph, ox0 + shift))
+        for j in geo.built:
+            shift = geo.shifts[j] - geo.halo_start
+            first, rem = shift // V * V, (shift % V) * elem
+            for r in range(geo.rows_in):
+                for chunk in range(geo.width // V):
+                    col = chunk * V + first
+                    assert col + (2 if rem else 1) * V <= geo.hbox * geo.hnb, \
+                        "a chunk read past the halo"
+                    a0 = geo.halo_offset(r, col, IntDynOps)
+                    a1 = geo.halo_offset(r, col + V, IntDynOps)
+                    pair = np.concatenate([shared[a0:a0 + 16], shared[a1:a1 + 16]])
+                    dst = geo.image_offset(j) + r * geo.width * elem + chunk * 16
+                    shared[dst:dst + 16] = pair[rem:rem + 16]
+        for i in range(kh):
+            for j in range(kw):
+                box = (1, 1, geo.rows, geo.width)
+                B = emulator.store(B, shared, geo.image_offset(j) + i * dh * geo.width * elem,
+                                   box=box, coords=(plane, i * kw + j, oy0, ox0))
+                written[plane, i * kw + j, oy0:oy0 + geo.rows, ox0:ox0 + geo.width] += 1
+    assert written.max(initial=1) == 1 and written.min(initial=1) == 1, \
+        "an output element written twice or not at all"
+    return B.reshape(n, c * kh * kw, oh * ow)

@@ -510,9 +510,11 @@ def unfold_spec(shape, kernel_size, padding=0, stride=1, dilation=1,
 
 @dataclass(frozen=True)
 class UnfoldPlan:
-    """"im2col" (NHWC: im2col loads of pixel columns, tile stores), "rows"
-    (NCHW: boxes of input rows, threads writing the shifted windows) or
-    "simt"; `params` the builder's static parameters."""
+    """"im2col" (NHWC: im2col loads of pixel columns, tile stores), "taps"
+    (NCHW, stride 1: shifted images of the input rows in shared memory, a
+    tile store per tap), "rows" (NCHW: boxes of input rows, threads writing
+    the shifted windows) or "simt"; `params` the builder's static
+    parameters."""
     kind: str
     spec: UnfoldSpec
     params: dict = field(default_factory=dict)
@@ -530,11 +532,49 @@ def _im2col_ok(spec: UnfoldSpec, elem: int) -> bool:
     return (spec.c * elem) % STRIDE_ALIGN == 0
 
 
+# build_unfold_nchw_taps: a stage of images of at most this many bytes (three
+# stages, two CTAs an SM).
+TAPS_STAGE_BYTES = 36 * 1024
+
+
+def _taps_params(spec: UnfoldSpec, elem: int) -> dict | None:
+    """The taps kernel's tile for an NCHW unfold with stride 1 whose input
+    and output rows are whole 16-byte chunks, or None. Every box is within
+    its tensor's extents (`box-within-dim`): the tile no wider than the
+    input and output rows, its input rows within H, the halo in boxes no
+    wider than the input row (fitted_boxes)."""
+    from .taps_geometry import SHARED_ALIGN, TapsGeometry
+    oh, ow = spec.out_hw
+    if spec.stride != (1, 1) or (spec.w * elem) % STRIDE_ALIGN or \
+            (ow * elem) % STRIDE_ALIGN or oh < 1 or ow < 1:
+        return None
+    unit = SHARED_ALIGN // elem
+    spare = (spec.kernel[0] - 1) * spec.dilation[0]  # input rows beyond the tile's
+    # The widest tile whose halo fits, then the most rows (up to 32) whose
+    # stage fits.
+    for width in range(min(BOX_MAX, ow, spec.w) // unit * unit, 0, -unit):
+        probe = TapsGeometry(spec.kernel, spec.padding, spec.dilation, elem, 1, width, 0, 0)
+        halo = (0, 0)
+        if probe.built:
+            halo = fitted_boxes(elem, spec.w, probe.halo_width)
+            if halo is None:
+                continue
+        rows = pow2_floor(max(1, min(oh, 32, spec.h - spare)))
+        while rows >= 1 and rows + spare <= spec.h:
+            geo = TapsGeometry(spec.kernel, spec.padding, spec.dilation, elem, rows, width,
+                               *halo)
+            if geo.stage_bytes <= TAPS_STAGE_BYTES:
+                return {"rows": rows, "width": width, "hbox": halo[0], "hnb": halo[1],
+                        "stages": 3}
+            rows //= 2
+    return None
+
+
 def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
-                fit: bool = True) -> UnfoldPlan:
+                fit: bool = True, taps: bool = True) -> UnfoldPlan:
     """`strides_ok`: the input is dense with its innermost axis contiguous;
     `fit`: NCHW row boxes fitted to the window (fitted_boxes) where they
-    can be, else powers of two."""
+    can be, else powers of two; `taps`: the taps kernel where it applies."""
     check_elem(elem)
     base = {"elem": elem, **spec.static()}
     if spec.layout == "NHWC":
@@ -548,6 +588,9 @@ def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
     v = STRIDE_ALIGN // elem
     (kh, kw), (sh, sw), (dh, dw) = spec.kernel, spec.stride, spec.dilation
     oh, ow = spec.out_hw
+    tile = _taps_params(spec, elem) if strides_ok and taps else None
+    if tile:
+        return UnfoldPlan("taps", spec, {**base, **tile})
     if strides_ok and (spec.w * elem) % STRIDE_ALIGN == 0 and spec.w >= v:
         need = (ow - 1) * sw + (kw - 1) * dw + 1 + v
         fitted = fitted_boxes(elem, spec.w, need) if fit else None

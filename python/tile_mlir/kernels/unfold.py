@@ -14,11 +14,15 @@ NHWC runs on the copy engine's im2col mode (unfold_kernels.
 build_unfold_nhwc): the pixel column of each filter tap is one load, its
 padding the engine's fill. NCHW's innermost axis is W, which im2col mode
 cannot shift by a tap (tile-mode innermost coordinates are 16-byte
-aligned), so build_unfold_nchw loads the rows under a tile as boxes (the
-vertical and horizontal padding filled by the engine) and the threads write
-every tap's shifted window. Shapes outside what either describes run on
-build_unfold_simt. Compiled once per element size, layout, kernel, padding,
-stride, dilation and tile; extents are runtime values.
+aligned). With stride 1 and rows of whole 16-byte chunks,
+unfold_taps.build_unfold_nchw_taps builds one shared image per column
+shift. The aligned shifts are loads; the others are shifted by the threads
+from a halo load. Every tap is then one tile store. Other NCHW shapes run
+on build_unfold_nchw, which loads the rows under a tile as boxes (the
+padding filled by the engine); the threads then write every tap's shifted
+window. Shapes outside what these describe run on build_unfold_simt.
+Compiled once per element size, layout, kernel, padding, stride, dilation
+and tile; extents are runtime values.
 """
 
 from __future__ import annotations
@@ -29,8 +33,12 @@ from .layout_plan import plan_unfold, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_UNFOLD_NCHW = "tile_mlir.kernels.unfold_kernels:build_unfold_nchw"
+BUILD_UNFOLD_TAPS = "tile_mlir.kernels.unfold_taps:build_unfold_nchw_taps"
 BUILD_UNFOLD_NHWC = "tile_mlir.kernels.unfold_kernels:build_unfold_nhwc"
 BUILD_UNFOLD_SIMT = "tile_mlir.kernels.unfold_kernels:build_unfold_simt"
+
+_KINDS = {BUILD_UNFOLD_NHWC: "im2col", BUILD_UNFOLD_TAPS: "taps",
+          BUILD_UNFOLD_NCHW: "rows"}
 
 SIMT_GRID = 1056
 SIMT_THREADS = 256
@@ -43,6 +51,11 @@ def kernel_for(plan) -> tuple:
         # Two CTAs an SM: 3.72 TB/s on the H200 against 2.91 with one.
         return BUILD_UNFOLD_NHWC, {**common, "pixels": p["pixels"],
                                    "channels": p["channels"], "stages": p["stages"],
+                                   "grid": 2 * PERSISTENT_GRID}
+    if plan.kind == "taps":
+        return BUILD_UNFOLD_TAPS, {**common, "rows": p["rows"], "width": p["width"],
+                                   "hbox": p["hbox"], "hnb": p["hnb"],
+                                   "stages": p["stages"], "threads": 256,
                                    "grid": 2 * PERSISTENT_GRID}
     if plan.kind == "rows":
         # The threads' copy is latency bound: as many threads an SM as fit.
@@ -83,11 +96,17 @@ def run(plan, t, out, kernel=None) -> None:
     builder, params = kernel or kernel_for(plan)
     src, dst = bits_view(t), bits_view(out)
     n, c, h, w = spec.n, spec.c, spec.h, spec.w
-    if plan.kind == "im2col":
+    kind = _KINDS.get(builder, "simt")  # a variant may be another plan's kernel
+    if kind == "im2col":
         args = (src.view(n, h, w, c), dst.view(n * spec.blocks, spec.taps, c),
                 counter(t.device))
         launch(builder, params, args, persistent_grid(t.device, params["grid"]))
-    elif plan.kind == "rows":
+    elif kind == "taps":
+        oh, ow = spec.out_hw
+        args = (src.view(n * c, h, w), dst.view(n * c, spec.taps, oh, ow),
+                counter(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+    elif kind == "rows":
         args = (src.view(n * c, h, w), dst.view(-1), counter(t.device))
         launch(builder, params, args, persistent_grid(t.device, params["grid"]))
     else:
@@ -107,6 +126,17 @@ def variants(plan) -> list:
         out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
                                           "stages": 3})))
         out.append(("g264 s6", (builder, {**params, "stages": params["stages"] + 2})))
+    if plan.kind == "taps":
+        out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
+        out.append(("g396 t128", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                            "threads": 128})))
+        out.append(("s4", (builder, {**params, "stages": 4})))
+        if params["rows"] > 8:
+            out.append(("half rows g396", (builder, {**params, "rows": params["rows"] // 2,
+                                                     "grid": 3 * PERSISTENT_GRID})))
+        rows_plan = plan_unfold(plan.spec, True, params["elem"], PERSISTENT_GRID,
+                                taps=False)
+        out.append(("rows kernel", kernel_for(rows_plan)))
     if plan.kind == "rows":
         t256 = {**params, "threads": 256}
         out.append(("t256 g132", (builder, {**t256, "grid": PERSISTENT_GRID})))
