@@ -33,14 +33,6 @@ typedef int (*LaunchKernelFn)(void *function, unsigned gx, unsigned gy, unsigned
                               void *stream, void **params, void **extra);
 
 static LaunchKernelFn launch_kernel;
-/* Py_XSETREF is not in the limited API. */
-#define Py_XSETREF_COMPAT(dst, src)                                                      \
-  do {                                                                                   \
-    PyObject *old_ = (dst);                                                              \
-    (dst) = (src);                                                                       \
-    Py_XDECREF(old_);                                                                    \
-  } while (0)
-
 static PyObject *s_data_ptr, *s_shape, *s_stride, *s_dtype, *s_direct;
 static PyObject *bound_type;
 
@@ -70,13 +62,27 @@ static int read_scalar_packing(PyObject *entry, ScalarPacking *out) {
   if (!PyArg_ParseTuple(entry, "nKCiLK", &out->index, &slot, &kind, &out->width,
                         &out->low, &out->high))
     return -1;
-  if ((kind != 'i' && kind != 'f') || (out->width != 4 && out->width != 8)) {
-    PyErr_SetString(PyExc_ValueError, "a scalar packing is (index, slot address, "
+  if ((kind != 'i' && kind != 'f') || (out->width != 4 && out->width != 8) || out->index < 0) {
+    PyErr_SetString(PyExc_ValueError, "a scalar packing is (index >= 0, slot address, "
                                       "'i' or 'f', width 4 or 8, low, high)");
     return -1;
   }
   out->slot = (void *)(uintptr_t)slot;
   out->is_float = kind == 'f';
+  return 0;
+}
+
+/* An unsigned 32-bit launch dimension, or -1 with OverflowError/TypeError
+ * (PyArg's 'I' would wrap a larger value silently). */
+static int read_u32(PyObject *value, unsigned *out) {
+  unsigned long long v = PyLong_AsUnsignedLongLong(value);
+  if (PyErr_Occurred())
+    return -1;
+  if (v > 0xFFFFFFFFull) {
+    PyErr_SetString(PyExc_OverflowError, "a grid, block or shared size is at most 2**32 - 1");
+    return -1;
+  }
+  *out = (unsigned)v;
   return 0;
 }
 
@@ -86,13 +92,17 @@ static int bound_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
                           "current_stream", "scalars", "dispatch", NULL};
   unsigned long long function, params;
   PyObject *owner = Py_None, *current = Py_None, *scalars = NULL;
+  PyObject *dims[7];
+  unsigned values[7];
   int dispatch = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K(III)(III)IK|OOOp", names, &function,
-                                   &self->grid[0], &self->grid[1], &self->grid[2],
-                                   &self->block[0], &self->block[1], &self->block[2],
-                                   &self->shared, &params, &owner, &current, &scalars,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K(OOO)(OOO)OK|OOOp", names, &function,
+                                   &dims[0], &dims[1], &dims[2], &dims[3], &dims[4],
+                                   &dims[5], &dims[6], &params, &owner, &current, &scalars,
                                    &dispatch))
     return -1;
+  for (int i = 0; i < 7; i++)
+    if (read_u32(dims[i], &values[i]) < 0)
+      return -1;
   if (current != Py_None && !PyCallable_Check(current)) {
     PyErr_SetString(PyExc_TypeError, "current_stream must be callable or None");
     return -1;
@@ -122,6 +132,11 @@ static int bound_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   PyMem_Free(self->scalars);
   self->scalars = packing;
   self->nscalars = n;
+  for (int i = 0; i < 3; i++) {
+    self->grid[i] = values[i];
+    self->block[i] = values[3 + i];
+  }
+  self->shared = values[6];
   self->function = (void *)(uintptr_t)function;
   self->params = (void **)(uintptr_t)params;
   self->dispatch = dispatch;
@@ -203,8 +218,18 @@ static void *stream_of(PyObject *handle) {
   return stream;
 }
 
+/* 0, or -1 with TypeError for a Bound made without __init__. */
+static int bound_ready(Bound *self) {
+  if (self->owner)
+    return 0;
+  PyErr_SetString(PyExc_TypeError, "the Bound was not initialised");
+  return -1;
+}
+
 static PyObject *bound_call(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   Bound *self = (Bound *)self_obj;
+  if (bound_ready(self) < 0)
+    return NULL;
   if (kwargs || PyTuple_Size(args) != 1) {
     PyErr_SetString(PyExc_TypeError, "a bound launch takes one stream handle");
     return NULL;
@@ -217,6 +242,8 @@ static PyObject *bound_call(PyObject *self_obj, PyObject *args, PyObject *kwargs
 
 static PyObject *bound_launch_with(PyObject *self_obj, PyObject *args) {
   Bound *self = (Bound *)self_obj;
+  if (bound_ready(self) < 0)
+    return NULL;
   PyObject *handle, *call_args;
   if (!PyArg_ParseTuple(args, "OO", &handle, &call_args))
     return NULL;
@@ -233,11 +260,26 @@ static PyObject *bound_launch_with(PyObject *self_obj, PyObject *args) {
   return PyLong_FromLong(launch(self, stream));
 }
 
+static int bound_traverse(PyObject *self_obj, visitproc visit, void *arg) {
+  Bound *self = (Bound *)self_obj;
+  Py_VISIT(self->owner);
+  Py_VISIT(self->current_stream);
+  Py_VISIT((PyObject *)Py_TYPE(self_obj));
+  return 0;
+}
+
+static int bound_clear(PyObject *self_obj) {
+  Bound *self = (Bound *)self_obj;
+  Py_CLEAR(self->owner);
+  Py_CLEAR(self->current_stream);
+  return 0;
+}
+
 static void bound_dealloc(PyObject *self_obj) {
   Bound *self = (Bound *)self_obj;
   PyTypeObject *type = Py_TYPE(self_obj);
-  Py_CLEAR(self->owner);
-  Py_CLEAR(self->current_stream);
+  PyObject_GC_UnTrack(self_obj);
+  bound_clear(self_obj);
   PyMem_Free(self->scalars);
   freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
   tp_free(self_obj);
@@ -255,6 +297,8 @@ static PyType_Slot bound_slots[] = {
     {Py_tp_init, bound_init},
     {Py_tp_call, bound_call},
     {Py_tp_dealloc, bound_dealloc},
+    {Py_tp_traverse, bound_traverse},
+    {Py_tp_clear, bound_clear},
     {Py_tp_methods, bound_methods},
     {Py_tp_new, PyType_GenericNew},
     {Py_tp_doc, "Bound(function, grid, block, shared, params, owner=None, "
@@ -264,7 +308,7 @@ static PyType_Slot bound_slots[] = {
 };
 
 static PyType_Spec bound_spec = {"tile_mlir.runtime._launch.Bound", sizeof(Bound), 0,
-                                 Py_TPFLAGS_DEFAULT, bound_slots};
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, bound_slots};
 
 /* ---- Dispatch ---------------------------------------------------------- */
 
@@ -290,49 +334,70 @@ static int dispatch_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   }
   if (!PyArg_ParseTuple(args, "O!O", &PyDict_Type, &launches, &marker))
     return -1;
-  PyObject *old_launches = self->launches, *old_marker = self->marker;
+  PyObject *old[4] = {self->launches, self->marker, self->last_key, self->last_found};
   Py_INCREF(launches);
   Py_INCREF(marker);
   self->launches = launches;
   self->marker = marker;
-  Py_XDECREF(old_launches);
-  Py_XDECREF(old_marker);
-  Py_CLEAR(self->last_key);
-  Py_CLEAR(self->last_found);
+  self->last_key = self->last_found = NULL;
+  for (int i = 0; i < 4; i++)
+    Py_XDECREF(old[i]);
   return 0;
 }
 
 static int is_plain_number(PyObject *a) { return PyLong_CheckExact(a) || PyFloat_CheckExact(a); }
 
-/* a.name() through the method found once on a's type. */
-static PyObject *call_method(Dispatch *self, PyObject *a, PyObject *name, PyObject **slot) {
-  if ((PyObject *)Py_TYPE(a) != self->array_type) {
-    PyObject *data_ptr = PyObject_GetAttr((PyObject *)Py_TYPE(a), s_data_ptr);
-    PyObject *stride = data_ptr ? PyObject_GetAttr((PyObject *)Py_TYPE(a), s_stride) : NULL;
+/* After a failed accessor or lookup: 1 when the error only means "not
+ * handled here" (an Exception, cleared), 0 when it must propagate
+ * (KeyboardInterrupt, SystemExit, MemoryError: left set). */
+static int soft_error(void) {
+  if (PyErr_ExceptionMatches(PyExc_MemoryError) ||
+      !PyErr_ExceptionMatches(PyExc_Exception))
+    return 0;
+  PyErr_Clear();
+  return 1;
+}
+
+/* a.name() through the method found once on a's type (NULL with an error
+ * set on failure). The new cache entries are all stored before the old ones
+ * are released, and the method is held while it runs. */
+static PyObject *call_method(Dispatch *self, PyObject *a, PyObject *name) {
+  PyObject *type = (PyObject *)Py_TYPE(a);
+  if (type != self->array_type) {
+    PyObject *data_ptr = PyObject_GetAttr(type, s_data_ptr);
+    PyObject *stride = data_ptr ? PyObject_GetAttr(type, s_stride) : NULL;
     if (!stride) {
       Py_XDECREF(data_ptr);
       return NULL;
     }
-    Py_INCREF((PyObject *)Py_TYPE(a));
-    Py_XSETREF_COMPAT(self->array_type, (PyObject *)Py_TYPE(a));
-    Py_XSETREF_COMPAT(self->m_data_ptr, data_ptr);
-    Py_XSETREF_COMPAT(self->m_stride, stride);
+    PyObject *old[3] = {self->array_type, self->m_data_ptr, self->m_stride};
+    Py_INCREF(type);
+    self->array_type = type;
+    self->m_data_ptr = data_ptr;
+    self->m_stride = stride;
+    for (int i = 0; i < 3; i++)
+      Py_XDECREF(old[i]);
   }
-  return PyObject_CallFunctionObjArgs(*slot, a, NULL);
+  PyObject *method = name == s_data_ptr ? self->m_data_ptr : self->m_stride;
+  Py_INCREF(method);
+  PyObject *result = PyObject_CallFunctionObjArgs(method, a, NULL);
+  Py_DECREF(method);
+  return result;
 }
 
-/* The key entry of one argument, or NULL (no error set) when it has none. */
+/* The key entry of one argument: a new reference; NULL with no error set
+ * when it has none; NULL with an error set when that must propagate. */
 static PyObject *argument_key(Dispatch *self, PyObject *a) {
   if (is_plain_number(a)) {
     Py_INCREF(self->marker);
     return self->marker;
   }
   PyObject *ptr = NULL, *shape = NULL, *stride = NULL, *dtype = NULL, *entry = NULL;
-  ptr = call_method(self, a, s_data_ptr, &self->m_data_ptr);
+  ptr = call_method(self, a, s_data_ptr);
   if (ptr)
     shape = PyObject_GetAttr(a, s_shape);
   if (shape)
-    stride = call_method(self, a, s_stride, &self->m_stride);
+    stride = call_method(self, a, s_stride);
   if (stride)
     dtype = PyObject_GetAttr(a, s_dtype);
   if (dtype)
@@ -342,35 +407,25 @@ static PyObject *argument_key(Dispatch *self, PyObject *a) {
   Py_XDECREF(stride);
   Py_XDECREF(dtype);
   if (!entry)
-    PyErr_Clear();
+    soft_error();
   return entry;
 }
 
-/* 1 when `value` (a new reference, or NULL) equals `want`; consumes value. */
+/* 1 when `value` (a new reference, or NULL after an error) equals `want`, 0
+ * when not, -1 when an error must propagate; consumes value. */
 static int same(PyObject *value, PyObject *want) {
   if (!value)
-    return 0;
+    return soft_error() ? 0 : -1;
   int eq = value == want ? 1 : PyObject_RichCompareBool(value, want, Py_EQ);
   Py_DECREF(value);
-  return eq == 1;
+  if (eq < 0)
+    return soft_error() ? 0 : -1;
+  return eq;
 }
 
-/* Whether the arguments match the last hit's key, entry by entry. */
-static int matches_last_key(Dispatch *self, PyObject *key, PyObject *call_args);
-
-static int matches_last(Dispatch *self, PyObject *call_args) {
-  /* Held here: the accessors may run Python code, and another thread may
-   * replace the last hit meanwhile. */
-  PyObject *key = self->last_key;
-  if (!key)
-    return 0;
-  Py_INCREF(key);
-  int match = matches_last_key(self, key, call_args);
-  Py_DECREF(key);
-  return match;
-}
-
-static int matches_last_key(Dispatch *self, PyObject *key, PyObject *call_args) {
+/* Whether the arguments match `key`, entry by entry: 1, 0, or -1 (an error
+ * to propagate). */
+static int matches(Dispatch *self, PyObject *key, PyObject *call_args) {
   Py_ssize_t n = PyTuple_Size(call_args);
   if (PyTuple_Size(key) != n)
     return 0;
@@ -381,31 +436,43 @@ static int matches_last_key(Dispatch *self, PyObject *key, PyObject *call_args) 
         return 0;
       continue;
     }
-    if (is_plain_number(a) || (PyObject *)Py_TYPE(a) != PyTuple_GetItem(entry, 0) ||
-        !same(call_method(self, a, s_data_ptr, &self->m_data_ptr), PyTuple_GetItem(entry, 1)) ||
-        !same(PyObject_GetAttr(a, s_shape), PyTuple_GetItem(entry, 2)) ||
-        !same(call_method(self, a, s_stride, &self->m_stride), PyTuple_GetItem(entry, 3)) ||
-        !same(PyObject_GetAttr(a, s_dtype), PyTuple_GetItem(entry, 4))) {
-      PyErr_Clear();
+    if (is_plain_number(a) || (PyObject *)Py_TYPE(a) != PyTuple_GetItem(entry, 0))
       return 0;
-    }
+    int eq = same(call_method(self, a, s_data_ptr), PyTuple_GetItem(entry, 1));
+    if (eq == 1)
+      eq = same(PyObject_GetAttr(a, s_shape), PyTuple_GetItem(entry, 2));
+    if (eq == 1)
+      eq = same(call_method(self, a, s_stride), PyTuple_GetItem(entry, 3));
+    if (eq == 1)
+      eq = same(PyObject_GetAttr(a, s_dtype), PyTuple_GetItem(entry, 4));
+    if (eq != 1)
+      return eq;
   }
   return 1;
 }
 
-/* The cached launch for these arguments (a new reference), or NULL (no
- * error set). */
+/* The cached launch for these arguments: a new reference; NULL with no
+ * error set for a miss; NULL with an error set when that must propagate. */
 static PyObject *find_launch(Dispatch *self, PyObject *call_args) {
-  if (matches_last(self, call_args) && self->last_found) {
-    Py_INCREF(self->last_found);
-    return self->last_found;
+  /* The last hit, held here: the accessors may run Python code, and another
+   * thread may replace the last hit meanwhile. A match returns the launch
+   * held with the key it matched. */
+  PyObject *last_key = self->last_key, *last_found = self->last_found;
+  if (last_key && last_found) {
+    Py_INCREF(last_key);
+    Py_INCREF(last_found);
+    int match = matches(self, last_key, call_args);
+    Py_DECREF(last_key);
+    if (match == 1)
+      return last_found;
+    Py_DECREF(last_found);
+    if (match < 0)
+      return NULL;
   }
   Py_ssize_t n = PyTuple_Size(call_args);
   PyObject *key = PyTuple_New(n);
-  if (!key) {
-    PyErr_Clear();
+  if (!key)
     return NULL;
-  }
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *entry = argument_key(self, PyTuple_GetItem(call_args, i));
     if (!entry) {
@@ -418,14 +485,18 @@ static PyObject *find_launch(Dispatch *self, PyObject *call_args) {
   PyObject *found = full ? PyDict_GetItemWithError(self->launches, full) : NULL;
   Py_XDECREF(full);
   if (!found) {
-    PyErr_Clear(); /* a miss, or an unhashable entry the Python path keys */
+    if (PyErr_Occurred())
+      soft_error(); /* an unhashable entry: the Python path keys it */
     Py_DECREF(key);
     return NULL;
   }
   Py_INCREF(found); /* for last_found */
   Py_INCREF(found); /* for the caller */
-  Py_XSETREF_COMPAT(self->last_key, key);
-  Py_XSETREF_COMPAT(self->last_found, found);
+  PyObject *old_key = self->last_key, *old_found = self->last_found;
+  self->last_key = key;
+  self->last_found = found;
+  Py_XDECREF(old_key);
+  Py_XDECREF(old_found);
   return found;
 }
 
@@ -437,22 +508,25 @@ static PyObject *dispatch_call(PyObject *self_obj, PyObject *args, PyObject *kwa
       PyErr_SetString(PyExc_TypeError, "a dispatch takes the argument tuple");
     return NULL;
   }
+  if (!self->launches || !self->marker) {
+    PyErr_SetString(PyExc_TypeError, "the Dispatch was not initialised");
+    return NULL;
+  }
   PyObject *found = find_launch(self, call_args);
   if (!found)
-    return PyLong_FromLong(-1);
+    return PyErr_Occurred() ? NULL : PyLong_FromLong(-1);
   PyObject *direct = PyObject_GetAttr(found, s_direct);
   Py_DECREF(found);
-  if (!direct) {
-    PyErr_Clear();
-    return PyLong_FromLong(-1);
-  }
-  if (!PyObject_TypeCheck(direct, (PyTypeObject *)bound_type) || !((Bound *)direct)->dispatch) {
+  if (!direct)
+    return soft_error() ? PyLong_FromLong(-1) : NULL;
+  Bound *bound = (Bound *)direct;
+  if (!PyObject_TypeCheck(direct, (PyTypeObject *)bound_type) || !bound->dispatch ||
+      !bound->owner) {
     Py_DECREF(direct);
     return PyLong_FromLong(-1);
   }
-  Bound *bound = (Bound *)direct;
   void *stream = NULL;
-  if (bound->current_stream != Py_None) {
+  if (bound->current_stream && bound->current_stream != Py_None) {
     PyObject *handle = PyObject_CallObject(bound->current_stream, NULL);
     if (!handle) {
       Py_DECREF(direct);
@@ -474,9 +548,21 @@ static PyObject *dispatch_call(PyObject *self_obj, PyObject *args, PyObject *kwa
   return result;
 }
 
-static void dispatch_dealloc(PyObject *self_obj) {
+static int dispatch_traverse(PyObject *self_obj, visitproc visit, void *arg) {
   Dispatch *self = (Dispatch *)self_obj;
-  PyTypeObject *type = Py_TYPE(self_obj);
+  Py_VISIT(self->launches);
+  Py_VISIT(self->marker);
+  Py_VISIT(self->last_key);
+  Py_VISIT(self->last_found);
+  Py_VISIT(self->array_type);
+  Py_VISIT(self->m_data_ptr);
+  Py_VISIT(self->m_stride);
+  Py_VISIT((PyObject *)Py_TYPE(self_obj));
+  return 0;
+}
+
+static int dispatch_clear(PyObject *self_obj) {
+  Dispatch *self = (Dispatch *)self_obj;
   Py_CLEAR(self->launches);
   Py_CLEAR(self->marker);
   Py_CLEAR(self->last_key);
@@ -484,6 +570,13 @@ static void dispatch_dealloc(PyObject *self_obj) {
   Py_CLEAR(self->array_type);
   Py_CLEAR(self->m_data_ptr);
   Py_CLEAR(self->m_stride);
+  return 0;
+}
+
+static void dispatch_dealloc(PyObject *self_obj) {
+  PyTypeObject *type = Py_TYPE(self_obj);
+  PyObject_GC_UnTrack(self_obj);
+  dispatch_clear(self_obj);
   freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
   tp_free(self_obj);
   Py_DECREF(type);
@@ -493,6 +586,8 @@ static PyType_Slot dispatch_slots[] = {
     {Py_tp_init, dispatch_init},
     {Py_tp_call, dispatch_call},
     {Py_tp_dealloc, dispatch_dealloc},
+    {Py_tp_traverse, dispatch_traverse},
+    {Py_tp_clear, dispatch_clear},
     {Py_tp_new, PyType_GenericNew},
     {Py_tp_doc, "Dispatch(launches, number_marker): call with the argument tuple; "
                 "the launch status, or -1 when the Python call path must run."},
@@ -500,7 +595,8 @@ static PyType_Slot dispatch_slots[] = {
 };
 
 static PyType_Spec dispatch_spec = {"tile_mlir.runtime._launch.Dispatch", sizeof(Dispatch),
-                                    0, Py_TPFLAGS_DEFAULT, dispatch_slots};
+                                    0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+                                    dispatch_slots};
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_launch",

@@ -155,6 +155,81 @@ CHILD = PACKING_CASES + textwrap.dedent("""
     assert dispatch((x, y, 2**40)) == -1 and slot.value == 7
     status.value = 719
     assert dispatch((x, y, 1)) == 719
+    status.value = 0
+
+    # An accessor that runs Python code (here: another dispatch, as a thread
+    # switch would) may replace the last hit; the call still launches the
+    # launch its own arguments matched.
+    class Reentrant(Tensor):
+        hook = None
+        def data_ptr(self):
+            if self.hook:
+                self.hook()
+            return self.ptr
+    a, b = Reentrant(0x7000), Tensor(0x8000)
+    own = {key(a): Cached(_launch.Bound(0xA1, (1, 1, 1), (1, 1, 1), 0, 0, None,
+                                        lambda: 0)),
+           key(b): Cached(_launch.Bound(0xB2, (1, 1, 1), (1, 1, 1), 0, 0, None,
+                                        lambda: 0))}
+    nested = _launch.Dispatch(own, "n")
+    assert nested((a,)) == 0 and seen[0] == 0xA1      # a is the last hit
+    a.hook = lambda: nested((b,))                      # b becomes the last hit
+    assert nested((a,)) == 0 and seen[0] == 0xA1, hex(seen[0])
+    a.hook = None
+
+    # Errors that are not "no key here" propagate.
+    def interrupt():
+        raise KeyboardInterrupt
+    a.hook = interrupt
+    try:
+        nested((a,))
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("a KeyboardInterrupt in an accessor was swallowed")
+    a.hook = None
+
+    # A kernel, its dispatch, its launches and a launch pointing back at the
+    # kernel form a cycle the collector frees.
+    import weakref
+    class Kernel:
+        pass
+    kernel = Kernel()
+    kernel.launches = {}
+    kernel.dispatch = _launch.Dispatch(kernel.launches, "n")
+    launch_obj = Cached(_launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, kernel, lambda: 0))
+    launch_obj.kernel = kernel
+    kernel.launches[key(x)] = launch_obj
+    assert kernel.dispatch((x,)) == 0
+    alive = weakref.ref(kernel)
+    del kernel, launch_obj
+    gc.collect()
+    assert alive() is None, "the kernel's cycle through its Dispatch was not freed"
+
+    # Launch dimensions beyond 32 bits, a negative scalar index and objects
+    # made without __init__ are errors, not wraps or crashes.
+    for grid, block, shared in [((2**32 + 3, 1, 1), (1, 1, 1), 0),
+                                ((1, 1, 1), (1, -1, 1), 0), ((1, 1, 1), (1, 1, 1), 2**32)]:
+        try:
+            _launch.Bound(1, grid, block, shared, 0)
+        except (OverflowError, TypeError):
+            pass
+        else:
+            raise AssertionError(f"Bound{grid, block, shared} was accepted")
+    try:
+        _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, None, None, [(-1, 0, "i", 4, 0, 1)])
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a negative scalar index was accepted")
+    for made in (lambda: _launch.Dispatch.__new__(_launch.Dispatch)(()),
+                 lambda: _launch.Bound.__new__(_launch.Bound)(0)):
+        try:
+            made()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError("an uninitialised object was callable")
     print("ok")
 """)
 
