@@ -121,13 +121,29 @@ def counter(device):
     return ctr
 
 
+def recipe_key(builder: str, params: dict) -> tuple:
+    """A recipe's identity: its builder and its parameters' text."""
+    return builder, repr(sorted(params.items()))
+
+
+def unique_recipes(entries) -> list:
+    """(builder, params) entries without repeats, in first-seen order."""
+    seen, out = set(), []
+    for builder, params in entries:
+        key = recipe_key(builder, params)
+        if key not in seen:
+            seen.add(key)
+            out.append((builder, params))
+    return out
+
+
 _modules: dict = {}
 
 
 def load(builder: str, params: dict):
     """The loaded module of a recipe (the compile cache's, remembered here
     by the recipe's text so a repeated call skips the cache's key hashing)."""
-    key = (builder, repr(sorted(params.items())))
+    key = recipe_key(builder, params)
     mod = _modules.get(key)
     if mod is None:
         from ..cache import load_kernel

@@ -27,7 +27,8 @@ import math
 
 from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, rows_launch, strided, torch_module)
+                          launch, persistent_grid, rows_launch, strided, torch_module,
+                          unique_recipes)
 from .layout_plan import ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_pad
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -213,7 +214,7 @@ def recipes_for(cases) -> list:
     """(builder, params) of the kernels `cases` ((shape, pad, elem, fill) of
     dense inputs, or (shape, strides, pad, elem, fill); NaN fills on
     bfloat16/float32/float64) run."""
-    seen, out = set(), []
+    out = []
     for case in cases:
         shape, pad_, elem, fill = case[0], case[-3], case[-2], case[-1]
         strides = case[1] if len(case) == 5 else contiguous_strides(shape)
@@ -225,12 +226,8 @@ def recipes_for(cases) -> list:
             entries = permute_recipes([(shape, tuple(range(len(shape))), elem)])
         else:
             entries = [kernel_for(plan, _TORCH_DTYPES[elem, fill == "nan"])]
-        for builder, params in entries:
-            key = (builder, repr(sorted(params.items())))
-            if key not in seen:
-                seen.add(key)
-                out.append((builder, params))
-    return out
+        out += entries
+    return unique_recipes(out)
 
 
 def cache_recipes() -> list:
@@ -240,14 +237,4 @@ def cache_recipes() -> list:
     shape, pad_ = PAD_BENCH
     bench = [k for _, k in variants(plan_for(shape, contiguous_strides(shape), pad_, 2,
                                              "zero"), "bfloat16")]
-    return _unique(recipes_for(list(pad_test_cases()) + views) + bench)
-
-
-def _unique(entries) -> list:
-    seen, out = set(), []
-    for builder, params in entries:
-        key = (builder, repr(sorted(params.items())))
-        if key not in seen:
-            seen.add(key)
-            out.append((builder, params))
-    return out
+    return unique_recipes(recipes_for(list(pad_test_cases()) + views) + bench)

@@ -17,7 +17,7 @@ on the SIMT kernel.
 from __future__ import annotations
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, strided, torch_module)
+                          launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_plan import contiguous_strides, normalize_dims, plan_permute, split_view
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -192,17 +192,13 @@ def variants(plan) -> list:
 def recipes_for(cases) -> list:
     """(builder, params) of every kernel that `cases` ((shape, dims, elem)
     of dense inputs, or (shape, strides, dims, elem)) run, without duplicates."""
-    seen, out = set(), []
+    entries = []
     for case in cases:
         shape, dims, elem = case[0], case[-2], case[-1]
         strides = case[1] if len(case) == 4 else contiguous_strides(shape)
         plan, _ = call_plan(shape, strides, dims, elem)
-        builder, params = kernel_for(plan)
-        key = (builder, repr(sorted(params.items())))
-        if key not in seen:
-            seen.add(key)
-            out.append((builder, params))
-    return out
+        entries.append(kernel_for(plan))
+    return unique_recipes(entries)
 
 
 def previous_transpose_recipe() -> tuple:
@@ -244,10 +240,4 @@ def cache_recipes() -> list:
     cases = list(permute_test_cases()) + PERMUTE_EXTRA + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
         for elem in (1, 2, 4, 8)]
-    seen, out = set(), []
-    for builder, params in recipes_for(cases) + bench_recipes() + variant_test_recipes():
-        key = (builder, repr(sorted(params.items())))
-        if key not in seen:
-            seen.add(key)
-            out.append((builder, params))
-    return out
+    return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes())

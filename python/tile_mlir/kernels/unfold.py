@@ -28,7 +28,8 @@ and tile; extents are runtime values.
 from __future__ import annotations
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, rows_launch, torch_module)
+                          launch, persistent_grid, rows_launch, torch_module,
+                          unique_recipes)
 from .layout_plan import plan_unfold, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -163,14 +164,8 @@ def variants(plan) -> list:
 def recipes_for(cases) -> list:
     """(builder, params) of the kernels `cases` ((shape, kernel_size,
     padding, stride, dilation, layout, elem); shape in the layout's order)."""
-    seen, out = set(), []
-    for shape, k, p, s, d, layout, elem in cases:
-        builder, params = kernel_for(plan_for(shape, elem, k, p, s, d, layout))
-        key = (builder, repr(sorted(params.items())))
-        if key not in seen:
-            seen.add(key)
-            out.append((builder, params))
-    return out
+    return unique_recipes(kernel_for(plan_for(shape, elem, k, p, s, d, layout))
+                          for shape, k, p, s, d, layout, elem in cases)
 
 
 def layout_shape(nchw_shape, layout: str) -> tuple:
@@ -187,5 +182,5 @@ def cache_recipes() -> list:
     shape, k, p, s, d = UNFOLD_BENCH
     for layout in ("NCHW", "NHWC"):
         plan = plan_for(layout_shape(shape, layout), 2, k, p, s, d, layout)
-        out += [kernel for _, kernel in variants(plan) if kernel not in out]
-    return out
+        out += [kernel for _, kernel in variants(plan)]
+    return unique_recipes(out)
