@@ -157,7 +157,7 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Va
     the second may start the next box's row."""
     from mlir.dialects import llvm, vector
     from ..builder.pointers import shared_pointer
-    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    i32 = ir.IntegerType.get_signless(32)
     v4 = ir.VectorType.get([4], i32)
     rem = K.Expr.of(byte_rem)
     zero = K.Expr.of(0, byte_rem)
@@ -167,6 +167,18 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Va
     for addr in (chunk0, second):
         v = llvm.load(v4, shared_pointer(addr), alignment=16)
         words += [vector.extract(v, [], [i]) for i in range(4)]
+    return byte_window(words, byte_rem)
+
+
+def byte_window(words: list, byte_rem: K.Expr) -> ir.Value:
+    """Bytes [byte_rem, byte_rem + 16) of eight i32 words (32 bytes, little
+    endian; byte_rem an index Expr in 0..15) as a vector<4xi32>: a word
+    select on byte_rem's bits 2 and 3, then one 32-bit funnel shift a word."""
+    from mlir.dialects import llvm, vector
+    i32 = ir.IntegerType.get_signless(32)
+    v4 = ir.VectorType.get([4], i32)
+    rem = K.Expr.of(byte_rem)
+    zero = K.Expr.of(0, byte_rem)
 
     def bit(mask: int) -> ir.Value:
         masked = arith.andi(rem, K.Expr.of(mask, byte_rem))
@@ -177,14 +189,11 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Va
     for j in range(5):               # picked[j] = words[j + byte_rem // 4]
         lo = arith.select(q0, words[j + 1], words[j])
         hi = arith.select(q0, words[j + 3], words[j + 2])
-        picked.append(arith.extui(i64, arith.select(q1, hi, lo)))
-    shift = arith.index_cast(i64, K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
-    thirty_two = arith.constant(i64, 32)
-    out = []
-    for i in range(4):
-        pair = arith.ori(picked[i], arith.shli(picked[i + 1], thirty_two))
-        out.append(arith.trunci(i32, arith.shrui(pair, shift)))
-    return vector.from_elements(v4, out)
+        picked.append(arith.select(q1, hi, lo))
+    shift = arith.index_cast(i32, K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
+    # One 32-bit funnel shift a word (shf.r), not a 64-bit shift of a pair.
+    return vector.from_elements(v4, [llvm.intr_fshr(picked[i + 1], picked[i], shift)
+                                     for i in range(4)])
 
 
 def shifted_chunk(chunk0: K.Expr, chunk1: K.Expr, byte_rem: int) -> ir.Value:
@@ -196,7 +205,7 @@ def shifted_chunk(chunk0: K.Expr, chunk1: K.Expr, byte_rem: int) -> ir.Value:
     from ..builder.pointers import shared_pointer
     if not 0 <= byte_rem < 16:
         raise ValueError("byte_rem is in 0..15")
-    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    i32 = ir.IntegerType.get_signless(32)
     v4 = ir.VectorType.get([4], i32)
     first = llvm.load(v4, shared_pointer(chunk0), alignment=16)
     if byte_rem == 0:
@@ -206,8 +215,6 @@ def shifted_chunk(chunk0: K.Expr, chunk1: K.Expr, byte_rem: int) -> ir.Value:
     q, shift = byte_rem // 4, 8 * (byte_rem % 4)
     if shift == 0:
         return vector.from_elements(v4, words[q:q + 4])
-    wide = [arith.extui(i64, w) for w in words[q:q + 5]]
-    amount, thirty_two = arith.constant(i64, shift), arith.constant(i64, 32)
-    out = [arith.trunci(i32, arith.shrui(arith.ori(wide[i], arith.shli(wide[i + 1], thirty_two)),
-                                         amount)) for i in range(4)]
-    return vector.from_elements(v4, out)
+    amount = arith.constant(i32, shift)
+    return vector.from_elements(v4, [llvm.intr_fshr(words[q + i + 1], words[q + i], amount)
+                                     for i in range(4)])

@@ -192,6 +192,9 @@ def variants(plan, dtype_name: str) -> list:
             out.append(("half rows t256 g528", (builder, {
                 **t256, "rows": params["rows"] // 2, "grid": 4 * PERSISTENT_GRID,
                 "stages": params["stages"] + 1})))
+        out += _whole_tile_variants(plan, builder, params)
+        out.append(("l2-256B", (builder, {**params, "l2_promotion": 3})))
+        out.append(("evict-first", (builder, {**params, "evict_first": True})))
         c = plan.canonical
         spec = [x for l, r in zip(reversed(c.lefts), reversed(c.rights)) for x in (l, r)]
         pow2 = plan_for(c.shape, c.strides, spec, plan.params["elem"], params["fill"],
@@ -203,6 +206,32 @@ def variants(plan, dtype_name: str) -> list:
             out.append(("pow2 boxes t256 g396", (builder, {**old, "threads": 256,
                                                            "grid": 3 * PERSISTENT_GRID})))
     return [v for i, v in enumerate(out) if i == 0 or v[1][1] != params]
+
+
+def _whole_tile_variants(plan, builder, params) -> list:
+    """Rows kernels whose tile height splits the output's rows into equal
+    tiles (258 rows: 6 of 43, 2 of 129, where 32-row tiles leave a ninth of
+    2 rows), and the best of them with L2 promotion or evict_first loads.
+    The height depends on the shape, so these stay benchmark variants: a
+    kernel per height would need a compile for each new height."""
+    from .layout_call import CTA_RESERVED_BYTES, SM_SHARED_BYTES
+    h_out, h_in = plan.out_shape[-2], plan.canonical.shape[-2]
+    elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
+    out = []
+    for tiles, threads, ctas, stages in ((6, 512, 2, 2), (2, 1024, 1, 3)):
+        rows = -(-h_out // tiles)
+        stage = -(-nb * (-(-rows * wbox * elem // 128) * 128) // 1024) * 1024
+        if rows > min(256, h_in) or ctas * (stages * stage + CTA_RESERVED_BYTES) > \
+                SM_SHARED_BYTES:
+            continue
+        name = f"r{rows} t{threads} g{ctas * PERSISTENT_GRID} s{stages}"
+        k = {**params, "rows": rows, "threads": threads, "grid": ctas * PERSISTENT_GRID,
+             "stages": stages}
+        out.append((name, (builder, k)))
+        if tiles == 6:
+            out.append((name + " l2-256B", (builder, {**k, "l2_promotion": 3})))
+            out.append((name + " evict-first", (builder, {**k, "evict_first": True})))
+    return out
 
 
 _TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",

@@ -33,6 +33,7 @@ from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents,
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
+from .transpose_inplace import cache_hints
 
 FILLS = ("zero", "nan", "value")
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
@@ -224,10 +225,12 @@ class RowsGeometry:
 
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
-                   threads: int = 256, name: str = "pad_rows") -> K.KernelDef:
+                   threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
+                   name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
-    and for fill "value" its bits (int64)."""
+    and for fill "value" its bits (int64). `l2_promotion` (the load map's)
+    and `evict_first` (the loads' L2 policy) are benchmark variants."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
@@ -239,6 +242,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     warps = threads // 32
     row_steps = -(-rows // warps)
     slots = -(-(geo.columns // V + 2) // 32)
+    hint, hinted = cache_hints("load" if evict_first else "")["load"]
 
     def body(A, B, Ctr, *scalars):
         lefts, rights = scalars[:rank], scalars[rank:2 * rank]
@@ -260,9 +264,9 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             col, _ = geo.load_start(c0, lefts[-1], DynOps)
             src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
             for k in range(nb):
-                tma.apply(load_opcode(rank), bufs[s][k], A, box=(1,) * (rank - 2) +
+                tma.apply(load_opcode(rank, hinted), bufs[s][k], A, box=(1,) * (rank - 2) +
                           (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
-                          tag=tag, oob_fill=oob)
+                          tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
         def work(s, ticket):
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps)

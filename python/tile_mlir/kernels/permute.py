@@ -16,6 +16,8 @@ on the SIMT kernel.
 
 from __future__ import annotations
 
+from math import prod
+
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_plan import contiguous_strides, normalize_dims, plan_permute, split_view
@@ -118,6 +120,11 @@ def run(plan, t, out, kernel=None) -> None:
     of it) from tensor t into the contiguous `out`."""
     builder, params = kernel or kernel_for(plan)
     in_view, out_view = plan.in_view, plan.out_view
+    if params.get("permuted_store"):
+        src, dst = _permuted_store_views(plan, params, t, out)
+        launch(builder, params, (src, dst, counter(t.device)),
+               persistent_grid(t.device, params["grid"]))
+        return
     if plan.kind == "transpose":   # a variant may move the other box form
         w = params["span"] // params["elem"]
         in_view = _wide(plan.canonical.shape, plan.canonical.strides, params["wide_in"], w)
@@ -134,6 +141,59 @@ def run(plan, t, out, kernel=None) -> None:
     else:
         grid = persistent_grid(t.device, params["grid"])
     launch(builder, params, (src, dst, counter(t.device)), grid)
+
+
+# The permuted-store boxes kernel sees an innermost axis longer than a box
+# as (n / VIEW_SPLIT, VIEW_SPLIT), so one box holds whole rows.
+VIEW_SPLIT = 256
+PERMUTED_STORE_BOX_BYTES = 16384
+
+
+def _permuted_store_views(plan, params, t, out) -> tuple:
+    """(A, B) of the permuted-store boxes kernel: the input, and the output
+    seen in the input's axis order (strides permuted), both split where the
+    kernel's rank is one more than the plan's."""
+    c = plan.canonical
+    out_strides = contiguous_strides(c.out_shape)
+    b_strides = [0] * c.rank
+    for j, a in enumerate(c.perm):
+        b_strides[a] = out_strides[j]
+    a_view, b_view = (c.shape, c.strides), (c.shape, tuple(b_strides))
+    if len(params["perm"]) == c.rank + 1:
+        a_view, b_view = split_view(a_view, VIEW_SPLIT), split_view(b_view, VIEW_SPLIT)
+    return strided(bits_view(t), *a_view), strided(bits_view(out), *b_view)
+
+
+def permuted_store_variants(plan, params) -> list:
+    """(name, params) of the permuted-store form of a boxes plan: boxes of
+    16 KB over whole input rows (split by VIEW_SPLIT where longer than a
+    box), the rest spread over the output's second-innermost axis k and the
+    input's second-innermost axis j, so that both the loads and the stores
+    move runs longer than one row. A benchmark variant: the H200 measured
+    it no faster than the plain boxes (docs/NOTES.md)."""
+    c = plan.canonical
+    elem, r, n = params["elem"], c.rank, c.shape[-1]
+    split = n > VIEW_SPLIT and n % VIEW_SPLIT == 0 and r + 1 <= 5
+    perm = list(c.perm) + ([r] if split else [])
+    shape = split_view((c.shape, c.strides), VIEW_SPLIT)[0] if split else c.shape
+    base = [1] * len(perm)
+    if split:
+        base[-1], base[-2] = VIEW_SPLIT, min(n // VIEW_SPLIT, 256)
+    else:
+        base[-1] = min(n, VIEW_SPLIT) if n >= 16 // elem else n
+    row = elem * base[-1] * base[-2] if split else elem * base[-1]
+    k, j = c.perm[-2], r - 2
+    out = []
+    for sj in (1, 2, 4, 8, 16):
+        sk = PERMUTED_STORE_BOX_BYTES // (row * sj)
+        box = list(base)
+        box[k], box[j] = sk, box[j] * sj
+        if 1 <= sk <= min(256, shape[k]) and sj <= shape[j] and box[j] <= 256 and \
+                elem * prod(box) <= PERMUTED_STORE_BOX_BYTES:
+            out.append((f"permuted-store box {tuple(box)}",
+                        {**params, "perm": perm, "box": box, "stages": 3,
+                         "grid": 2 * PERSISTENT_GRID, "permuted_store": True}))
+    return out
 
 
 def _unsplit(view, split: bool) -> tuple:
@@ -183,6 +243,7 @@ def variants(plan) -> list:
         out.append(("g396 s2", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
                                           "stages": 2})))
         out.append(("s6", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 6})))
+        out += [(name, (builder, p)) for name, p in permuted_store_variants(plan, params)]
     elif plan.kind == "copy":
         out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
                                          "stages": 3})))

@@ -40,10 +40,11 @@ from .transpose_plan import Plan
 CTR = ("Ctr", K.Tensor((2,), "int32"))
 
 
-def _params(elem: int, rank_in: int, rank_out: int, counter: bool = True) -> list:
+def _params(elem: int, rank_in: int, rank_out: int, counter: bool = True,
+            strided_out: bool = False) -> list:
     dtype = ELEM_DTYPES[elem]
     params = [("A", K.Tensor((None,) * rank_in, dtype, dynamic_strides=True)),
-              ("B", K.Tensor((None,) * rank_out, dtype))]
+              ("B", K.Tensor((None,) * rank_out, dtype, dynamic_strides=strided_out))]
     return params + [CTR] if counter else params
 
 
@@ -188,11 +189,15 @@ class TransposeGeometry(TiledGeometry):
 
 
 def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 1,
-                        grid: int = 132, name: str = "permute_boxes") -> K.KernelDef:
+                        grid: int = 132, permuted_store: bool = False,
+                        name: str = "permute_boxes") -> K.KernelDef:
     """B = A.permute(perm) for a perm that keeps the innermost axis: boxes
     `box` (input order; extents above 1 only on axes whose order the
     permutation keeps) loaded at the input coordinates and stored at the
-    permuted ones."""
+    permuted ones. `permuted_store`: B is the output seen in the input's
+    axis order (its strides permuted, so not decreasing), and each box is
+    stored at the coordinates it was loaded from: the box may then span any
+    axes, and both images are the same bytes."""
     perm = _check_perm(perm)
     box = tuple(int(b) for b in box)
     r = len(perm)
@@ -200,11 +205,11 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
         raise ValueError(f"perm {perm} moves the innermost axis or box {box} "
                          "has the wrong rank")
     big = [a for a in range(r) if box[a] > 1]
-    if [a for a in perm if a in big] != big:
+    if not permuted_store and [a for a in perm if a in big] != big:
         raise ValueError(f"box {box}: the permutation {perm} reorders its axes")
     dtype = ELEM_DTYPES[elem]
     geo = BoxGeometry(perm, box)
-    out_box = tuple(box[p] for p in perm)
+    out_box = box if permuted_store else tuple(box[p] for p in perm)
     stage_bytes = -(-product(box) * elem // 1024) * 1024
     st = Stages(stages, stage_bytes)
 
@@ -218,12 +223,14 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
             tma.apply(load_opcode(r), ins[s], A, box=box, coords=coords, mbar=bar, tag=tag)
 
         def store(s, ticket):
-            _, coords = geo.origin(IrOps.index(ticket), counts, DynOps)
-            tma.apply(store_opcode(r), B, outs[s], box=out_box, coords=coords)
+            coords_in, coords_out = geo.origin(IrOps.index(ticket), counts, DynOps)
+            tma.apply(store_opcode(r), B, outs[s], box=out_box,
+                      coords=coords_in if permuted_store else coords_out)
 
         one_thread_pipeline(st, store_lag, Ctr, geo.n_tiles(counts), load, store)
 
-    kdef = K.KernelDef(body, grid=grid, block=32, params=_params(elem, r, r), name=name)
+    kdef = K.KernelDef(body, grid=grid, block=32,
+                       params=_params(elem, r, r, strided_out=permuted_store), name=name)
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
     return kdef
