@@ -7,6 +7,7 @@ import mlir.ir as ir
 from mlir.dialects import arith, llvm
 
 from .. import builder as K
+from .. import tma
 
 
 class TileClaims:
@@ -44,6 +45,22 @@ class TileClaims:
                                    lambda: [arith.constant(self.i32, 0)])
         K.cta_sync()
         return first_ahead
+
+    def stage_starter(self, bars: K.Buffer, load):
+        """start(s, ticket, site): records stage s's ticket and, for a real
+        tile, arms the stage's mbarrier for the bytes of the loads tagged
+        `{site}{s}` and issues them (`load(s, ticket, bar, tag)`). Every
+        claimed-tile pipeline prefills and refills its stages with it."""
+
+        def start(s: int, ticket: ir.Value, site: str):
+            self.record(s, ticket)
+            with K.if_(self.is_tile(ticket)):
+                tag = f"{site}{s}"
+                bar = bars.ptr_to([s])
+                K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
+                load(s, ticket, bar, tag)
+
+        return start
 
     def claim(self) -> ir.Value:
         """A fresh ticket (i32): the counter's value before this claim."""

@@ -48,15 +48,9 @@ def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
         def coords(tile: ir.Value):
             return box_origin(IrOps.index(tile), tiles_c, box)
 
-        def start(s: int, tile: ir.Value, site: str):
-            """Records stage s's tile and loads it if it is a real one."""
-            claims.record(s, tile)
-            with K.if_(claims.is_tile(tile)):
-                tag = f"{site}{s}"
-                bar = bars.ptr_to([s])
-                K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-                tma.apply(load_opcode(), bufs[s], A, box=box, coords=coords(tile), mbar=bar,
-                          tag=tag, swizzle=swizzle)
+        start = claims.stage_starter(bars, lambda s, tile, bar, tag: tma.apply(
+            load_opcode(), bufs[s], A, box=box, coords=coords(tile), mbar=bar, tag=tag,
+            swizzle=swizzle))
 
         def step(j, ahead):
             stage = j % stages

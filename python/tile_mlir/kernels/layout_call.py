@@ -29,14 +29,24 @@ SM_SHARED_BYTES = 233472
 CTA_RESERVED_BYTES = 1024
 
 
+def rows_stage_bytes(rows_in: int, wbox: int, nb: int, elem: int) -> int:
+    """Shared bytes of one stage of a rows kernel: nb boxes of rows_in x wbox
+    elements, each 128-byte aligned, the stage rounded to 1024 bytes."""
+    box = -(-rows_in * wbox * elem // 128) * 128
+    return -(-nb * box // 1024) * 1024
+
+
+def ctas_fit(ctas: int, stages: int, stage_bytes: int) -> bool:
+    """Whether `ctas` CTAs of `stages` stages fit in one SM's shared memory."""
+    return ctas * (stages * stage_bytes + CTA_RESERVED_BYTES) <= SM_SHARED_BYTES
+
+
 def rows_launch(rows_in: int, wbox: int, nb: int, elem: int, stages: int) -> dict:
     """Threads and grid of a rows kernel (pad rows, NCHW unfold): three CTAs
     of 256 threads an SM where their stages fit (the H200 run: pad 3.59
     TB/s against 3.15 with two CTAs of 512, unfold 1.74 against 1.72),
     else two of 512."""
-    box = -(-rows_in * wbox * elem // 128) * 128
-    stage = -(-nb * box // 1024) * 1024
-    if 3 * (stages * stage + CTA_RESERVED_BYTES) <= SM_SHARED_BYTES:
+    if ctas_fit(3, stages, rows_stage_bytes(rows_in, wbox, nb, elem)):
         return {"threads": 256, "grid": 3 * PERSISTENT_GRID}
     return {"threads": 512, "grid": 2 * PERSISTENT_GRID}
 

@@ -167,18 +167,6 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Va
     for addr in (chunk0, second):
         v = llvm.load(v4, shared_pointer(addr), alignment=16)
         words += [vector.extract(v, [], [i]) for i in range(4)]
-    return byte_window(words, byte_rem)
-
-
-def byte_window(words: list, byte_rem: K.Expr) -> ir.Value:
-    """Bytes [byte_rem, byte_rem + 16) of eight i32 words (32 bytes, little
-    endian; byte_rem an index Expr in 0..15) as a vector<4xi32>: a word
-    select on byte_rem's bits 2 and 3, then one 32-bit funnel shift a word."""
-    from mlir.dialects import llvm, vector
-    i32 = ir.IntegerType.get_signless(32)
-    v4 = ir.VectorType.get([4], i32)
-    rem = K.Expr.of(byte_rem)
-    zero = K.Expr.of(0, byte_rem)
 
     def bit(mask: int) -> ir.Value:
         masked = arith.andi(rem, K.Expr.of(mask, byte_rem))

@@ -66,23 +66,6 @@ class Stages:
         return K.dynamic_shared((self.count,), "uint32", self.ids_offset)
 
 
-def _stage_starter(claims: RuntimeClaims, bars, load: Callable) -> Callable:
-    """start(s, ticket, site): records stage s's ticket and, for a real tile,
-    arms the stage's mbarrier for the bytes of the loads tagged `{site}{s}`
-    and issues them (`load(s, ticket, bar, tag)`). Both pipelines prefill
-    and refill their stages with it."""
-
-    def start(s: int, ticket: ir.Value, site: str):
-        claims.record(s, ticket)
-        with K.if_(claims.is_tile(ticket)):
-            tag = f"{site}{s}"
-            bar = bars.ptr_to([s])
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-            load(s, ticket, bar, tag)
-
-    return start
-
-
 def one_thread_pipeline(stages: Stages, store_lag: int, Ctr: K.Buffer, n_tiles: K.Expr,
                         load: Callable, store: Callable) -> None:
     """Thread 0 runs build_copy_dynamic's pipeline over tickets claimed from
@@ -95,7 +78,7 @@ def one_thread_pipeline(stages: Stages, store_lag: int, Ctr: K.Buffer, n_tiles: 
     bars = stages.barriers()
     claims = RuntimeClaims(Ctr, stages.ids(), tile_count_i32(n_tiles))
 
-    start = _stage_starter(claims, bars, load)
+    start = claims.stage_starter(bars, load)
 
     def step(j, ahead):
         stage = j % S
@@ -141,7 +124,7 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
     bars = stages.barriers()
     claims = RuntimeClaims(Ctr, stages.ids(), tile_count_i32(n_tiles))
 
-    start = _stage_starter(claims, bars, load)
+    start = claims.stage_starter(bars, load)
 
     first_ahead = claims.prefill(tid, bars, S, start)
 

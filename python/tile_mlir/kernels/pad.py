@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 
 from ..errors import TileUsageError
-from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, rows_launch, strided, torch_module,
-                          unique_recipes)
+from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
+                          launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
+                          torch_module, unique_recipes)
 from .layout_plan import ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_pad
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -214,15 +214,13 @@ def _whole_tile_variants(plan, builder, params) -> list:
     2 rows), and the best of them with L2 promotion or evict_first loads.
     The height depends on the shape, so these stay benchmark variants: a
     kernel per height would need a compile for each new height."""
-    from .layout_call import CTA_RESERVED_BYTES, SM_SHARED_BYTES
     h_out, h_in = plan.out_shape[-2], plan.canonical.shape[-2]
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     out = []
     for tiles, threads, ctas, stages in ((6, 512, 2, 2), (2, 1024, 1, 3)):
         rows = -(-h_out // tiles)
-        stage = -(-nb * (-(-rows * wbox * elem // 128) * 128) // 1024) * 1024
-        if rows > min(256, h_in) or ctas * (stages * stage + CTA_RESERVED_BYTES) > \
-                SM_SHARED_BYTES:
+        if rows > min(256, h_in) or not ctas_fit(ctas, stages,
+                                                 rows_stage_bytes(rows, wbox, nb, elem)):
             continue
         name = f"r{rows} t{threads} g{ctas * PERSISTENT_GRID} s{stages}"
         k = {**params, "rows": rows, "threads": threads, "grid": ctas * PERSISTENT_GRID,

@@ -30,6 +30,7 @@ from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
+from .layout_call import rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
@@ -237,7 +238,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     elem = dtype_bytes(dtype)
     geo = RowsGeometry(rank, elem, wbox, nb, rows)
     V = geo.vec
-    st = Stages(stages, -(-nb * geo.box_bytes // 1024) * 1024)
+    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem))
     oob = 1 if fill == "nan" else 0
     warps = threads // 32
     row_steps = -(-rows // warps)

@@ -119,18 +119,17 @@ def run(plan, t, out, kernel=None) -> None:
     """Launches `plan`'s kernel (or `kernel`: (builder, params) of a variant
     of it) from tensor t into the contiguous `out`."""
     builder, params = kernel or kernel_for(plan)
-    in_view, out_view = plan.in_view, plan.out_view
     if params.get("permuted_store"):
-        src, dst = _permuted_store_views(plan, params, t, out)
-        launch(builder, params, (src, dst, counter(t.device)),
-               persistent_grid(t.device, params["grid"]))
-        return
-    if plan.kind == "transpose":   # a variant may move the other box form
-        w = params["span"] // params["elem"]
-        in_view = _wide(plan.canonical.shape, plan.canonical.strides, params["wide_in"], w)
-        out_view = _wide(*_unsplit(out_view, plan.params["wide_out"]), params["wide_out"], w)
-    src = strided(bits_view(t), *in_view)
-    dst = bits_view(out).view(out_view[0])
+        src, dst = _permuted_store_views(plan, t, out)
+    else:
+        in_view, out_view = plan.in_view, plan.out_view
+        if plan.kind == "transpose":   # a variant may move the other box form
+            w = params["span"] // params["elem"]
+            in_view = _wide(plan.canonical.shape, plan.canonical.strides, params["wide_in"], w)
+            out_view = _wide(*_unsplit(out_view, plan.params["wide_out"]), params["wide_out"],
+                             w)
+        src = strided(bits_view(t), *in_view)
+        dst = bits_view(out).view(out_view[0])
     if plan.kind == "simt":
         n = out.numel()
         grid = max(1, min(SIMT_GRID, -(-n // SIMT_THREADS)))
@@ -149,17 +148,24 @@ VIEW_SPLIT = 256
 PERMUTED_STORE_BOX_BYTES = 16384
 
 
-def _permuted_store_views(plan, params, t, out) -> tuple:
+def _splits_rows(c) -> bool:
+    """Whether the permuted-store kernel sees c's rows as (n / VIEW_SPLIT,
+    VIEW_SPLIT): rows longer than a box that split evenly, rank to spare."""
+    n = c.shape[-1]
+    return n > VIEW_SPLIT and n % VIEW_SPLIT == 0 and c.rank + 1 <= 5
+
+
+def _permuted_store_views(plan, t, out) -> tuple:
     """(A, B) of the permuted-store boxes kernel: the input, and the output
-    seen in the input's axis order (strides permuted), both split where the
-    kernel's rank is one more than the plan's."""
+    seen in the input's axis order (strides permuted), both split where
+    _splits_rows."""
     c = plan.canonical
     out_strides = contiguous_strides(c.out_shape)
     b_strides = [0] * c.rank
     for j, a in enumerate(c.perm):
         b_strides[a] = out_strides[j]
     a_view, b_view = (c.shape, c.strides), (c.shape, tuple(b_strides))
-    if len(params["perm"]) == c.rank + 1:
+    if _splits_rows(c):
         a_view, b_view = split_view(a_view, VIEW_SPLIT), split_view(b_view, VIEW_SPLIT)
     return strided(bits_view(t), *a_view), strided(bits_view(out), *b_view)
 
@@ -173,15 +179,14 @@ def permuted_store_variants(plan, params) -> list:
     it no faster than the plain boxes (docs/NOTES.md)."""
     c = plan.canonical
     elem, r, n = params["elem"], c.rank, c.shape[-1]
-    split = n > VIEW_SPLIT and n % VIEW_SPLIT == 0 and r + 1 <= 5
+    split = _splits_rows(c)
     perm = list(c.perm) + ([r] if split else [])
     shape = split_view((c.shape, c.strides), VIEW_SPLIT)[0] if split else c.shape
-    base = [1] * len(perm)
+    base = [1] * len(perm)   # the box's whole rows
+    base[-1] = min(n, VIEW_SPLIT)
     if split:
-        base[-1], base[-2] = VIEW_SPLIT, min(n // VIEW_SPLIT, 256)
-    else:
-        base[-1] = min(n, VIEW_SPLIT) if n >= 16 // elem else n
-    row = elem * base[-1] * base[-2] if split else elem * base[-1]
+        base[-2] = min(n // VIEW_SPLIT, 256)
+    row = elem * prod(base)
     k, j = c.perm[-2], r - 2
     out = []
     for sj in (1, 2, 4, 8, 16):

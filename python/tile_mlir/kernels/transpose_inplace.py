@@ -209,13 +209,11 @@ def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int =
         def origin(tile: ir.Value):
             return plan.tile_origin(IrOps.index(tile), IrOps)
 
-        def start(s: int, ticket: ir.Value, site: str):
-            claims.record(s, ticket)
-            with K.if_(claims.is_tile(ticket)):
-                bar = bars.ptr_to([s])
-                K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(f"{site}{s}"))
-                i0, j0 = origin(ticket)
-                ios[s].load(bar, i0, j0, f"{site}{s}")
+        def load(s: int, ticket: ir.Value, bar, tag: str):
+            i0, j0 = origin(ticket)
+            ios[s].load(bar, i0, j0, tag)
+
+        start = claims.stage_starter(bars, load)
 
         first_ahead = claims.prefill(tid, bars, S, start)
         offsets = _lane_offsets(plan)

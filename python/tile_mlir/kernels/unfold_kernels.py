@@ -31,6 +31,7 @@ from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
+from .layout_call import rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN
 from .opcodes import load_opcode, store_opcode
@@ -209,7 +210,7 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
         raise ValueError("the tile does not hold one output column or too many rows")
     dtype = ELEM_DTYPES[elem]
     V = geo.vec
-    st = Stages(stages, -(-nb * geo.box_bytes // 1024) * 1024)
+    st = Stages(stages, rows_stage_bytes(geo.rows_in, geo.wbox, nb, elem))
     (kh, kw), (sh, sw), (dh, dw) = conv.kernel, conv.stride, conv.dilation
     segments = conv.taps * geo.rows
     total_slots = segments * geo.slots
