@@ -20,7 +20,8 @@ F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import (PAD_VIEWS, PERMUTE_BENCH_SMALL,  # noqa: E402
+from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_VIEWS,  # noqa: E402
+                                            PERMUTE_BENCH_SMALL,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
 from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
@@ -161,6 +162,25 @@ def test_pad_is_exact(case, gen):
     value = {"zero": 0, "nan": float("nan"), "value": 3 if elem == 1 else 1.5}[fill]
     y = pad(x, pad_, value=value)
     assert same_bits(y, _pad_expected(x, pad_, fill, value))
+
+
+@pytest.mark.parametrize("fill", ["zero", "value"])
+def test_pad_variants_are_exact(fill, gen):
+    # Every kernel variant the benchmark measures for the pad row (tile
+    # heights, threads, grids, L2 hints), on its scaled-down shape.
+    P = importlib.import_module("tile_mlir.kernels.pad")
+    shape, pad_ = PAD_BENCH_SMALL
+    x = random_bits(shape, 2, gen)
+    value = {"zero": 0, "value": 1.5}[fill]
+    ref = _pad_expected(x, pad_, fill, value)
+    plan = P.plan_for(x.shape, x.stride(), pad_, 2, fill)
+    bits_, _ = P._fill_of(x, value)
+    assert plan.kind == "rows"
+    for name, kernel in P.variants(plan, "bfloat16"):
+        out = torch.full_like(ref, -1)
+        P.run(plan, x, out, bits_, kernel)
+        torch.cuda.synchronize()
+        assert same_bits(out, ref), f"variant {name} of the {fill} pad"
 
 
 def test_pad_of_a_strided_view(gen):

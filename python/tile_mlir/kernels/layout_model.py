@@ -125,7 +125,7 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     if plan.kind == "transpose":
         geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
                                      p.get("gather", ()), p.get("wide_in", False),
-                                     p.get("wide_out", False))
+                                     p.get("wide_out", False), p.get("walk", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
     return np.ascontiguousarray(A.transpose(p["perm"]))
 
@@ -186,7 +186,7 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
     from .pad_kernels import RowsGeometry
     elem = A.dtype.itemsize
     rank = A.ndim
-    geo = RowsGeometry(rank, elem, p["wbox"], p["nb"], p["rows"])
+    geo = RowsGeometry(rank, elem, p["wbox"], p["nb"], p["rows"], p.get("equal", False))
     out = [d + l + r for d, l, r in zip(A.shape, lefts, rights)]
     B = np.zeros(int(np.prod(out)), dtype=storage(elem))
     written = np.zeros(B.shape, np.int32)
@@ -194,8 +194,9 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
     fmt = {"format": _nan_format(elem), "oob_fill": 1} if fill == "nan" else {}
     box = (1,) * (rank - 2) + (geo.rows, geo.wbox)
     src_array = _float_view(A) if fill == "nan" else A
+    height = geo.height(out[-2], IntDynOps)
     for t in range(int(np.prod(counts))):
-        outer, row0, c0 = geo.origin(t, counts, IntDynOps)
+        outer, row0, c0 = geo.origin(t, counts, IntDynOps, height)
         col, delta = geo.load_start(c0, lefts[-1], IntDynOps)
         src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
         shared = _shared(geo.nb * geo.box_bytes)
@@ -207,7 +208,7 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
         for o, d in zip(outer, out[:-2]):
             flat_outer = flat_outer * d + o
         outer_ok = all(0 <= o - l < d for o, l, d in zip(outer, lefts, A.shape))
-        for rho in range(geo.rows):
+        for rho in range(height):
             orow = row0 + rho
             if orow >= out[-2]:
                 continue

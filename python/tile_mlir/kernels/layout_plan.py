@@ -132,6 +132,20 @@ def contiguous_strides(shape) -> tuple:
     return tuple(reversed(out))
 
 
+def transpose_tile_extents(perm, tile, gather=()) -> tuple:
+    """A transposing tile's extent along each input axis: tile[0] along the
+    tiled gathered axis perm[-1 - len(gather)], the other gathered axes
+    whole (`gather`, output order), tile[1] along the innermost, 1 elsewhere."""
+    r = len(perm)
+    axes = tuple(perm[r - 1 - len(gather):])
+    extents = [1] * r
+    extents[axes[0]] = int(tile[0])
+    for a, g in zip(axes[1:], gather):
+        extents[a] = int(g)
+    extents[r - 1] = int(tile[1])
+    return tuple(extents)
+
+
 def _box_extent(dim: int, cap: int) -> int:
     return max(1, min(cap, pow2_floor(dim)))
 
@@ -361,17 +375,24 @@ def fitted_boxes(elem: int, d_inner: int, need: int) -> tuple | None:
     return None
 
 
+# The pad rows kernel's stage: about 24 KB of rows, two stages, three CTAs
+# an SM, the tiles of one height chosen at run time. The H200 measured it
+# against the earlier 32-row (17 KB) stages of three in interleaved rounds:
+# 3.85 against 3.71 TB/s (docs/NOTES.md).
+PAD_ROWS_STAGE = 24576
+
+
 def rows_tile(elem: int, d_inner: int, o_inner: int, fit: bool = True) -> tuple:
-    """(box width, boxes per row, rows) of the "rows" kernel: boxes fitted
-    to an output row plus a 16-byte shift (fitted_boxes), or (fit False,
-    or no fit) boxes of a power of two up to 256 elements no wider than the
-    input row, enough of them (up to 4) to span that; rows filling about 32
-    KB."""
+    """(box width, boxes per row, rows) of the pad "rows" kernel: boxes
+    fitted to an output row plus a 16-byte shift (fitted_boxes), or (fit
+    False, or no fit) boxes of a power of two up to 256 elements no wider
+    than the input row, enough of them (up to 4) to span that; as many rows
+    as fill PAD_ROWS_STAGE bytes (at most 256)."""
     v = STRIDE_ALIGN // elem
     fitted = fitted_boxes(elem, d_inner, o_inner + v) if fit else None
     if fitted:
         wbox, nb = fitted
-        return wbox, nb, max(1, min(BOX_MAX, pow2_floor((32768 // elem) // (nb * wbox))))
+        return wbox, nb, max(1, min(BOX_MAX, PAD_ROWS_STAGE // (elem * nb * wbox)))
     widest = max(v, min(BOX_MAX, pow2_floor(d_inner)))
     best = None
     w = widest
@@ -382,8 +403,7 @@ def rows_tile(elem: int, d_inner: int, o_inner: int, fit: bool = True) -> tuple:
             best = (key, w, nb)
         w //= 2
     _, wbox, nb = best
-    rows = max(1, min(BOX_MAX, pow2_floor((32768 // elem) // (nb * wbox))))
-    return wbox, nb, rows
+    return wbox, nb, max(1, min(BOX_MAX, PAD_ROWS_STAGE // (elem * nb * wbox)))
 
 
 def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
@@ -417,13 +437,13 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
                                     "grid": grid}, view, out_shape)
     if in_ok:
         wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1], fit)
-        if c.rank >= 2:
-            rows = min(rows, pow2_floor(c.shape[-2]))
-        else:
-            rows = 1
+        # The box at most the input's rows; the tiles' one height at most
+        # the box's, chosen at run time (no sliver of a tile at the end).
+        rows = min(rows, c.shape[-2]) if c.rank >= 2 else 1
         return PadPlan("rows", c, {**base, "rank": max(2, c.rank), "wbox": wbox, "nb": nb,
-                                   "rows": rows, "stages": 4 if rows * nb * wbox * elem
-                                   <= 16384 else 3, "grid": grid}, view, out_shape)
+                                   "rows": rows, "equal": True,
+                                   "stages": 4 if rows * nb * wbox * elem <= 16384 else 2,
+                                   "grid": grid}, view, out_shape)
     return PadPlan("simt", c, base, view, out_shape)
 
 

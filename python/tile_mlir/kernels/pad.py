@@ -83,7 +83,7 @@ def kernel_for(plan, dtype_name: str) -> tuple:
         # The threads' copy is latency bound: as many threads an SM as fit.
         return BUILD_PAD_ROWS, {"dtype": dtype, "rank": p["rank"], "wbox": p["wbox"],
                                 "nb": p["nb"], "rows": p["rows"], "fill": p["fill"],
-                                "stages": p["stages"],
+                                "stages": p["stages"], "equal": p["equal"],
                                 **rows_launch(p["rows"], p["wbox"], p["nb"], elem,
                                               p["stages"])}
     return BUILD_PAD_SIMT, {"dtype": ELEM_DTYPES[elem], "rank": p["rank"],
@@ -178,58 +178,45 @@ def variants(plan, dtype_name: str) -> list:
         out.append((f"s{params['stages'] + 1}", (builder, {**params,
                                                           "stages": params["stages"] + 1})))
     if plan.kind == "rows":
-        t256 = {**params, "threads": 256}
-        t512 = {**params, "threads": 512, "grid": 2 * PERSISTENT_GRID}
-        out.append(("t256 g132", (builder, {**t256, "grid": PERSISTENT_GRID})))
-        out.append(("t512 g264", (builder, t512)))
-        out.append(("t256 g396", (builder, {**t256, "grid": 3 * PERSISTENT_GRID})))
-        out.append(("t256 g528", (builder, {**t256, "grid": 4 * PERSISTENT_GRID})))
-        out.append(("t256 g396 s4", (builder, {**t256, "grid": 3 * PERSISTENT_GRID,
-                                               "stages": params["stages"] + 1})))
-        out.append(("t128 g792 s2", (builder, {**params, "threads": 128,
-                                               "grid": 6 * PERSISTENT_GRID, "stages": 2})))
-        if params["rows"] > 8:
-            out.append(("half rows t256 g528", (builder, {
-                **t256, "rows": params["rows"] // 2, "grid": 4 * PERSISTENT_GRID,
-                "stages": params["stages"] + 1})))
-        out += _whole_tile_variants(plan, builder, params)
-        out.append(("l2-256B", (builder, {**params, "l2_promotion": 3})))
-        out.append(("evict-first", (builder, {**params, "evict_first": True})))
-        c = plan.canonical
-        spec = [x for l, r in zip(reversed(c.lefts), reversed(c.rights)) for x in (l, r)]
-        pow2 = plan_for(c.shape, c.strides, spec, plan.params["elem"], params["fill"],
-                        fit=False)
-        if pow2.kind == "rows" and pow2.params["wbox"] != params["wbox"]:
-            _, old = kernel_for(pow2, dtype_name)
-            out.append(("pow2 boxes t512 g264", (builder, {**old, "threads": 512,
-                                                           "grid": 2 * PERSISTENT_GRID})))
-            out.append(("pow2 boxes t256 g396", (builder, {**old, "threads": 256,
-                                                           "grid": 3 * PERSISTENT_GRID})))
+        out += _rows_variants(plan, builder, params, dtype_name)
     return [v for i, v in enumerate(out) if i == 0 or v[1][1] != params]
 
 
-def _whole_tile_variants(plan, builder, params) -> list:
-    """Rows kernels whose tile height splits the output's rows into equal
-    tiles (258 rows: 6 of 43, 2 of 129, where 32-row tiles leave a ninth of
-    2 rows), and the best of them with L2 promotion or evict_first loads.
-    The height depends on the shape, so these stay benchmark variants: a
-    kernel per height would need a compile for each new height."""
-    h_out, h_in = plan.out_shape[-2], plan.canonical.shape[-2]
+def _rows_variants(plan, builder, params, dtype_name: str) -> list:
+    """The rows kernel's variants: other CTA shapes and stage counts, tiles
+    of a static height (the earlier default's 32 rows, whose last tile of a
+    258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
+    258), L2 promotion and evict_first loads, power-of-two boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
-    out = []
+    h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
+    G = PERSISTENT_GRID
+
+    def fits(k) -> bool:
+        return k["rows"] <= min(256, h_in) and ctas_fit(
+            k["grid"] // G, k["stages"], rows_stage_bytes(k["rows"], k["wbox"], k["nb"], elem))
+
+    def shape(threads, ctas, stages, **extra):
+        return {**params, "threads": threads, "grid": ctas * G, "stages": stages, **extra}
+
+    s = params["stages"]
+    cands = [("t512 g264", shape(512, 2, s)), ("t256 g528", shape(256, 4, s)),
+             ("t256 g396 s3", shape(256, 3, s + 1)), ("t128 g792", shape(128, 6, s)),
+             ("half rows t256 g528", shape(256, 4, s, rows=max(1, params["rows"] // 2))),
+             ("static r32 t256 g396 s3", shape(256, 3, 3, rows=32, equal=False))]
     for tiles, threads, ctas, stages in ((6, 512, 2, 2), (2, 1024, 1, 3)):
         rows = -(-h_out // tiles)
-        if rows > min(256, h_in) or not ctas_fit(ctas, stages,
-                                                 rows_stage_bytes(rows, wbox, nb, elem)):
-            continue
-        name = f"r{rows} t{threads} g{ctas * PERSISTENT_GRID} s{stages}"
-        k = {**params, "rows": rows, "threads": threads, "grid": ctas * PERSISTENT_GRID,
-             "stages": stages}
-        out.append((name, (builder, k)))
-        if tiles == 6:
-            out.append((name + " l2-256B", (builder, {**k, "l2_promotion": 3})))
-            out.append((name + " evict-first", (builder, {**k, "evict_first": True})))
-    return out
+        cands.append((f"static r{rows} t{threads} g{ctas * G} s{stages}",
+                      shape(threads, ctas, stages, rows=rows, equal=False)))
+    cands += [("l2-256B", {**params, "l2_promotion": 3}),
+              ("evict-first", {**params, "evict_first": True})]
+    c = plan.canonical
+    spec = [x for l, r in zip(reversed(c.lefts), reversed(c.rights)) for x in (l, r)]
+    pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)
+    if pow2.kind == "rows" and pow2.params["wbox"] != wbox:
+        _, old = kernel_for(pow2, dtype_name)
+        cands += [("pow2 boxes t512 g264", {**old, "threads": 512, "grid": 2 * G}),
+                  ("pow2 boxes t256 g396", {**old, "threads": 256, "grid": 3 * G})]
+    return [(name, (builder, k)) for name, k in cands if fits(k)]
 
 
 _TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",
@@ -261,7 +248,19 @@ def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
     from .layout_cases import PAD_BENCH, PAD_VIEWS, pad_test_cases
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
-    shape, pad_ = PAD_BENCH
-    bench = [k for _, k in variants(plan_for(shape, contiguous_strides(shape), pad_, 2,
-                                             "zero"), "bfloat16")]
-    return unique_recipes(recipes_for(list(pad_test_cases()) + views) + bench)
+    return unique_recipes(recipes_for(list(pad_test_cases()) + views) + bench_recipes(PAD_BENCH) +
+                          variant_test_recipes())
+
+
+def bench_recipes(case, fills=("zero",)) -> list:
+    """Every variant the benchmark measures for the pad `case` (shape, pad) of bf16."""
+    shape, pad_ = case
+    return [k for fill in fills for _, k in
+            variants(plan_for(shape, contiguous_strides(shape), pad_, 2, fill), "bfloat16")]
+
+
+def variant_test_recipes() -> list:
+    """The variants of the GPU test's scaled-down benchmark row, for the
+    zero fill and a value."""
+    from .layout_cases import PAD_BENCH_SMALL
+    return bench_recipes(PAD_BENCH_SMALL, ("zero", "value"))

@@ -183,12 +183,16 @@ class RowsGeometry:
     `columns` output columns, at one position of the outer axes; the
     input behind it is loaded as `nb` boxes of `rows` x `wbox` elements,
     the first at the 16-byte aligned column at or before the shifted
-    start (`delta` elements before it)."""
+    start (`delta` elements before it). `equal`: the tiles along the rows
+    are of one height, at most `rows` (the box's), chosen at run time from
+    the output's rows (258 rows in boxes of 44: six tiles of 43), so no
+    tile is a sliver; the box's rows past the tile's are loaded, unused."""
     rank: int
     elem: int
     wbox: int
     nb: int
     rows: int
+    equal: bool = False
 
     @property
     def vec(self) -> int:
@@ -207,10 +211,16 @@ class RowsGeometry:
         return list(out_dims[:-2]) + [ops.cdiv(out_dims[-2], self.rows),
                                       ops.cdiv(out_dims[-1], self.columns)]
 
-    def origin(self, t, counts, ops) -> tuple:
-        """(outer output coords, first output row, first output column)."""
+    def height(self, out_rows, ops):
+        """Output rows per tile: `rows`, or with `equal` the height that
+        splits out_rows into as few tiles as `rows` gives, evenly."""
+        return ops.cdiv(out_rows, ops.cdiv(out_rows, self.rows)) if self.equal else self.rows
+
+    def origin(self, t, counts, ops, height=None) -> tuple:
+        """(outer output coords, first output row, first output column) of
+        tile t, whose tiles are `height` rows (default `rows`)."""
         u = digits(t, counts, ops)
-        return tuple(u[:-2]), u[-2] * self.rows, u[-1] * self.columns
+        return tuple(u[:-2]), u[-2] * (height or self.rows), u[-1] * self.columns
 
     def load_start(self, c0, left, ops):
         """(aligned input column of box 0, delta) for output column c0."""
@@ -227,16 +237,17 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   name: str = "pad_rows") -> K.KernelDef:
+                   equal: bool = False, name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
-    and `evict_first` (the loads' L2 policy) are benchmark variants."""
+    and `evict_first` (the loads' L2 policy) are benchmark variants;
+    `equal`: tiles of one height at most `rows` (RowsGeometry)."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
     elem = dtype_bytes(dtype)
-    geo = RowsGeometry(rank, elem, wbox, nb, rows)
+    geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal))
     V = geo.vec
     st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem))
     oob = 1 if fill == "nan" else 0
@@ -250,6 +261,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
         dims = extents(A)
         out = [d + l + r for d, l, r in zip(dims, lefts, rights)]
         counts = geo.counts(out, DynOps)
+        height = geo.height(out[-2], DynOps)
         bufs = [[K.dynamic_shared((1,) * (rank - 2) + (rows, wbox), dtype,
                                   st.offset(s) + k * geo.box_bytes) for k in range(nb)]
                 for s in range(stages)]
@@ -261,7 +273,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             if fill == "value" else None
 
         def load(s, ticket, bar, tag):
-            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps)
+            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
             col, _ = geo.load_start(c0, lefts[-1], DynOps)
             src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
             for k in range(nb):
@@ -270,7 +282,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
         def work(s, ticket):
-            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps)
+            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
             _, delta = geo.load_start(c0, lefts[-1], DynOps)
             n_x = DynOps.min(out[-1] - c0, geo.columns)
             flat_outer = 0
@@ -291,7 +303,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             for step in range(row_steps):
                 rho = warp + step * warps
                 orow = row0 + rho
-                with K.if_(_all([rho < rows, orow < out[-2]]) if rows % warps
+                with K.if_(_all([rho < height, orow < out[-2]]) if equal else
+                           _all([rho < rows, orow < out[-2]]) if rows % warps
                            else (orow < out[-2])):
                     ebase = bases[s] + rho * (wbox * elem)
                     row_ok = None

@@ -20,7 +20,8 @@ from math import prod
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
-from .layout_plan import contiguous_strides, normalize_dims, plan_permute, split_view
+from .layout_plan import (contiguous_strides, normalize_dims, plan_permute, split_view,
+                          transpose_tile_extents)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
@@ -73,18 +74,8 @@ def transpose_tile_count(canonical, params) -> int:
     """Tiles of a transposing kernel over the canonical input (the launch
     grid of its one-tile-per-CTA form, grid 0): the tiled gathered axis by
     tile[0], the innermost by tile[1], the other gathered axes whole."""
-    perm, shape = canonical.perm, canonical.shape
-    r = len(perm)
-    axes = perm[r - 1 - len(params["gather"]):]
-    extent = [1] * r
-    extent[axes[0]] = params["tile"][0]
-    for a, g in zip(axes[1:], params["gather"]):
-        extent[a] = g
-    extent[r - 1] = params["tile"][1]
-    n = 1
-    for d, e in zip(shape, extent):
-        n *= -(-d // e)
-    return n
+    extents = transpose_tile_extents(canonical.perm, params["tile"], params["gather"])
+    return prod(-(-d // e) for d, e in zip(canonical.shape, extents))
 
 
 def plan_for(shape, strides, dims, elem: int):
@@ -242,6 +233,9 @@ def variants(plan) -> list:
         out.append(("1tile t512 evict-first load", (builder, {**one, "threads": 512,
                                                              "evict_first": "load"})))
         out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
+        for base_name, base in (("", params), ("1tile t512 ", {**one, "threads": 512})):
+            out += [(f"{base_name}walk {w}", (builder, {**base, "walk": list(w)}))
+                    for w in walk_variants(plan)]
     elif plan.kind == "boxes":
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
         out.append(("g264 s4", (builder, {**params, "stages": 4})))
@@ -253,6 +247,20 @@ def variants(plan) -> list:
         out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
                                          "stages": 3})))
     return out
+
+
+WALK_BLOCKS = (1, 4, 16, 64)
+
+
+def walk_variants(plan) -> list:
+    """(axis, g) tile walks of a transposing plan for the benchmark: every
+    axis with more than one tile, except the slowest such (blocking it
+    changes nothing), in blocks of WALK_BLOCKS tiles fewer than its own."""
+    p = plan.params
+    extents = transpose_tile_extents(p["perm"], p["tile"], p["gather"])
+    counts = [-(-d // e) for d, e in zip(plan.canonical.shape, extents)]
+    walked = [a for a in p["perm"] if counts[a] > 1][1:]
+    return [(a, g) for a in walked for g in WALK_BLOCKS if g < counts[a]]
 
 
 def recipes_for(cases) -> list:
