@@ -80,6 +80,20 @@ def test_tile_walk_visits_every_tile_once(shape, dims, walk):
     assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
 
 
+@pytest.mark.parametrize("deeper", [True, False])
+def test_gathered_tiles_equal_numpy(deeper):
+    # Tiles that gather the output's innermost axes whole: the two of the
+    # fewest that make a swizzle row, and one more (the default).
+    from tile_mlir.kernels.layout_plan import plan_permute
+    shape, dims = (8, 8, 4, 4, 64), (4, 3, 2, 1, 0)
+    plan = plan_permute(shape, contiguous_strides(shape), dims, 2, deeper=deeper)
+    assert (plan.params["gather"], plan.params["tile"]) == \
+        (((8, 8), (2, 64)) if deeper else ((8,), (8, 64)))
+    x = bits(np.random.default_rng(9), shape, 2)
+    got = model_permute(plan, x)
+    assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
+
+
 def _pad_ref(x, c, value):
     out = np.full(c.out_shape, value, dtype=x.dtype)
     A = x.reshape(c.shape)

@@ -42,11 +42,16 @@ def test_plans_of_the_benchmark_table():
     assert kinds == ["transpose", "boxes", "transpose", "transpose", "transpose",
                      "boxes", "transpose", "transpose"]
     # (8, 8, 16, 1024, 1024) by (4, 3, 2, 1, 0): the output's rows are 8
-    # elements; the tile gathers the two innermost output axes (64 rows).
+    # elements; the two innermost output axes make a 64-row tile, and one
+    # more (two of axis 2) 128 rows: the output seen as (1024, 1024, 1024),
+    # split by the 64-element span.
     plan = P.plan_permute((8, 8, 16, 1024, 1024), dense((8, 8, 16, 1024, 1024)),
                           (4, 3, 2, 1, 0), 2)
-    assert plan.params["gather"] == (8,) and plan.params["tile"] == (8, 128)
-    assert plan.out_view[0] == (1024, 1024, 16, 64)
+    assert plan.params["gather"] == (8, 8) and plan.params["tile"] == (2, 128)
+    assert plan.out_view[0] == (1024, 1024, 16, 64) and plan.params["wide_out"]
+    fewest = P.plan_permute((8, 8, 16, 1024, 1024), dense((8, 8, 16, 1024, 1024)),
+                            (4, 3, 2, 1, 0), 2, deeper=False)
+    assert fewest.params["gather"] == (8,) and fewest.params["tile"] == (8, 128)
 
 
 def test_transpose_tiles_fit_the_dims():

@@ -13,7 +13,7 @@ import numpy as np
 from .. import emulator
 from ..builder import IntOps
 from .layout_ir import IntDynOps
-from .layout_plan import ELEM_DTYPES
+from .layout_plan import ELEM_DTYPES, merged_out_view
 
 STORAGE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -115,8 +115,8 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     p = plan.params
     elem = p["elem"]
     out_shape = tuple(plan.out_view[0])
-    if p.get("wide_out"):   # the model stores through the split view itself
-        out_shape = out_shape[:-2] + (out_shape[-2] * out_shape[-1],)
+    if plan.kind == "transpose":   # the merged view of p's gather (unsplit)
+        out_shape = merged_out_view(plan.canonical, len(p.get("gather", ())) + 1)[0]
     in_shape = plan.canonical.shape if plan.kind == "transpose" else plan.in_view[0]
     A = np.ascontiguousarray(x).view(storage(elem)).reshape(in_shape)
     B = np.zeros(out_shape, dtype=storage(elem))

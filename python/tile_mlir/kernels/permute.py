@@ -20,8 +20,8 @@ from math import prod
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
-from .layout_plan import (contiguous_strides, normalize_dims, plan_permute, split_view,
-                          transpose_tile_extents)
+from .layout_plan import (contiguous_strides, merged_out_view, normalize_dims, plan_permute,
+                          split_view, transpose_tile_extents)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
@@ -117,8 +117,8 @@ def run(plan, t, out, kernel=None) -> None:
         if plan.kind == "transpose":   # a variant may move the other box form
             w = params["span"] // params["elem"]
             in_view = _wide(plan.canonical.shape, plan.canonical.strides, params["wide_in"], w)
-            out_view = _wide(*_unsplit(out_view, plan.params["wide_out"]), params["wide_out"],
-                             w)
+            out_view = _wide(*merged_out_view(plan.canonical, len(params["gather"]) + 1),
+                             params["wide_out"], w)
         src = strided(bits_view(t), *in_view)
         dst = bits_view(out).view(out_view[0])
     if plan.kind == "simt":
@@ -192,13 +192,6 @@ def permuted_store_variants(plan, params) -> list:
     return out
 
 
-def _unsplit(view, split: bool) -> tuple:
-    if not split:
-        return view
-    shape, strides = view
-    return tuple(shape[:-2]) + (shape[-2] * shape[-1],), tuple(strides[:-2]) + (1,)
-
-
 def _wide(shape, strides, wide: bool, w: int) -> tuple:
     return split_view((tuple(shape), tuple(strides)), w) if wide else \
         (tuple(shape), tuple(strides))
@@ -233,6 +226,15 @@ def variants(plan) -> list:
         out.append(("1tile t512 evict-first load", (builder, {**one, "threads": 512,
                                                              "evict_first": "load"})))
         out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
+        c = plan.canonical
+        shallow = plan_permute(c.shape, c.strides, c.perm, params["elem"], PERSISTENT_GRID,
+                               deeper=False)
+        if shallow.params["gather"] != plan.params["gather"]:
+            # The tile of the fewest gathered axes (the earlier default).
+            _, few = kernel_for(shallow)
+            out.append(("fewer gathered", (builder, few)))
+            out.append(("fewer gathered g396 s3", (builder, {**few, "grid": 3 * PERSISTENT_GRID,
+                                                             "stages": 3})))
         for base_name, base in (("", params), ("1tile t512 ", {**one, "threads": 512})):
             out += [(f"{base_name}walk {w}", (builder, {**base, "walk": list(w)}))
                     for w in walk_variants(plan)]
