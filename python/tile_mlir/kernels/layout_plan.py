@@ -474,9 +474,11 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
                                     "grid": grid}, view, out_shape)
     if in_ok:
         wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1], fit)
-        # The box at most the input's rows; the tiles' one height at most
-        # the box's, chosen at run time (no sliver of a tile at the end).
-        rows = min(rows, c.shape[-2]) if c.rank >= 2 else 1
+        # The box at most the input's rows (a power of two below the
+        # preferred height: a handful of kernels, not one per height); the
+        # tiles' one height at most the box's, chosen at run time (no
+        # sliver of a tile at the end).
+        rows = (rows if rows <= c.shape[-2] else pow2_floor(c.shape[-2])) if c.rank >= 2 else 1
         return PadPlan("rows", c, {**base, "rank": max(2, c.rank), "wbox": wbox, "nb": nb,
                                    "rows": rows, "equal": True,
                                    "stages": 4 if rows * nb * wbox * elem <= 16384 else 2,
