@@ -74,8 +74,13 @@ def transpose_tile_count(canonical, params) -> int:
     """Tiles of a transposing kernel over the canonical input (the launch
     grid of its one-tile-per-CTA form, grid 0): the tiled gathered axis by
     tile[0], the innermost by tile[1], the other gathered axes whole."""
+    return prod(transpose_tile_counts(canonical, params))
+
+
+def transpose_tile_counts(canonical, params) -> list:
+    """Tiles of a transposing kernel along each canonical input axis."""
     extents = transpose_tile_extents(canonical.perm, params["tile"], params["gather"])
-    return prod(-(-d // e) for d, e in zip(canonical.shape, extents))
+    return [-(-d // e) for d, e in zip(canonical.shape, extents)]
 
 
 def plan_for(shape, strides, dims, elem: int):
@@ -258,10 +263,8 @@ def walk_variants(plan) -> list:
     """(axis, g) tile walks of a transposing plan for the benchmark: every
     axis with more than one tile, except the slowest such (blocking it
     changes nothing), in blocks of WALK_BLOCKS tiles fewer than its own."""
-    p = plan.params
-    extents = transpose_tile_extents(p["perm"], p["tile"], p["gather"])
-    counts = [-(-d // e) for d, e in zip(plan.canonical.shape, extents)]
-    walked = [a for a in p["perm"] if counts[a] > 1][1:]
+    counts = transpose_tile_counts(plan.canonical, plan.params)
+    walked = [a for a in plan.params["perm"] if counts[a] > 1][1:]
     return [(a, g) for a in walked for g in WALK_BLOCKS if g < counts[a]]
 
 
