@@ -248,40 +248,49 @@ def gather_tile(c: Canonical, elem: int, deeper: bool = True):
     more (_deeper_gather) where it can."""
     found = _fewest_gather(c, elem)
     if deeper and found is not None and found[0] >= 2:
-        return _deeper_gather(c, elem, *found) or found
+        m, _, span, t_k, t_l = found
+        return _deeper_gather(c, elem, m, span, t_k, t_l) or found
     return found
 
 
-def _deeper_gather(c: Canonical, elem: int, m: int, full, span: int, t_k: int, t_l: int):
+def _whole_axes(c: Canonical, m: int):
+    """(tiled axis, extents of the m - 1 whole ones) of a tile gathering the
+    output's m innermost axes, or None where those include the input's
+    innermost axis or a whole extent is not a power of two of at most 256."""
+    r = c.rank
+    axes = c.perm[r - m:]
+    full = [c.shape[a] for a in axes[1:]]
+    if r - 1 in axes or any(f & (f - 1) or f > BOX_MAX for f in full):
+        return None
+    return axes[0], full
+
+
+def _deeper_gather(c: Canonical, elem: int, m: int, span: int, t_k: int, t_l: int):
     """The tile with the output's m + 1 innermost axes gathered (the m
     gathered ones now whole) and twice the rows, T_k, up to 32 KB: each
     tile writes twice as long output runs. The H200 measured (8, 8, 16,
     1024, 1024) by (4, 3, 2, 1, 0) at 3.93 TB/s with 128 rows (axes 2, 1,
     0), against 3.70 with 64 (axes 1, 0), in interleaved rounds. None where
     the axes do not allow it."""
-    r = c.rank
-    axes = c.perm[r - m - 1:] if m + 1 < r else ()
-    if not axes or r - 1 in axes:
+    found = _whole_axes(c, m + 1) if m + 1 < c.rank else None
+    if found is None:
         return None
-    full = [c.shape[a] for a in axes[1:]]
+    tiled, full = found
     whole, t_k = prod(full), 2 * t_k
-    if any(f & (f - 1) or f > BOX_MAX for f in full) or t_k % whole or \
-            not 1 <= t_k // whole <= pow2_floor(c.shape[axes[0]]) or t_k * t_l * elem > 32768:
+    if t_k % whole or not 1 <= t_k // whole <= pow2_floor(c.shape[tiled]) or \
+            t_k * t_l * elem > 32768:
         return None
     return m + 1, full, span, t_k, t_l
 
 
 def _fewest_gather(c: Canonical, elem: int):
-    r = c.rank
-    for m in range(1, r):
-        axes = c.perm[r - m:]
-        if r - 1 in axes:
+    for m in range(1, c.rank):
+        found = _whole_axes(c, m)
+        if found is None:
             return None
-        full = [c.shape[a] for a in axes[1:]]
-        if any(f & (f - 1) or f > BOX_MAX for f in full):
-            return None
+        tiled, full = found
         whole = prod(full)
-        tile = transpose_tile(elem, pow2_floor(c.shape[axes[0]]) * whole, c.shape[-1])
+        tile = transpose_tile(elem, pow2_floor(c.shape[tiled]) * whole, c.shape[-1])
         if tile is not None and tile[1] >= whole and tile[1] // whole <= BOX_MAX:
             return (m, full, *tile)
     return None

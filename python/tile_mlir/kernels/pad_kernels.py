@@ -216,11 +216,11 @@ class RowsGeometry:
         splits out_rows into as few tiles as `rows` gives, evenly."""
         return ops.cdiv(out_rows, ops.cdiv(out_rows, self.rows)) if self.equal else self.rows
 
-    def origin(self, t, counts, ops, height=None) -> tuple:
+    def origin(self, t, counts, ops, height) -> tuple:
         """(outer output coords, first output row, first output column) of
-        tile t, whose tiles are `height` rows (default `rows`)."""
+        tile t, whose tiles are `height` rows (self.height)."""
         u = digits(t, counts, ops)
-        return tuple(u[:-2]), u[-2] * (height or self.rows), u[-1] * self.columns
+        return tuple(u[:-2]), u[-2] * height, u[-1] * self.columns
 
     def load_start(self, c0, left, ops):
         """(aligned input column of box 0, delta) for output column c0."""
