@@ -13,6 +13,7 @@ bench/build_layout.py:
 
 import importlib
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -21,7 +22,8 @@ F = pytest.importorskip("torch.nn.functional")
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
 from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_VIEWS,  # noqa: E402
-                                            PERMUTE_BENCH_SMALL,
+                                            PERMUTE_BENCH_SMALL, WIDE_VIEW, WIDE_VIEW_DIMS,
+                                            WIDE_VIEW_PAD,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
 from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
@@ -183,6 +185,34 @@ def test_pad_variants_are_exact(fill, gen):
         assert same_bits(out, ref), f"variant {name} of the {fill} pad"
 
 
+@pytest.mark.parametrize("dtype,value", [
+    (torch.bfloat16, True), (torch.int32, np.int64(5)), (torch.float32, np.float32(1.5)),
+    (torch.bfloat16, torch.tensor(2.5)), (torch.int32, 2.7), (torch.float32, float("-inf")),
+    (torch.complex64, float("nan")), (torch.complex64, -1.25)])
+def test_pad_takes_the_values_torch_takes(dtype, value, gen):
+    # Numbers as torch's pad takes them (numpy scalars, 0-d tensors, bools,
+    # a float truncated into an int tensor, a complex tensor's value + 0j).
+    shape, pad_ = (3, 20, 32), (1, 1, 1, 1)
+    x = random_bits(shape, torch.empty((), dtype=dtype).element_size(), gen, dtype)
+    got, want = pad(x, pad_, value=value), F.pad(x, pad_, value=value)
+    assert got.dtype == want.dtype and same_bits(got, want)
+
+
+def test_a_view_with_six_apart_axes(gen):
+    # Its strides keep six axes apart: it runs as its contiguous copy.
+    base = random_bits((4, 4, 4, 4, 4, 8), 2, gen)
+    view = base[:2, :2, :2, :2, :2, :4]
+    assert (tuple(view.shape), view.stride()) == WIDE_VIEW
+    assert same_bits(permute(view, WIDE_VIEW_DIMS), ref_permute(view, WIDE_VIEW_DIMS))
+    assert same_bits(pad(view, WIDE_VIEW_PAD),
+                     _pad_expected(view, WIDE_VIEW_PAD, "zero", 0))
+
+
+def test_unfold_of_an_empty_batch():
+    x = torch.zeros(0, 4, 8, 8, device="cuda", dtype=torch.bfloat16)
+    assert unfold(x, 3, padding=1).shape == F.unfold(x, 3, padding=1).shape
+
+
 def test_pad_of_a_strided_view(gen):
     base = random_bits((3, 40, 64), 2, gen)
     view = base[:, 2:30, :48]
@@ -237,6 +267,16 @@ def test_unfold_matches_torch_on_floats(gen):
     (lambda x: pad(x, (1, 1), value="a"), "pad-value"),
     (lambda x: unfold(x, 3), "unfold-spec"),
     (lambda x: permute(x.to(torch.complex128), (1, 0)), "layout-dtype"),
+    # torch's own rules: a crop within its axis, a value the dtype holds, a
+    # non-empty image.
+    (lambda x: pad(x, (-40, 3)), "pad-spec"),
+    (lambda x: pad(x, (1, -34)), "pad-spec"),
+    (lambda x: pad(x.to(torch.uint8), (1, 1), value=-1), "pad-value"),
+    (lambda x: pad(x.to(torch.float16), (1, 1), value=1e6), "pad-value"),
+    (lambda x: pad(x.to(torch.int64), (1, 1), value=2 ** 63), "pad-value"),
+    (lambda x: pad(x, (1, 1), value=1j), "pad-value"),
+    (lambda x: pad(x, (1, 1), value=torch.ones(2)), "pad-value"),
+    (lambda x: unfold(x.new_zeros(1, 4, 0, 8), 3, padding=1), "unfold-spec"),
 ])
 def test_bad_arguments_are_named(call, rule):
     x = torch.zeros(16, 32, device="cuda", dtype=torch.bfloat16)

@@ -97,6 +97,30 @@ def test_negative_dims_count_from_the_end():
     assert P.normalize_dims((-1, 0, -2), 3) == (2, 0, 1)
 
 
+def test_dims_may_be_any_iterable():
+    assert P.normalize_dims((d for d in (2, 0, 1)), 3) == (2, 0, 1)
+    with pytest.raises(TileUsageError, match=r"dims \(0, 0, 1\)"):
+        P.normalize_dims((d for d in (0, 0, 1)), 3)
+
+
+WIDE = ((2, 2, 2, 2, 2, 4), (2048, 512, 128, 32, 8, 1))   # a slice of (4,)*5 + (8,)
+
+
+def test_a_view_with_too_many_apart_axes_runs_contiguous():
+    # Its strides keep six axes apart; its contiguous copy merges them.
+    import importlib
+    permute = importlib.import_module("tile_mlir.kernels.permute")
+    pad = importlib.import_module("tile_mlir.kernels.pad")
+    with pytest.raises(TileUsageError, match="layout-rank"):
+        P.plan_permute(*WIDE, (0, 1, 2, 3, 5, 4), 2)
+    plan, dense_first = permute.call_plan(*WIDE, (0, 1, 2, 3, 5, 4), 2)
+    assert dense_first and plan.canonical.shape == (16, 2, 4)
+    plan, dense_first = pad.call_plan(*WIDE, (1, 1), 2, "zero")
+    assert dense_first and plan.canonical.shape == (32, 4)
+    with pytest.raises(TileUsageError, match="layout-rank"):   # six apart when dense too
+        permute.call_plan(WIDE[0], dense(WIDE[0]), (5, 4, 3, 2, 1, 0), 2)
+
+
 def test_too_many_axes_and_bad_elements_are_named():
     shape = (2, 3, 2, 3, 2, 3)
     with pytest.raises(TileUsageError) as err:
@@ -141,6 +165,28 @@ def test_negative_extents_are_named():
         P.canonical_pad((4, 4), (4, 1), (-3, -3))
 
 
+@pytest.mark.parametrize("shape,pad", [
+    ((4,), (-6, 3)), ((4,), (3, -6)), ((2,), (1, -3)), ((3, 4), (0, 0, -2, -2))])
+def test_crops_past_an_axis_are_named(shape, pad):
+    # torch narrows the left crop, then the right one: each must fit.
+    with pytest.raises(TileUsageError) as err:
+        P.canonical_pad(shape, dense(shape), pad)
+    assert err.value.rule == "pad-spec" and "crop" in str(err.value)
+
+
+def test_crops_that_fit_are_kept():
+    assert P.canonical_pad((4,), (1,), (-4, 0)).out_shape == (0,)
+    assert P.canonical_pad((4,), (1,), (-1, -3)).out_shape == (0,)
+    assert P.canonical_pad((4,), (1,), (-2, 5)).out_shape == (7,)
+
+
+def test_short_rows_get_16_byte_boxes():
+    plan = P.plan_pad((3,), (1,), (4, 2), 4, "zero")
+    assert plan.kind == "boxes" and plan.params["box"] == (4,)
+    plan = P.plan_pad((17,), (1,), (-16, 6), 2, "zero")
+    assert plan.kind == "boxes" and plan.params["box"] == (8,)
+
+
 def test_rows_tile_spans_an_output_row():
     wbox, nb, rows = P.rows_tile(2, 256, 258)
     assert nb * wbox - 8 >= 258 and wbox <= 256 and rows * nb * wbox * 2 <= 32768
@@ -171,6 +217,17 @@ def test_bad_unfold_arguments_are_named(args):
     with pytest.raises(TileUsageError) as err:
         P.unfold_spec((2, 3, 16, 16), **args)
     assert err.value.rule == "unfold-spec"
+
+
+@pytest.mark.parametrize("shape", [(1, 64, 0, 64), (1, 0, 4, 4), (0, 4, 4), (2, 3, 5, 0)])
+def test_unfold_needs_non_zero_images(shape):
+    with pytest.raises(TileUsageError) as err:
+        P.unfold_spec(shape, 3, padding=2)
+    assert err.value.rule == "unfold-spec" and "non-zero" in str(err.value)
+
+
+def test_unfold_takes_an_empty_batch():
+    assert P.unfold_spec((0, 3, 8, 8), 3).out_shape() == (0, 27, 36)
 
 
 def test_unfold_needs_a_4d_or_3d_image():

@@ -22,6 +22,8 @@ PERMUTE_SHAPES = [
     ((2, 4, 6, 16, 64), (0, 4, 1, 2, 3)), ((2, 2, 16, 32, 48), (4, 3, 2, 1, 0)),
     ((3, 16, 2, 5, 32), (1, 3, 0, 4, 2)), ((2, 3, 4, 5, 6), (4, 2, 0, 1, 3)),
     ((2, 1, 16, 1, 48), (4, 1, 2, 0, 3)),
+    # Identities whose (n / L, L) view has many rows: boxes of at most 256.
+    ((1025, 4), (0, 1)), ((3, 1000, 6), (0, 1, 2)), ((33, 1, 16, 33), (0, 1, 2, 3)),
 ]
 
 # The benchmark table (bf16, 2 GiB each), scaled down for the GPU test.
@@ -66,6 +68,8 @@ PAD_SHAPES = [
     # aligned chunks lie in two boxes.
     ((2, 6, 1000), (5, 3, 1, 2)), ((3, 9, 520), (7, 1, 0, 3)),
     ((8, 64, 32, 32), (1, 1, 1, 1)),  # the README's example
+    # One short row: boxes of 16 bytes past the row's end.
+    ((3,), (4, 2)), ((1, 17), (-16, 6)),
 ]
 PAD_VALUES = ("zero", "nan", "value")
 PAD_BENCH = ((64, 256, 256, 256), (1, 1, 1, 1))
@@ -128,6 +132,12 @@ README_SHAPE = (8, 64, 32, 32)
 PERMUTE_EXTRA = [((4, 264, 520), (0, 2, 1), 2), ((1, 1, 1), (2, 0, 1), 4),
                  (README_SHAPE, (0, 2, 3, 1), 2),
                  ((48, 80), (1, 0), 4), ((16, 64), (1, 0), 2)]
+# A rank-6 view whose strides keep its axes apart (a slice of a dense
+# (4, 4, 4, 4, 4, 8) tensor): run as its contiguous copy, whose axes merge.
+WIDE_VIEW = ((2, 2, 2, 2, 2, 4), (2048, 512, 128, 32, 8, 1))
+WIDE_VIEW_DIMS = (0, 1, 2, 3, 5, 4)
+WIDE_VIEW_PAD = (1, 1)
+
 # (shape, strides, pad, fill) of a view of a dense (3, 40, 64) bf16 tensor.
 PAD_VIEWS = [((3, 28, 48), (2560, 64, 1), (1, 2, 3, 4), "zero"),
              ((3, 28, 48), (2560, 64, 1), (8, 8, 0, 1), "value")]

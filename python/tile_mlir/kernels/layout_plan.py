@@ -48,7 +48,9 @@ def aligned(strides_bytes) -> bool:
 def normalize_dims(dims, rank: int) -> tuple:
     """`dims` as a tuple of non-negative axes; [layout-permutation] unless it
     is a permutation of range(rank) (negative axes count from the end)."""
-    if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__") or \
+    if not isinstance(dims, (str, bytes)) and hasattr(dims, "__iter__"):
+        dims = tuple(dims)   # a generator is read once
+    if not isinstance(dims, tuple) or \
             not all(hasattr(d, "__index__") and not isinstance(d, bool) for d in dims):
         raise TileUsageError("layout-permutation", f"dims must be a sequence of ints, "
                              f"got {dims!r}")
@@ -309,7 +311,7 @@ def _plan_copy(c: Canonical, elem: int, grid: int) -> PermutePlan:
     for cols in (256, 128, 64, 32, 16, 8, 4, 2, 1):
         if n % cols == 0 and (cols * elem) % STRIDE_ALIGN == 0:
             rows = n // cols
-            bk = _box_extent(rows, max(1, (16384 // elem) // cols))
+            bk = _box_extent(rows, max(1, min(BOX_MAX, (16384 // elem) // cols)))
             view = ((rows, cols), (cols, 1))
             return PermutePlan("copy", Canonical((rows, cols), (cols, 1), (0, 1)),
                                {"elem": elem, "perm": (0, 1), "box": (bk, cols),
@@ -367,6 +369,13 @@ class CanonicalPad:
 def canonical_pad(shape, strides, pad) -> CanonicalPad:
     rank = len(shape)
     lefts, rights = normalize_pad(pad, rank)
+    for a, (d, l, r) in enumerate(zip(shape, lefts, rights)):
+        # torch crops the left first, then the right of what is left.
+        if d + min(l, 0) < 0 or d + min(l, 0) + min(r, 0) < 0:
+            raise TileUsageError("pad-spec", f"pad {tuple(pad)} on shape {tuple(shape)}: "
+                                 f"axis {a} of extent {d} is cropped by {-min(l, 0)} on "
+                                 f"the left and {-min(r, 0)} on the right; a crop may not "
+                                 f"remove more than the axis holds")
     out = [d + l + r for d, l, r in zip(shape, lefts, rights)]
     if any(o < 0 for o in out):
         raise TileUsageError("pad-spec", f"pad {tuple(pad)} on shape {tuple(shape)} "
@@ -462,9 +471,9 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
     if not any(c.lefts) and not any(c.rights):
         return PadPlan("copy", c)
     if c.rank > MAX_RANK:
-        raise TileUsageError("layout-rank", f"the pad has {c.rank} padded axes after "
-                             f"merging the unpadded ones; the copy engine addresses at "
-                             f"most {MAX_RANK}")
+        raise TileUsageError("layout-rank", f"the pad's input has {c.rank} axes once "
+                             f"unpadded axes merge into their neighbours (shape "
+                             f"{c.shape}); the copy engine addresses at most {MAX_RANK}")
     base = {"elem": elem, "rank": c.rank, "fill": fill}
     inner_ok = c.strides[-1] == 1 and prod(c.shape) > 0
     in_ok = inner_ok and aligned(s * elem for s in c.strides[:-1])
@@ -473,7 +482,9 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
     view = (c.shape, c.strides)
     if in_ok and out_ok and shift_ok:
         r = c.rank
-        bi = _box_extent(min(c.shape[-1], out_shape[-1]), BOX_MAX)
+        # At least 16 bytes a box row (the copy engine's rule), past the
+        # extents if need be: the engine fills and clips what lies outside.
+        bi = max(STRIDE_ALIGN // elem, _box_extent(min(c.shape[-1], out_shape[-1]), BOX_MAX))
         box = [1] * r
         box[-1] = bi
         if r >= 2:
@@ -566,6 +577,10 @@ def unfold_spec(shape, kernel_size, padding=0, stride=1, dilation=1,
         n, c, h, w = dims
     else:
         n, h, w, c = dims
+    if min(c, h, w) < 1:
+        raise TileUsageError("unfold-spec", f"unfold needs non-zero channels, height and "
+                             f"width (only a batch may be empty), got {layout} shape "
+                             f"{tuple(shape)}")
     spec = UnfoldSpec(n, c, h, w, _pair("kernel_size", kernel_size, 1),
                       _pair("padding", padding, 0), _pair("stride", stride, 1),
                       _pair("dilation", dilation, 1), layout)

@@ -24,6 +24,7 @@ the SIMT kernel.
 from __future__ import annotations
 
 import math
+import numbers
 
 from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
@@ -42,21 +43,54 @@ FLOAT_NAMES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float32
                "float64": "float64"}
 
 
+def _number(value):
+    """value as a Python bool, int or float: real numbers, numpy scalars and
+    0-d arrays or tensors, as torch takes them; [pad-value] otherwise."""
+    if hasattr(value, "item") and hasattr(value, "shape"):
+        if tuple(value.shape) != ():
+            raise TileUsageError("pad-value", f"value is a number, got an array of "
+                                 f"shape {tuple(value.shape)}")
+        value = value.item()
+    if isinstance(value, bool):
+        return value
+    for kind, convert in ((numbers.Integral, int), (numbers.Real, float)):
+        if isinstance(value, kind):
+            return convert(value)
+    raise TileUsageError("pad-value", f"value is a real number (F.pad takes a float), "
+                         f"got {value!r}")
+
+
+def _check_range(value, dtype) -> None:
+    """[pad-value] where the dtype cannot hold the value (torch's fill_
+    rule): a value outside an integer dtype's range, NaN or infinity for an
+    integer dtype, a finite value past a float (or complex) dtype's
+    largest."""
+    torch = torch_module()
+    if dtype == torch.bool:
+        return
+    if dtype.is_floating_point or dtype.is_complex:
+        top = torch.finfo(dtype).max
+        if math.isfinite(value) and abs(value) > top:
+            raise TileUsageError("pad-value", f"value {value} is out of the range of "
+                                 f"{dtype} (largest {top})")
+        return
+    info = torch.iinfo(dtype)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise TileUsageError("pad-value", f"value {value} has no {dtype} representation")
+    if not info.min <= value <= info.max:
+        raise TileUsageError("pad-value", f"value {value} is out of the range of {dtype} "
+                             f"({info.min}..{info.max})")
+
+
 def value_bits(t, value) -> tuple[int, bool]:
     """(the value's bits in t's dtype, as an unsigned int; whether it is NaN)."""
     torch = torch_module()
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        if not (t.dtype == torch.bool and isinstance(value, bool)):
-            raise TileUsageError("pad-value", f"value is an int or a float, got "
-                                 f"{value!r}")
+    value = _number(value)
+    _check_range(value, t.dtype)
     is_nan = isinstance(value, float) and math.isnan(value)
-    if not t.dtype.is_floating_point and isinstance(value, float) and \
-            not math.isfinite(value):
-        raise TileUsageError("pad-value", f"value {value} has no {t.dtype} "
-                             "representation")
     try:
         scalar = torch.tensor([value], dtype=t.dtype)
-    except (RuntimeError, OverflowError) as err:
+    except (RuntimeError, OverflowError, ValueError, TypeError) as err:
         raise TileUsageError("pad-value", f"value {value!r} does not convert to "
                              f"{t.dtype} ({err})") from None
     elem = t.element_size()
@@ -127,7 +161,13 @@ def pad(x, pad, value=0):
 
 def call_plan(shape, strides, pad_, elem: int, fill: str):
     """(plan, whether the input is made contiguous first): what pad() runs."""
-    plan = plan_for(shape, strides, pad_, elem, fill)
+    try:
+        plan = plan_for(shape, strides, pad_, elem, fill)
+    except TileUsageError as err:
+        if err.rule != "layout-rank" or tuple(strides) == contiguous_strides(shape):
+            raise
+        # Axes a view's strides keep apart merge once it is contiguous.
+        return plan_for(shape, contiguous_strides(shape), pad_, elem, fill), True
     if plan.kind not in ("empty", "copy") and plan.in_view[1] and plan.in_view[1][-1] != 1:
         return plan_for(shape, contiguous_strides(shape), pad_, elem, fill), True
     return plan, False
@@ -246,8 +286,9 @@ def recipes_for(cases) -> list:
 
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
-    from .layout_cases import PAD_BENCH, PAD_VIEWS, pad_test_cases
+    from .layout_cases import PAD_BENCH, PAD_VIEWS, WIDE_VIEW, WIDE_VIEW_PAD, pad_test_cases
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
+    views.append((*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"))
     return unique_recipes(recipes_for(list(pad_test_cases()) + views) + bench_recipes(PAD_BENCH) +
                           variant_test_recipes())
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from math import prod
 
+from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_plan import (contiguous_strides, merged_out_view, normalize_dims, plan_permute,
@@ -104,7 +105,13 @@ def permute(x, dims):
 def call_plan(shape, strides, dims, elem: int):
     """(plan, whether the input is made contiguous first): what permute()
     runs for an input of these shape and strides."""
-    plan = plan_for(shape, strides, dims, elem)
+    try:
+        plan = plan_for(shape, strides, dims, elem)
+    except TileUsageError as err:
+        if err.rule != "layout-rank" or tuple(strides) == contiguous_strides(shape):
+            raise
+        # Axes a view's strides keep apart merge once it is contiguous.
+        return plan_for(shape, contiguous_strides(shape), dims, elem), True
     if plan.in_view[1] and plan.canonical.strides and plan.canonical.strides[-1] != 1:
         # An innermost stride other than 1: no map reads it.
         return plan_for(shape, contiguous_strides(shape), dims, elem), True
@@ -315,8 +322,9 @@ def variant_test_recipes() -> list:
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
-    from .layout_cases import PERMUTE_EXTRA, PERMUTE_VIEWS, permute_test_cases
+    from .layout_cases import (PERMUTE_EXTRA, PERMUTE_VIEWS, WIDE_VIEW, WIDE_VIEW_DIMS,
+                               permute_test_cases)
     cases = list(permute_test_cases()) + PERMUTE_EXTRA + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
-        for elem in (1, 2, 4, 8)]
+        for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2)]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes())
