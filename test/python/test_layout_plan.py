@@ -180,11 +180,14 @@ def test_crops_that_fit_are_kept():
     assert P.canonical_pad((4,), (1,), (-2, 5)).out_shape == (7,)
 
 
-def test_short_rows_get_16_byte_boxes():
-    plan = P.plan_pad((3,), (1,), (4, 2), 4, "zero")
-    assert plan.kind == "boxes" and plan.params["box"] == (4,)
-    plan = P.plan_pad((17,), (1,), (-16, 6), 2, "zero")
-    assert plan.kind == "boxes" and plan.params["box"] == (8,)
+def test_rows_under_16_bytes_are_the_threads():
+    # A box row is 16 bytes at least and no longer than the rows it reads
+    # or writes: 12-byte input rows, 14-byte output rows.
+    assert P.plan_pad((3,), (1,), (4, 2), 4, "zero").kind == "simt"
+    assert P.plan_pad((3,), (1,), (1, 2), 4, "zero").kind == "simt"
+    plan = P.plan_pad((17,), (1,), (-16, 6), 2, "zero")   # 7-element output rows
+    assert plan.kind == "rows" and plan.params["wbox"] * plan.params["nb"] <= 24
+    assert P.plan_pad((4, 8), (8, 1), (0, 0, 1, 1), 2, "zero").kind == "boxes"
 
 
 def test_rows_tile_spans_an_output_row():

@@ -480,11 +480,13 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
     out_ok = aligned(s * elem for s in contiguous_strides(out_shape)[:-1])
     shift_ok = (c.lefts[-1] * elem) % STRIDE_ALIGN == 0
     view = (c.shape, c.strides)
-    if in_ok and out_ok and shift_ok:
+    # A box row is a multiple of 16 bytes and no longer than the rows it
+    # reads (the input's) or writes (the output's, for the boxes): shorter
+    # rows are the threads'.
+    v = STRIDE_ALIGN // elem
+    if in_ok and out_ok and shift_ok and min(c.shape[-1], out_shape[-1]) >= v:
         r = c.rank
-        # At least 16 bytes a box row (the copy engine's rule), past the
-        # extents if need be: the engine fills and clips what lies outside.
-        bi = max(STRIDE_ALIGN // elem, _box_extent(min(c.shape[-1], out_shape[-1]), BOX_MAX))
+        bi = _box_extent(min(c.shape[-1], out_shape[-1]), BOX_MAX)
         box = [1] * r
         box[-1] = bi
         if r >= 2:
@@ -492,7 +494,7 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
                                   max(1, min(BOX_MAX, (16384 // elem) // bi)))
         return PadPlan("boxes", c, {**base, "box": tuple(box), "stages": 4,
                                     "grid": grid}, view, out_shape)
-    if in_ok:
+    if in_ok and c.shape[-1] >= v:
         wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1], fit)
         # The box at most the input's rows (a power of two below the
         # preferred height: a handful of kernels, not one per height); the
