@@ -22,6 +22,7 @@ F = pytest.importorskip("torch.nn.functional")
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
 from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_VIEWS,  # noqa: E402
+                                            EXPANDED_PAD, EXPANDED_PERMUTE,
                                             PERMUTE_BENCH_SMALL, WIDE_VIEW, WIDE_VIEW_DIMS,
                                             WIDE_VIEW_PAD,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
@@ -206,6 +207,19 @@ def test_a_view_with_six_apart_axes(gen):
     assert same_bits(permute(view, WIDE_VIEW_DIMS), ref_permute(view, WIDE_VIEW_DIMS))
     assert same_bits(pad(view, WIDE_VIEW_PAD),
                      _pad_expected(view, WIDE_VIEW_PAD, "zero", 0))
+
+
+def test_expanded_views(gen):
+    # Stride 0 (torch's expand): the tensor maps read the same rows again.
+    shape, strides, dims = EXPANDED_PERMUTE
+    x = random_bits((1,) + shape[1:], 2, gen).expand(shape)
+    assert x.stride() == strides
+    assert same_bits(permute(x, dims), ref_permute(x, dims))
+    shape, strides, pad_ = EXPANDED_PAD
+    x = random_bits((1,) + shape[1:], 2, gen).expand(shape)
+    assert x.stride() == strides
+    assert same_bits(pad(x, pad_), _pad_expected(x, pad_, "zero", 0))
+    assert same_bits(pad(x, pad_, value=1.5), _pad_expected(x, pad_, "value", 1.5))
 
 
 def test_unfold_of_an_empty_batch():

@@ -138,6 +138,10 @@ WIDE_VIEW = ((2, 2, 2, 2, 2, 4), (2048, 512, 128, 32, 8, 1))
 WIDE_VIEW_DIMS = (0, 1, 2, 3, 5, 4)
 WIDE_VIEW_PAD = (1, 1)
 
+# Expanded views (stride 0, torch's broadcast): (shape, strides, dims or pad).
+EXPANDED_PERMUTE = ((3, 80, 144), (0, 144, 1), (0, 2, 1))
+EXPANDED_PAD = ((3, 20, 32), (0, 32, 1), (1, 1, 1, 1))
+
 # (shape, strides, pad, fill) of a view of a dense (3, 40, 64) bf16 tensor.
 PAD_VIEWS = [((3, 28, 48), (2560, 64, 1), (1, 2, 3, 4), "zero"),
              ((3, 28, 48), (2560, 64, 1), (8, 8, 0, 1), "value")]

@@ -286,9 +286,11 @@ def recipes_for(cases) -> list:
 
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
-    from .layout_cases import PAD_BENCH, PAD_VIEWS, WIDE_VIEW, WIDE_VIEW_PAD, pad_test_cases
+    from .layout_cases import (EXPANDED_PAD, PAD_BENCH, PAD_VIEWS, WIDE_VIEW, WIDE_VIEW_PAD,
+                               pad_test_cases)
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
-    views.append((*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"))
+    views += [(*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"), (*EXPANDED_PAD, 2, "zero"),
+              (*EXPANDED_PAD, 2, "value")]
     return unique_recipes(recipes_for(list(pad_test_cases()) + views) + bench_recipes(PAD_BENCH) +
                           variant_test_recipes())
 
