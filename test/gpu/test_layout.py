@@ -299,6 +299,12 @@ def test_bad_arguments_are_named(call, rule):
     assert err.value.rule == rule
 
 
+def test_an_element_size_the_engine_does_not_move_names_the_dtype():
+    x = torch.zeros(4, 8, device="cuda", dtype=torch.complex128)
+    with pytest.raises(TileUsageError, match=r"complex128\) has 16-byte elements"):
+        permute(x, (1, 0))
+
+
 def test_the_plans_tested_cover_every_kind():
     from tile_mlir.kernels.layout_plan import contiguous_strides
     kinds = {plan_of(s, contiguous_strides(s), d, e).kind for s, d, e in PERMUTES}

@@ -84,7 +84,7 @@ def as_tensor(x, what: str = "x"):
     if not tensor.is_cuda:
         raise TileUsageError("layout-array", f"{what} lives on {tensor.device}; the "
                              "layout ops run on a CUDA device")
-    check_elem(tensor.element_size(), what)
+    check_elem(tensor.element_size(), f"{what} ({tensor.dtype})")
     return tensor, back
 
 
