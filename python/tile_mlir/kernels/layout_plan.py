@@ -134,6 +134,23 @@ def contiguous_strides(shape) -> tuple:
     return tuple(reversed(out))
 
 
+def plan_or_dense(plan_at, shape, strides, needs_dense) -> tuple:
+    """(plan, whether the input is made contiguous first): plan_at(strides),
+    or plan_at of the contiguous strides where the given ones keep more than
+    MAX_RANK axes apart that merge once dense ([layout-rank]) or where
+    `needs_dense(plan)` (an innermost stride no tensor map reads)."""
+    dense = contiguous_strides(shape)
+    try:
+        plan = plan_at(strides)
+    except TileUsageError as err:
+        if err.rule != "layout-rank" or tuple(strides) == dense:
+            raise
+        return plan_at(dense), True
+    if needs_dense(plan):
+        return plan_at(dense), True
+    return plan, False
+
+
 def transpose_tile_extents(perm, tile, gather=()) -> tuple:
     """A transposing tile's extent along each input axis: tile[0] along the
     tiled gathered axis perm[-1 - len(gather)], the other gathered axes
@@ -484,9 +501,10 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
     # reads (the input's) or writes (the output's, for the boxes): shorter
     # rows are the threads'.
     v = STRIDE_ALIGN // elem
-    if in_ok and out_ok and shift_ok and min(c.shape[-1], out_shape[-1]) >= v:
+    inner = min(c.shape[-1], out_shape[-1])
+    if in_ok and out_ok and shift_ok and inner >= v:
         r = c.rank
-        bi = _box_extent(min(c.shape[-1], out_shape[-1]), BOX_MAX)
+        bi = _box_extent(inner, BOX_MAX)
         box = [1] * r
         box[-1] = bi
         if r >= 2:

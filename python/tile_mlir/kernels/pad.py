@@ -30,7 +30,8 @@ from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
                           launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
                           torch_module, unique_recipes)
-from .layout_plan import ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_pad
+from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_or_dense,
+                          plan_pad)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PAD_BOXES = "tile_mlir.kernels.pad_kernels:build_pad_boxes"
@@ -161,16 +162,9 @@ def pad(x, pad, value=0):
 
 def call_plan(shape, strides, pad_, elem: int, fill: str):
     """(plan, whether the input is made contiguous first): what pad() runs."""
-    try:
-        plan = plan_for(shape, strides, pad_, elem, fill)
-    except TileUsageError as err:
-        if err.rule != "layout-rank" or tuple(strides) == contiguous_strides(shape):
-            raise
-        # Axes a view's strides keep apart merge once it is contiguous.
-        return plan_for(shape, contiguous_strides(shape), pad_, elem, fill), True
-    if plan.kind not in ("empty", "copy") and plan.in_view[1] and plan.in_view[1][-1] != 1:
-        return plan_for(shape, contiguous_strides(shape), pad_, elem, fill), True
-    return plan, False
+    return plan_or_dense(lambda s: plan_for(shape, s, pad_, elem, fill), shape, strides,
+                         lambda plan: bool(plan.kind not in ("empty", "copy") and
+                                           plan.in_view[1] and plan.in_view[1][-1] != 1))
 
 
 def run(plan, t, out, bits: int, kernel=None) -> None:

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from math import prod
 
-from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
-from .layout_plan import (contiguous_strides, merged_out_view, normalize_dims, plan_permute,
-                          split_view, transpose_tile_extents)
+from .layout_plan import (contiguous_strides, merged_out_view, normalize_dims, plan_or_dense,
+                          plan_permute, split_view, transpose_tile_extents)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
@@ -105,17 +104,9 @@ def permute(x, dims):
 def call_plan(shape, strides, dims, elem: int):
     """(plan, whether the input is made contiguous first): what permute()
     runs for an input of these shape and strides."""
-    try:
-        plan = plan_for(shape, strides, dims, elem)
-    except TileUsageError as err:
-        if err.rule != "layout-rank" or tuple(strides) == contiguous_strides(shape):
-            raise
-        # Axes a view's strides keep apart merge once it is contiguous.
-        return plan_for(shape, contiguous_strides(shape), dims, elem), True
-    if plan.in_view[1] and plan.canonical.strides and plan.canonical.strides[-1] != 1:
-        # An innermost stride other than 1: no map reads it.
-        return plan_for(shape, contiguous_strides(shape), dims, elem), True
-    return plan, False
+    return plan_or_dense(lambda s: plan_for(shape, s, dims, elem), shape, strides,
+                         lambda plan: bool(plan.in_view[1] and plan.canonical.strides and
+                                           plan.canonical.strides[-1] != 1))
 
 
 def run(plan, t, out, kernel=None) -> None:
