@@ -1,5 +1,6 @@
 """Layout operations on the GPU, one run: every row of the layout table
-(bf16; 2-D transpose, permutations of rank 3 to 5, F.pad, F.unfold) as
+(bf16; 2-D transpose, permutations of rank 3 to 5, F.pad, F.unfold), and
+F.pad (0, 8) (aligned rows widened by 16 bytes: the boxes pad), as
 torch does it, as the fastest exact Triton kernel of bench/layout_triton.py
 (pointer tiles, block pointers, TensorDescriptor TMA tiles, several block
 shapes), and as tile-mlir's ops (tile_mlir.kernels.permute / pad / unfold:
@@ -32,7 +33,8 @@ import triton
 
 from tile_mlir.kernels import pad as tm_pad, permute as tm_permute, unfold as tm_unfold
 from tile_mlir.kernels.layout_call import load as load_kernel
-from tile_mlir.kernels.layout_cases import PAD_BENCH, PERMUTE_BENCH, TRANSPOSE_BENCH, UNFOLD_BENCH
+from tile_mlir.kernels.layout_cases import (PAD_BENCH, PAD_WIDEN_BENCH, PERMUTE_BENCH,
+                                            TRANSPOSE_BENCH, UNFOLD_BENCH)
 
 
 def _sibling(name: str):
@@ -152,12 +154,17 @@ def previous_transpose(row, x, out, ref, fresh) -> None:
     measure(row, "ours", "previous: one tile a CTA, wide boxes", launch, out, ref, fresh)
 
 
-def pad_row(args) -> Row:
-    shape, pad_ = PAD_BENCH
+def pad_row_name(case) -> str:
+    shape, pad_ = case
+    return f"F.pad {pad_} NCHW " + "x".join(map(str, shape))
+
+
+def pad_row(case, args) -> Row:
+    shape, pad_ = case
     n = 1
     for d in shape:
         n *= d
-    row = Row(f"F.pad {pad_} NCHW " + "x".join(map(str, shape)), 2 * n * 2)
+    row = Row(pad_row_name(case), 2 * n * 2)
     print(f"{row.name}: {row.nbytes / 2**30:.2f} GiB (input-bytes basis)", flush=True)
     x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
     ref = F.pad(x, pad_)
@@ -171,7 +178,8 @@ def pad_row(args) -> Row:
         B = shape[0] * shape[1]
         x3 = x.view(B, shape[2], shape[3])
         y3 = out.view(B, ref.shape[2], ref.shape[3])
-        for vname, fn in T.pad_variants(x3, y3, pad_[2], pad_[0]):
+        top = pad_[2] if len(pad_) > 2 else 0
+        for vname, fn in T.pad_variants(x3, y3, top, pad_[0]):
             measure(row, "triton", vname, fn, out, ref, fresh)
     plan = PD.plan_for(x.shape, x.stride(), pad_, 2, "zero")
     for vname, kernel in PD.variants(plan, "bfloat16"):
@@ -262,8 +270,9 @@ def main() -> int:
             "x".join(map(str, shape))
         if want(name):
             rows.append(permute_row(shape, dims, args))
-    if want(f"F.pad {PAD_BENCH[1]} NCHW") or want("pad"):
-        rows.append(pad_row(args))
+    for case in (PAD_BENCH, PAD_WIDEN_BENCH):
+        if want(pad_row_name(case)) or want("pad"):
+            rows.append(pad_row(case, args))
     for layout in ("NCHW", "NHWC"):
         if want(f"unfold {layout}") or want("unfold"):
             rows.append(unfold_row(layout, args))

@@ -22,7 +22,7 @@ F = pytest.importorskip("torch.nn.functional")
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
 from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_VIEWS,  # noqa: E402
-                                            EXPANDED_PAD, EXPANDED_PERMUTE,
+                                            PAD_WIDEN_BENCH_SMALL, EXPANDED_PAD, EXPANDED_PERMUTE,
                                             PERMUTE_BENCH_SMALL, WIDE_VIEW, WIDE_VIEW_DIMS,
                                             WIDE_VIEW_PAD,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
@@ -168,17 +168,19 @@ def test_pad_is_exact(case, gen):
 
 
 @pytest.mark.parametrize("fill", ["zero", "value"])
-def test_pad_variants_are_exact(fill, gen):
-    # Every kernel variant the benchmark measures for the pad row (tile
-    # heights, threads, grids, L2 hints), on its scaled-down shape.
+@pytest.mark.parametrize("case,kind", [(PAD_BENCH_SMALL, "rows"),
+                                       (PAD_WIDEN_BENCH_SMALL, "boxes")])
+def test_pad_variants_are_exact(case, kind, fill, gen):
+    # Every kernel variant the benchmark measures for the pad rows (tile
+    # heights, threads, grids, stages, L2 hints), on their scaled-down shapes.
     P = importlib.import_module("tile_mlir.kernels.pad")
-    shape, pad_ = PAD_BENCH_SMALL
+    shape, pad_ = case
     x = random_bits(shape, 2, gen)
     value = {"zero": 0, "value": 1.5}[fill]
     ref = _pad_expected(x, pad_, fill, value)
     plan = P.plan_for(x.shape, x.stride(), pad_, 2, fill)
     bits_, _ = P._fill_of(x, value)
-    assert plan.kind == "rows"
+    assert plan.kind == kind
     for name, kernel in P.variants(plan, "bfloat16"):
         out = torch.full_like(ref, -1)
         P.run(plan, x, out, bits_, kernel)

@@ -190,6 +190,23 @@ def test_rows_under_16_bytes_are_the_threads():
     assert P.plan_pad((4, 8), (8, 1), (0, 0, 1, 1), 2, "zero").kind == "boxes"
 
 
+@pytest.mark.parametrize("shape,pad,elem,widths", [
+    ((64, 256, 256, 256), (0, 8), 2, (136, 128)),    # 264 columns: 2 tiles, not 256 + 8
+    ((4, 64, 128), (8, 8), 2, (72, 72)),             # 144: 2 of 72, not 128 + 16
+    ((3, 9, 512), (0, 16), 1, (176, 176, 176)),      # 528 one-byte columns: 3 equal tiles
+    ((4, 64, 256), (0, 0, 1, 1), 2, (256,) * 66),    # 66 merged rows: whole boxes
+    ((4, 64, 64), (8, 8, 1, 1), 4, (40, 40)),        # 80 float32 columns
+])
+def test_pad_boxes_split_an_output_row_evenly(shape, pad, elem, widths):
+    plan = P.plan_pad(shape, dense(shape), pad, elem, "zero")
+    assert plan.kind == "boxes"
+    bi, out_w = plan.params["box"][-1], plan.out_shape[-1]
+    tiles = [min(bi, out_w - x) for x in range(0, out_w, bi)]
+    assert tuple(tiles) == widths
+    assert (bi * elem) % 16 == 0 and bi <= min(plan.canonical.shape[-1], out_w)
+    assert plan.params["box"][-2] * bi * elem <= 16384     # at most 16 KB of box
+
+
 def test_rows_tile_spans_an_output_row():
     wbox, nb, rows = P.rows_tile(2, 256, 258)
     assert nb * wbox - 8 >= 258 and wbox <= 256 and rows * nb * wbox * 2 <= 32768

@@ -70,10 +70,16 @@ PAD_SHAPES = [
     ((8, 64, 32, 32), (1, 1, 1, 1)),  # the README's example
     # One short row: boxes of 16 bytes past the row's end.
     ((3,), (4, 2)), ((1, 17), (-16, 6)),
+    # Aligned rows widened a little: column tiles of one width (136 + 128
+    # for bf16), a shift of a whole tile's start.
+    ((3, 70, 256), (0, 8)), ((2, 3, 20, 128), (16, 8, 1, 0)),
 ]
 PAD_VALUES = ("zero", "nan", "value")
 PAD_BENCH = ((64, 256, 256, 256), (1, 1, 1, 1))
 PAD_BENCH_SMALL = ((4, 16, 64, 256), (1, 1, 1, 1))
+# Aligned rows widened by 16 bytes (the boxes kernel), beside the rows.
+PAD_WIDEN_BENCH = ((64, 256, 256, 256), (0, 8))
+PAD_WIDEN_BENCH_SMALL = ((4, 16, 64, 256), (0, 8))
 
 
 def pad_test_cases():

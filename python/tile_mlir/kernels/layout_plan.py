@@ -478,6 +478,33 @@ def rows_tile(elem: int, d_inner: int, o_inner: int, fit: bool = True) -> tuple:
     return wbox, nb, max(1, min(BOX_MAX, PAD_ROWS_STAGE // (elem * nb * wbox)))
 
 
+def even_box_width(width: int, out_inner: int, v: int) -> int:
+    """The boxes pad's box row: the column tiles that `width` (a power of
+    two, a multiple of v) gives an output row of out_inner, made equal (a
+    multiple of v, so no wider): 264 columns as 2 tiles of 136, not 256
+    and a sliver of 8, whose tile costs nearly a whole one (the H200 moved
+    0.72 of copy_ against 0.88 on F.pad (0, 8) of 256-column rows,
+    docs/NOTES.md)."""
+    n = -(-out_inner // width)
+    return -(-(-(-out_inner // n)) // v) * v
+
+
+def pad_box(shape, out_shape, elem: int, even: bool = True) -> tuple:
+    """The boxes pad's box: rows a power of two up to 256 elements no wider
+    than the input's or the output's (with `even`, narrowed to equal column
+    tiles: even_box_width), about 16 KB of them."""
+    v = STRIDE_ALIGN // elem
+    bi = _box_extent(min(shape[-1], out_shape[-1]), BOX_MAX)
+    if even:
+        bi = even_box_width(bi, out_shape[-1], v)
+    box = [1] * len(shape)
+    box[-1] = bi
+    if len(shape) >= 2:
+        box[-2] = _box_extent(min(shape[-2], out_shape[-2]),
+                              max(1, min(BOX_MAX, (16384 // elem) // bi)))
+    return tuple(box)
+
+
 def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
              fit: bool = True) -> PadPlan:
     check_elem(elem)
@@ -503,15 +530,8 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
     v = STRIDE_ALIGN // elem
     inner = min(c.shape[-1], out_shape[-1])
     if in_ok and out_ok and shift_ok and inner >= v:
-        r = c.rank
-        bi = _box_extent(inner, BOX_MAX)
-        box = [1] * r
-        box[-1] = bi
-        if r >= 2:
-            box[-2] = _box_extent(min(c.shape[-2], out_shape[-2]),
-                                  max(1, min(BOX_MAX, (16384 // elem) // bi)))
-        return PadPlan("boxes", c, {**base, "box": tuple(box), "stages": 4,
-                                    "grid": grid}, view, out_shape)
+        return PadPlan("boxes", c, {**base, "box": pad_box(c.shape, out_shape, elem),
+                                    "stages": 4, "grid": grid}, view, out_shape)
     if in_ok and c.shape[-1] >= v:
         wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1], fit)
         # The box at most the input's rows (a power of two below the

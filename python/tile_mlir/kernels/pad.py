@@ -30,8 +30,8 @@ from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
                           launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
                           torch_module, unique_recipes)
-from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, plan_or_dense,
-                          plan_pad)
+from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, pad_box,
+                          plan_or_dense, plan_pad)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PAD_BOXES = "tile_mlir.kernels.pad_kernels:build_pad_boxes"
@@ -208,6 +208,9 @@ def variants(plan, dtype_name: str) -> list:
     builder, params = kernel_for(plan, dtype_name)
     out = [("default", (builder, params))]
     if plan.kind == "boxes":
+        c = plan.canonical
+        pow2 = list(pad_box(c.shape, c.out_shape, plan.params["elem"], even=False))
+        out.append(("power-of-two box", (builder, {**params, "box": pow2})))
         out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
         out.append((f"s{params['stages'] + 1}", (builder, {**params,
                                                           "stages": params["stages"] + 1})))
@@ -280,13 +283,13 @@ def recipes_for(cases) -> list:
 
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
-    from .layout_cases import (EXPANDED_PAD, PAD_BENCH, PAD_VIEWS, WIDE_VIEW, WIDE_VIEW_PAD,
-                               pad_test_cases)
+    from .layout_cases import (EXPANDED_PAD, PAD_BENCH, PAD_VIEWS, PAD_WIDEN_BENCH, WIDE_VIEW,
+                               WIDE_VIEW_PAD, pad_test_cases)
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
     views += [(*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"), (*EXPANDED_PAD, 2, "zero"),
               (*EXPANDED_PAD, 2, "value")]
     return unique_recipes(recipes_for(list(pad_test_cases()) + views) + bench_recipes(PAD_BENCH) +
-                          variant_test_recipes())
+                          bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes())
 
 
 def bench_recipes(case, fills=("zero",)) -> list:
@@ -299,5 +302,6 @@ def bench_recipes(case, fills=("zero",)) -> list:
 def variant_test_recipes() -> list:
     """The variants of the GPU test's scaled-down benchmark row, for the
     zero fill and a value."""
-    from .layout_cases import PAD_BENCH_SMALL
-    return bench_recipes(PAD_BENCH_SMALL, ("zero", "value"))
+    from .layout_cases import PAD_BENCH_SMALL, PAD_WIDEN_BENCH_SMALL
+    return [k for case in (PAD_BENCH_SMALL, PAD_WIDEN_BENCH_SMALL)
+            for k in bench_recipes(case, ("zero", "value"))]
