@@ -185,6 +185,9 @@ def pad_row(case, args) -> Row:
     for vname, kernel in PD.variants(plan, "bfloat16"):
         measure(row, "ours", f"{plan.kind} {vname}",
                 lambda k=kernel: PD.run(plan, x, out, 0, k), out, ref, fresh)
+    rows = PD.rows_plan(plan)   # aligned rows: the rows kernel beside the boxes
+    if rows is not None:
+        measure(row, "ours", "rows kernel", lambda: PD.run(rows, x, out, 0), out, ref, fresh)
     y = tm_pad(x, pad_)
     if not exact(y, ref):
         row.record("ours", "pad() call", 1.0, False)

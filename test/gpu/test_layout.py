@@ -181,9 +181,13 @@ def test_pad_variants_are_exact(case, kind, fill, gen):
     plan = P.plan_for(x.shape, x.stride(), pad_, 2, fill)
     bits_, _ = P._fill_of(x, value)
     assert plan.kind == kind
-    for name, kernel in P.variants(plan, "bfloat16"):
+    runs = [(name, plan, kernel) for name, kernel in P.variants(plan, "bfloat16")]
+    rows = P.rows_plan(plan)    # the benchmark's rows kernel on aligned rows
+    runs += [("rows kernel", rows, None)] if rows is not None else []
+    assert (rows is not None) == (kind == "boxes")
+    for name, run_plan, kernel in runs:
         out = torch.full_like(ref, -1)
-        P.run(plan, x, out, bits_, kernel)
+        P.run(run_plan, x, out, bits_, kernel)
         torch.cuda.synchronize()
         assert same_bits(out, ref), f"variant {name} of the {fill} pad"
 

@@ -506,7 +506,9 @@ def pad_box(shape, out_shape, elem: int, even: bool = True) -> tuple:
 
 
 def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
-             fit: bool = True) -> PadPlan:
+             fit: bool = True, boxes: bool = True) -> PadPlan:
+    """The pad's kernel and view; `boxes` False plans aligned rows on the
+    rows kernel too (a benchmark comparison)."""
     check_elem(elem)
     c = canonical_pad(shape, strides, pad)
     out_shape = c.out_shape
@@ -529,7 +531,7 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
     # rows are the threads'.
     v = STRIDE_ALIGN // elem
     inner = min(c.shape[-1], out_shape[-1])
-    if in_ok and out_ok and shift_ok and inner >= v:
+    if boxes and in_ok and out_ok and shift_ok and inner >= v:
         return PadPlan("boxes", c, {**base, "box": pad_box(c.shape, out_shape, elem),
                                     "stages": 4, "grid": grid}, view, out_shape)
     if in_ok and c.shape[-1] >= v:

@@ -125,8 +125,21 @@ def kernel_for(plan, dtype_name: str) -> tuple:
                             "grid": SIMT_GRID}
 
 
-def plan_for(shape, strides, pad, elem: int, fill: str, fit: bool = True):
-    return plan_pad(tuple(shape), tuple(strides), pad, elem, fill, PERSISTENT_GRID, fit)
+def plan_for(shape, strides, pad, elem: int, fill: str, fit: bool = True,
+             boxes: bool = True):
+    return plan_pad(tuple(shape), tuple(strides), pad, elem, fill, PERSISTENT_GRID, fit, boxes)
+
+
+def rows_plan(plan):
+    """The rows kernel's plan for a boxes plan's pad (None if it has none):
+    the benchmark's comparison on aligned rows."""
+    if plan.kind != "boxes":
+        return None
+    c = plan.canonical
+    spec = [x for l, r in zip(reversed(c.lefts), reversed(c.rights)) for x in (l, r)]
+    rows = plan_for(c.shape, c.strides, spec, plan.params["elem"], plan.params["fill"],
+                    boxes=False)
+    return rows if rows.kind == "rows" else None
 
 
 def _fill_of(t, value):
@@ -295,8 +308,14 @@ def cache_recipes() -> list:
 def bench_recipes(case, fills=("zero",)) -> list:
     """Every variant the benchmark measures for the pad `case` (shape, pad) of bf16."""
     shape, pad_ = case
-    return [k for fill in fills for _, k in
-            variants(plan_for(shape, contiguous_strides(shape), pad_, 2, fill), "bfloat16")]
+    out = []
+    for fill in fills:
+        plan = plan_for(shape, contiguous_strides(shape), pad_, 2, fill)
+        out += [k for _, k in variants(plan, "bfloat16")]
+        rows = rows_plan(plan)
+        if rows is not None:
+            out.append(kernel_for(rows, "bfloat16"))
+    return out
 
 
 def variant_test_recipes() -> list:
