@@ -1,16 +1,16 @@
-"""Compiles every kernel the layout ops' GPU test (test/gpu/test_layout.py)
-and benchmark (bench/layout.py) run into a compile cache folder, here where
-MLIR is: the recipes of tile_mlir.kernels.permute, pad and unfold
+"""Compiles every kernel the layout ops' GPU tests (test/gpu/test_layout.py,
+test_layout_grad.py) and benchmark (bench/layout.py) run into a compile
+cache folder, here where MLIR is: the recipes of tile_mlir.kernels.permute, pad and unfold
 (`cache_recipes()`), for sm_90a. Carry the folder (default
 .artifacts/layout) with build/python_packages to the GPU machine and run
 
     TILE_GPU_ARTIFACTS=.artifacts/layout TILE_MLIR_CACHE_DIR=.artifacts/layout/cache \\
-        python3 -m pytest -q test/gpu/test_layout.py
+        python3 -m pytest -q test/gpu/test_layout.py test/gpu/test_layout_grad.py
     TILE_MLIR_CACHE_DIR=.artifacts/layout/cache python3 bench/layout.py
 
 The cache's recipe keys include a fingerprint of the package's sources, so
-build after the last change to python/tile_mlir (and `bash /tmp/pysync.sh`
-or the build that copies it into build/python_packages)."""
+build after the last change to python/tile_mlir, once the CMake build has
+copied it into build/python_packages."""
 
 import argparse
 import json

@@ -142,6 +142,35 @@ def test_calls_launch_through_the_c_extension():
     assert launch.NATIVE_LAUNCH, launch.NATIVE_LAUNCH_ERROR
 
 
+def test_a_thread_with_no_current_context_launches(box_f32, rng):
+    """The driver's current context is per thread. A fresh thread (such as
+    autograd's backward threads) that calls first thing launches, both a
+    cached launch (the C path) and a new one, whose tensor maps are encoded
+    on that thread."""
+    import threading
+    a, b = _box_case(rng)
+    box_f32(a, b, 3, 64)  # cached on this thread
+    torch.cuda.synchronize()
+    b.fill_(-3.0)
+    a2, b2 = _box_case(rng)
+    errors = []
+
+    def worker():
+        try:
+            box_f32(a, b, 5, 0)     # the same keys: the cached call
+            box_f32(a2, b2, 7, 64)  # new keys: checked and encoded here
+        except Exception as err:    # noqa: BLE001 - reported below
+            errors.append(err)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert not errors, errors
+    torch.cuda.synchronize()
+    _check_box(a, b, 5, 0)
+    _check_box(a2, b2, 7, 64)
+
+
 def test_threads_calling_one_cached_launch_keep_their_scalars(box_f32, rng):
     """Eight threads launch the same cached launch (same arrays, same keys),
     each with its own (row, col) on its own stream: a launch that took one

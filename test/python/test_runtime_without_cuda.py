@@ -62,3 +62,51 @@ def test_missing_gpu(monkeypatch, fresh_driver):
         driver.context()
     ok, why = driver.gpu_available()
     assert not ok and why.startswith("no CUDA GPU")
+
+
+class Recorder:
+    """A driver whose calls are recorded: one device, one primary context."""
+
+    def __init__(self):
+        self.calls = []
+
+    def cuInit(self, flags):
+        return (Status(0),)
+
+    def cuDeviceGet(self, ordinal):
+        return (Status(0), "dev0")
+
+    def cuDevicePrimaryCtxRetain(self, device):
+        self.calls.append("retain")
+        return (Status(0), "ctx0")
+
+    def cuCtxSetCurrent(self, ctx):
+        self.calls.append(("current", ctx))
+        return (Status(0),)
+
+
+def test_the_context_is_made_current_on_each_thread(monkeypatch, fresh_driver):
+    # The driver's current context is per thread (autograd's backward runs
+    # on threads of its own): once retained, it is set on every new thread.
+    import threading
+    rec = Recorder()
+    monkeypatch.setattr(driver, "cuda", lambda: rec)
+    monkeypatch.setattr(driver, "_here", threading.local())
+    driver.context()
+    driver.context()   # this thread already has it
+    thread = threading.Thread(target=driver.context)
+    thread.start()
+    thread.join()
+    assert rec.calls == ["retain", ("current", "ctx0"), ("current", "ctx0")]
+
+
+def test_only_an_invalid_context_status_sets_the_context(monkeypatch, fresh_driver):
+    import threading
+    rec = Recorder()
+    monkeypatch.setattr(driver, "cuda", lambda: rec)
+    monkeypatch.setattr(driver, "_here", threading.local())
+    driver.context()
+    assert not driver.made_current(0) and not driver.made_current(700)
+    assert rec.calls == ["retain", ("current", "ctx0")]
+    assert driver.made_current(201)   # CUDA_ERROR_INVALID_CONTEXT: set again, retry
+    assert rec.calls[-1] == ("current", "ctx0") and len(rec.calls) == 3

@@ -151,3 +151,38 @@ EXPANDED_PAD = ((3, 20, 32), (0, 32, 1), (1, 1, 1, 1))
 # (shape, strides, pad, fill) of a view of a dense (3, 40, 64) bf16 tensor.
 PAD_VIEWS = [((3, 28, 48), (2560, 64, 1), (1, 2, 3, 4), "zero"),
              ((3, 28, 48), (2560, 64, 1), (8, 8, 0, 1), "value")]
+
+
+# Gradients (test/gpu/test_layout.py): bf16 gradients compared bit for bit
+# with torch's, float64 ones through torch.autograd.gradcheck (and
+# gradgradcheck), so small.
+GRAD_ELEMS = (2, 8)
+PERMUTE_GRAD = [((3, 8, 16), (2, 0, 1)), ((2, 3, 4, 8), (0, 2, 3, 1))]
+PAD_GRAD = [((2, 8, 16), (1, 1, 1, 1)), ((4, 16), (-8, 8)), ((2, 4, 8, 8), (8, 0, -1, 2))]
+# (NCHW shape, kernel_size, padding, stride, dilation, layout)
+UNFOLD_GRAD = [((1, 2, 6, 8), 3, 1, 1, 1, "NCHW"),
+               ((1, 2, 6, 8), (2, 3), (1, 0), (1, 2), 1, "NHWC")]
+
+
+def grad_permute_cases():
+    """(shape, dims, elem) of every permute the gradient tests run: each
+    forward and its backward (the inverse permutation of the output)."""
+    for shape, dims in PERMUTE_GRAD:
+        inverse = tuple(sorted(range(len(dims)), key=lambda a: dims[a]))
+        for elem in GRAD_ELEMS:
+            yield shape, dims, elem
+            yield tuple(shape[d] for d in dims), inverse, elem
+
+
+def grad_pad_cases():
+    """(shape, pad, elem, fill) of every pad the gradient tests run: each
+    forward (zero and value fills) and its backward (the negated pads)."""
+    for shape, pad in PAD_GRAD:
+        rank = len(shape)
+        out = list(shape)
+        for i in range(len(pad) // 2):
+            out[rank - 1 - i] += pad[2 * i] + pad[2 * i + 1]
+        for elem in GRAD_ELEMS:
+            yield shape, pad, elem, "zero"
+            yield shape, pad, elem, "value"
+            yield tuple(out), tuple(-p for p in pad), elem, "zero"

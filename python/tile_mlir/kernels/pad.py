@@ -30,6 +30,7 @@ from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
                           launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
                           torch_module, unique_recipes)
+from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, pad_box,
                           plan_or_dense, plan_pad)
 
@@ -152,8 +153,16 @@ def _fill_of(t, value):
 
 
 def pad(x, pad, value=0):
-    """F.pad(x, pad, value=value) (see the module docstring)."""
+    """F.pad(x, pad, value=value) (see the module docstring); a tensor that
+    requires a gradient gets one (layout_grad)."""
     t, back = as_tensor(x)
+    if needs_grad(t):
+        return grad_apply("pad", t, pad, value)
+    return back(pad_tensor(t, pad, value))
+
+
+def pad_tensor(t, pad, value=0):
+    """pad() on a CUDA torch tensor, no gradient."""
     t = aligned(t)
     torch = torch_module()
     bits, fill = _fill_of(t, value)
@@ -164,13 +173,13 @@ def pad(x, pad, value=0):
     lefts, rights = normalize_pad(pad, t.dim())
     out_shape = [d + l + r for d, l, r in zip(t.shape, lefts, rights)]
     if plan.kind == "copy":
-        from .permute import permute
-        return back(permute(t, tuple(range(t.dim()))))
+        from .permute import permute_tensor
+        return permute_tensor(t, tuple(range(t.dim())))
     out = torch.empty(out_shape, dtype=t.dtype, device=t.device)
     if plan.kind == "empty":
-        return back(out)
+        return out
     run(plan, t, out, bits)
-    return back(out)
+    return out
 
 
 def call_plan(shape, strides, pad_, elem: int, fill: str):
@@ -297,11 +306,12 @@ def recipes_for(cases) -> list:
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
     from .layout_cases import (EXPANDED_PAD, PAD_BENCH, PAD_VIEWS, PAD_WIDEN_BENCH, WIDE_VIEW,
-                               WIDE_VIEW_PAD, pad_test_cases)
+                               WIDE_VIEW_PAD, grad_pad_cases, pad_test_cases)
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
     views += [(*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"), (*EXPANDED_PAD, 2, "zero"),
               (*EXPANDED_PAD, 2, "value")]
-    return unique_recipes(recipes_for(list(pad_test_cases()) + views) + bench_recipes(PAD_BENCH) +
+    cases = list(pad_test_cases()) + views + list(grad_pad_cases())
+    return unique_recipes(recipes_for(cases) + bench_recipes(PAD_BENCH) +
                           bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes())
 
 

@@ -20,6 +20,7 @@ from math import prod
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
+from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (contiguous_strides, merged_out_view, normalize_dims, plan_or_dense,
                           plan_permute, split_view, transpose_tile_extents)
 
@@ -88,17 +89,25 @@ def plan_for(shape, strides, dims, elem: int):
 
 
 def permute(x, dims):
-    """x.permute(dims) as a new contiguous tensor (see the module docstring)."""
+    """x.permute(dims) as a new contiguous tensor (see the module docstring);
+    a tensor that requires a gradient gets one (layout_grad)."""
     t, back = as_tensor(x)
+    if needs_grad(t):
+        return grad_apply("permute", t, dims)
+    return back(permute_tensor(t, dims))
+
+
+def permute_tensor(t, dims):
+    """permute() on a CUDA torch tensor, no gradient."""
     t = aligned(t)
     torch = torch_module()
     dims = normalize_dims(dims, t.dim())
     out = torch.empty([t.shape[d] for d in dims], dtype=t.dtype, device=t.device)
     if out.numel() == 0:
-        return back(out)
+        return out
     plan, dense = call_plan(t.shape, t.stride(), dims, t.element_size())
     run(plan, t.contiguous() if dense else t, out)
-    return back(out)
+    return out
 
 
 def call_plan(shape, strides, dims, elem: int):
@@ -314,8 +323,8 @@ def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
     from .layout_cases import (EXPANDED_PERMUTE, PERMUTE_EXTRA, PERMUTE_VIEWS, WIDE_VIEW,
-                               WIDE_VIEW_DIMS, permute_test_cases)
-    cases = list(permute_test_cases()) + PERMUTE_EXTRA + [
+                               WIDE_VIEW_DIMS, grad_permute_cases, permute_test_cases)
+    cases = list(permute_test_cases()) + PERMUTE_EXTRA + list(grad_permute_cases()) + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
         for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2), (*EXPANDED_PERMUTE, 2)]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes())

@@ -30,6 +30,7 @@ from __future__ import annotations
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, rows_launch, torch_module,
                           unique_recipes)
+from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import plan_unfold, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -77,8 +78,16 @@ def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: s
 
 
 def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
-    """im2col of x (see the module docstring)."""
+    """im2col of x (see the module docstring); a tensor that requires a
+    gradient gets one (layout_grad)."""
     t, back = as_tensor(x)
+    if needs_grad(t):
+        return grad_apply("unfold", t, kernel_size, padding, stride, dilation, layout)
+    return back(unfold_tensor(t, kernel_size, padding, stride, dilation, layout)[0])
+
+
+def unfold_tensor(t, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
+    """(unfold() on a CUDA torch tensor, no gradient; its UnfoldSpec)."""
     t = aligned(t)
     torch = torch_module()
     plan = plan_for(t.shape, t.element_size(), kernel_size, padding, stride, dilation,
@@ -87,7 +96,7 @@ def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"
     out = torch.empty(spec.out_shape(), dtype=t.dtype, device=t.device)
     if t.numel() and out.numel():
         run(plan, t.contiguous(), out)
-    return back(out if t.dim() == 4 else out[0])
+    return (out if t.dim() == 4 else out[0]), spec
 
 
 def run(plan, t, out, kernel=None) -> None:
@@ -175,9 +184,11 @@ def layout_shape(nchw_shape, layout: str) -> tuple:
 
 def cache_recipes() -> list:
     """Every unfold kernel the GPU tests and the benchmark run."""
-    from .layout_cases import UNFOLD_BENCH, unfold_test_cases
+    from .layout_cases import GRAD_ELEMS, UNFOLD_BENCH, UNFOLD_GRAD, unfold_test_cases
     cases = [(layout_shape(shape, layout), k, p, s, d, layout, elem)
              for shape, k, p, s, d, layout, elem in unfold_test_cases()]
+    cases += [(layout_shape(shape, layout), k, p, s, d, layout, elem)
+              for shape, k, p, s, d, layout in UNFOLD_GRAD for elem in GRAD_ELEMS]
     out = recipes_for(cases)
     shape, k, p, s, d = UNFOLD_BENCH
     for layout in ("NCHW", "NHWC"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 from .errors import CudaError, TileRuntimeError
@@ -54,18 +55,37 @@ def check(result, call: str):
 
 
 _context = None
+# The driver's current context is per thread: torch's autograd runs backward
+# passes on threads of its own, and a program's worker threads start with
+# none. `context()` makes it current on each thread that asks.
+_here = threading.local()
+INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT: no (or another) context current
 
 
 def context():
-    """The primary context of device 0, made current (once per process)."""
+    """The primary context of device 0, current on the calling thread."""
     global _context
     if _context is None:
         drv = cuda()
         init(drv)
         device = check(drv.cuDeviceGet(0), "cuDeviceGet")
         _context = check(drv.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain")
-        check(drv.cuCtxSetCurrent(_context), "cuCtxSetCurrent")
+    if getattr(_here, "context", None) is not _context:
+        check(cuda().cuCtxSetCurrent(_context), "cuCtxSetCurrent")
+        _here.context = _context
     return _context
+
+
+def made_current(status) -> bool:
+    """Whether a failed call's status says the calling thread had no current
+    context; if so it has device 0's primary context now (retry the call).
+    The launch paths check this only after a failure, so a launch costs
+    nothing more."""
+    if int(status) != INVALID_CONTEXT:
+        return False
+    _here.context = None
+    context()
+    return True
 
 
 def gpu_available() -> tuple[bool, str]:

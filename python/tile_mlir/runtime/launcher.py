@@ -13,7 +13,7 @@ from .arg_keys import args_key
 from .arrays import (accepted_dtypes, check_device, check_packed, device_view, download,
                      host_packing, packed_layout, upload)
 from .debug import ErrorBuffer
-from .driver import check, context, cuda
+from .driver import check, context, cuda, made_current
 from .errors import CudaError, TileRuntimeError
 from .launch import Launcher, native_dispatch
 from .scalars import SCALAR_CTYPES, ScalarSlot, is_array, is_number
@@ -73,6 +73,8 @@ class Module:
         kernel = self._single or self._only()  # raises [kernel-name]
         if not kwargs and kernel._dispatch is not None:  # Kernel.__call__'s C path
             status = kernel._dispatch(args)
+            if status > 0 and made_current(status):  # a thread with no context yet
+                status = kernel._dispatch(args)
             if status >= 0:
                 if status:
                     raise CudaError("cuLaunchKernel", status)
@@ -163,6 +165,7 @@ class Kernel:
     def _prepare(self, args, grid, block, cluster, stream: int = 0) -> "BoundLaunch":
         """Checks and encodes; `stream` is the launch's, which a DLPack
         producer makes its array ready on."""
+        context()  # encoding needs a current context on this thread
         params = self.info["params"]
         if len(args) != len(params):
             raise TileRuntimeError("argument-count", f"{self.name} takes {len(params)} "
@@ -206,6 +209,8 @@ class Kernel:
         if (self._dispatch is not None and stream is None and grid is None and
                 block is None and cluster is None and not sync):
             status = self._dispatch(args)  # the cached call in C; -1: not handled
+            if status > 0 and made_current(status):  # a thread with no context yet
+                status = self._dispatch(args)
             if status >= 0:
                 if status:
                     raise CudaError("cuLaunchKernel", status)
@@ -328,6 +333,14 @@ class BoundLaunch:
     def launch(self, stream: int, args=None) -> None:
         """Launches on the stream handle, with the scalars of `args` (checked)
         or, without `args`, the ones packed last."""
+        try:
+            self._launch(stream, args)
+        except CudaError as err:
+            if not made_current(err.status):  # else: a thread with no context yet
+                raise
+            self._launch(stream, args)
+
+    def _launch(self, stream: int, args) -> None:
         if self.direct is None:  # a cluster launch
             if args is None or self._lock is None:
                 self.launcher(stream, self.kernel_params)

@@ -1,0 +1,102 @@
+"""Gradients through the layout ops. A torch tensor that requires a gradient
+(with grad mode on) goes through a torch.autograd.Function whose backward
+is the op's adjoint, so the op drops nothing from the graph:
+
+  permute(x, dims)   the gradient permuted by the inverse of dims (permute)
+  pad(x, pad, v)     the gradient cropped by the negated pads (pad: crops
+                     where x was padded, zeros where x was cropped)
+  unfold(x, ...)     F.fold of the gradient (col2im, the adjoint torch's own
+                     unfold uses), NHWC columns reordered to F.unfold's first
+
+The backward passes are differentiable in turn (they are these ops or
+torch's). DLPack arrays carry no gradient and skip this module.
+"""
+
+from __future__ import annotations
+
+from .layout_call import torch_module
+
+_FUNCTIONS: dict = {}
+
+
+def needs_grad(x) -> bool:
+    torch = torch_module()
+    return isinstance(x, torch.Tensor) and x.requires_grad and torch.is_grad_enabled()
+
+
+def apply(name: str, x, *args):
+    """The op `name` on x through its autograd Function."""
+    if not _FUNCTIONS:
+        _FUNCTIONS.update(_functions(torch_module()))
+    return _FUNCTIONS[name].apply(x, *args)
+
+
+def _inverse(dims) -> tuple:
+    inv = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inv[d] = i
+    return tuple(inv)
+
+
+def _fold(grad, image_hw, spec: tuple, layout: str, batched: bool):
+    """The adjoint of unfold: F.fold of the columns (NHWC's (L, taps C)
+    rows reordered to F.unfold's (C taps, L) first)."""
+    torch = torch_module()
+    F = torch.nn.functional
+    kernel, padding, stride, dilation = spec
+    g = grad if batched else grad.unsqueeze(0)
+    if layout == "NHWC":
+        n, length, cols = g.shape
+        taps = kernel[0] * kernel[1]
+        g = g.reshape(n, length, taps, cols // taps).permute(0, 3, 2, 1) \
+            .reshape(n, cols, length)
+    out = F.fold(g, image_hw, kernel, dilation=dilation, padding=padding, stride=stride)
+    if layout == "NHWC":
+        out = out.permute(0, 2, 3, 1)
+    return out if batched else out[0]
+
+
+def _functions(torch) -> dict:
+    from .layout_plan import normalize_dims, normalize_pad
+    from .pad import pad_tensor
+    from .permute import permute_tensor
+    from .unfold import unfold_tensor
+
+    class Permute(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, dims):
+            ctx.dims = normalize_dims(dims, x.dim())
+            return permute_tensor(x, ctx.dims)
+
+        @staticmethod
+        def backward(ctx, grad):
+            from .permute import permute
+            return permute(grad, _inverse(ctx.dims)), None
+
+    class Pad(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, pad, value):
+            lefts, rights = normalize_pad(pad, x.dim())
+            ctx.crop = [-p for lr in zip(reversed(lefts), reversed(rights)) for p in lr]
+            return pad_tensor(x, pad, value)
+
+        @staticmethod
+        def backward(ctx, grad):
+            from .pad import pad
+            return pad(grad, ctx.crop), None, None
+
+    class Unfold(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, kernel_size, padding, stride, dilation, layout):
+            out, spec = unfold_tensor(x, kernel_size, padding, stride, dilation, layout)
+            ctx.layout, ctx.batched = spec.layout, x.dim() == 4
+            ctx.hw = (spec.h, spec.w)
+            ctx.spec = (spec.kernel, spec.padding, spec.stride, spec.dilation)
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):
+            return (_fold(grad, ctx.hw, ctx.spec, ctx.layout, ctx.batched),
+                    None, None, None, None, None)
+
+    return {"permute": Permute, "pad": Pad, "unfold": Unfold}
