@@ -192,6 +192,12 @@ def test_pad_variants_are_exact(case, kind, fill, gen):
         assert same_bits(out, ref), f"variant {name} of the {fill} pad"
 
 
+def test_pad_reads_a_spec_given_as_an_iterator_once(gen):
+    # torch's pad takes a tuple; an iterator here pads as its items say.
+    x = random_bits((3, 20, 32), 2, gen)
+    assert same_bits(pad(x, (p for p in (1, 1, 1, 1))), F.pad(x, (1, 1, 1, 1)))
+
+
 @pytest.mark.parametrize("dtype,value", [
     (torch.bfloat16, True), (torch.int32, np.int64(5)), (torch.float32, np.float32(1.5)),
     (torch.bfloat16, torch.tensor(2.5)), (torch.int32, 2.7), (torch.float32, float("-inf")),

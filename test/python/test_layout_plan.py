@@ -160,6 +160,12 @@ def test_bad_pads_are_named(pad):
     assert err.value.rule == "pad-spec"
 
 
+def test_a_pad_given_as_an_iterator_is_read_once():
+    # Checking the items must not use up an iterator (it read as no pad).
+    assert P.normalize_pad(iter((1, 2, 3, 4)), 2) == ([3, 1], [4, 2])
+    assert P.canonical_pad((4, 8), (8, 1), (p for p in (1, 1))).out_shape == (4, 10)
+
+
 def test_negative_extents_are_named():
     with pytest.raises(TileUsageError, match="pad-spec"):
         P.canonical_pad((4, 4), (4, 1), (-3, -3))

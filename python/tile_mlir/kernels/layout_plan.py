@@ -350,8 +350,10 @@ def normalize_pad(pad, rank: int) -> tuple[list, list]:
     """torch.nn.functional.pad's `pad` (last axis first: left, right, then the
     axis before, ...) as per-axis (lefts, rights) in axis order;
     [pad-spec] unless it is an even number (at most 2 * rank) of ints."""
-    if isinstance(pad, (str, bytes)) or not hasattr(pad, "__iter__") or \
-            not all(hasattr(p, "__index__") and not isinstance(p, bool) for p in pad):
+    if isinstance(pad, (str, bytes)) or not hasattr(pad, "__iter__"):
+        raise TileUsageError("pad-spec", f"pad is a sequence of ints, got {pad!r}")
+    pad = tuple(pad)   # an iterator is read once
+    if not all(hasattr(p, "__index__") and not isinstance(p, bool) for p in pad):
         raise TileUsageError("pad-spec", f"pad is a sequence of ints, got {pad!r}")
     items = [p.__index__() for p in pad]
     if len(items) % 2 or len(items) > 2 * rank:

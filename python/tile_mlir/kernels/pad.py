@@ -156,6 +156,8 @@ def pad(x, pad, value=0):
     """F.pad(x, pad, value=value) (see the module docstring); a tensor that
     requires a gradient gets one (layout_grad)."""
     t, back = as_tensor(x)
+    if not isinstance(pad, (str, bytes)) and hasattr(pad, "__iter__"):
+        pad = tuple(pad)   # read once: the op reads the spec more than once
     if needs_grad(t):
         return grad_apply("pad", t, pad, value)
     return back(pad_tensor(t, pad, value))
