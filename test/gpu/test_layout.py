@@ -142,6 +142,38 @@ def test_permute_takes_and_returns_cupy():
     assert bool((y == x.T).all())
 
 
+def test_permute_takes_and_returns_jax_and_numba():
+    # jax arrays live in jaxlib, numba's in numba.cuda: each comes back as
+    # its own type.
+    import os
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    jnp = pytest.importorskip("jax.numpy")
+    import jax
+    if not any(d.platform == "gpu" for d in jax.devices()):
+        pytest.skip("jax sees no GPU")
+    x = jnp.arange(48 * 80, dtype=jnp.float32).reshape(48, 80)
+    y = permute(x, (1, 0))
+    assert isinstance(y, jax.Array) and bool((y == x.T).all())
+    numba_cuda = pytest.importorskip("numba.cuda")
+    a = numba_cuda.to_device(np.arange(48 * 80, dtype=np.float32).reshape(48, 80))
+    b = permute(a, (1, 0))
+    assert type(b).__module__.startswith("numba")
+    assert np.array_equal(b.copy_to_host(), a.copy_to_host().T)
+
+
+def test_pad_converts_its_value_as_torch_does():
+    # F.pad's value is a float: 2**53 + 1 pads an int64 tensor with 2**53.
+    x = torch.randint(-5, 5, (3, 20, 32), dtype=torch.int64, device="cuda")
+    assert torch.equal(pad(x, (1, 1, 1, 1), value=2**53 + 1),
+                       F.pad(x, (1, 1, 1, 1), value=2**53 + 1))
+
+
+def test_unfold_takes_array_pairs(gen):
+    x = torch.randn(2, 16, 20, 24, device="cuda", dtype=torch.bfloat16, generator=gen)
+    want = F.unfold(x, 3, padding=1)
+    assert same_bits(unfold(x, np.array([3, 3]), padding=torch.tensor([1, 1])), want)
+
+
 def _pad_expected(x, pad_, fill, value):
     if fill != "nan":   # the value's bits in x's dtype, padded as integers
         fill_bits = bits(torch.tensor([value], dtype=x.dtype)).item()
@@ -190,6 +222,17 @@ def test_pad_variants_are_exact(case, kind, fill, gen):
         P.run(run_plan, x, out, bits_, kernel)
         torch.cuda.synchronize()
         assert same_bits(out, ref), f"variant {name} of the {fill} pad"
+
+
+def test_lazy_conjugates_are_resolved(gen):
+    # x.conj() is a view whose memory holds x's values: the ops return the
+    # conjugate, as torch's own do.
+    z = torch.complex(torch.randn(208, 144, device="cuda", generator=gen),
+                      torch.randn(208, 144, device="cuda", generator=gen))
+    assert z.conj().is_conj()
+    assert torch.equal(permute(z.conj(), (1, 0)), z.conj().permute(1, 0).contiguous())
+    w = z[:60].reshape(3, 20, 144)[..., :32].contiguous()
+    assert torch.equal(pad(w.conj(), (1, 1, 1, 1)), F.pad(w.conj(), (1, 1, 1, 1)))
 
 
 def test_pad_reads_a_spec_given_as_an_iterator_once(gen):

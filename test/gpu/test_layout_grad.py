@@ -76,6 +76,19 @@ def test_gradcheck(name, shape, ours, theirs, gen):
     assert torch.autograd.gradgradcheck(ours, (x,))
 
 
+@pytest.mark.parametrize("name,shape,ours,theirs", OPS, ids=IDS)
+def test_the_forward_mode_tangent_is_torchs(name, shape, ours, theirs, gen):
+    fw = torch.autograd.forward_ad
+    x = torch.randn(shape, device="cuda", dtype=torch.bfloat16, generator=gen)
+    t = torch.randn(shape, device="cuda", dtype=torch.bfloat16, generator=gen)
+    with fw.dual_level():
+        got = fw.unpack_dual(ours(fw.make_dual(x, t)))
+        want = fw.unpack_dual(theirs(fw.make_dual(x, t)))
+    assert got.tangent is not None
+    assert torch.equal(_bits(got.primal), _bits(want.primal))
+    assert torch.equal(_bits(got.tangent), _bits(want.tangent))
+
+
 def test_no_graph_without_grad_mode(gen):
     shape, dims = PERMUTE_GRAD[0]
     x = torch.randn(shape, device="cuda", dtype=torch.bfloat16, generator=gen,

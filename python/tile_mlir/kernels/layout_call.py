@@ -72,12 +72,13 @@ def as_tensor(x, what: str = "x"):
         except Exception as err:
             raise TileUsageError("layout-array", f"{what}: its DLPack export cannot be "
                                  f"read by torch ({err})") from None
-        library = importlib.import_module(type(x).__module__.split(".")[0])
-        convert = getattr(library, "from_dlpack", None)
-        if library.__name__ == "jax":
-            import jax.dlpack
-            convert = jax.dlpack.from_dlpack
-        back = (lambda t: convert(t)) if convert else (lambda t: t)
+        convert = _converter(type(x).__module__.split(".")[0])
+        if convert is None:
+            raise TileUsageError("layout-array", f"{what}: {type(x).__module__}."
+                                 f"{type(x).__name__} exports DLPack, but no way back "
+                                 "to its type is known (torch, cupy, jax, numba, or a "
+                                 "library with from_dlpack)")
+        back = convert
     else:
         raise TileUsageError("layout-array", f"{what}: expected a torch tensor or an "
                              f"array that exports DLPack, got {type(x).__name__}")
@@ -85,7 +86,23 @@ def as_tensor(x, what: str = "x"):
         raise TileUsageError("layout-array", f"{what} lives on {tensor.device}; the "
                              "layout ops run on a CUDA device")
     check_elem(tensor.element_size(), f"{what} ({tensor.dtype})")
+    if tensor.is_conj() or tensor.is_neg():
+        # torch's lazy conjugate and negative views: memory holds the
+        # unconjugated, unnegated values, so the kernels read resolved ones.
+        tensor = tensor.resolve_conj().resolve_neg()
     return tensor, back
+
+
+def _converter(top: str):
+    """The function that turns a torch tensor into the array type of the
+    library whose top-level module is `top` (jax arrays live in jaxlib)."""
+    if top in ("jax", "jaxlib"):
+        import jax.dlpack
+        return jax.dlpack.from_dlpack
+    if top == "numba":
+        from numba import cuda as numba_cuda
+        return numba_cuda.as_cuda_array   # numba reads __cuda_array_interface__
+    return getattr(importlib.import_module(top), "from_dlpack", None)
 
 
 def aligned(t):

@@ -9,7 +9,9 @@ is the op's adjoint, so the op drops nothing from the graph:
                      unfold uses), NHWC columns reordered to F.unfold's first
 
 The backward passes are differentiable in turn (they are these ops or
-torch's). DLPack arrays carry no gradient and skip this module.
+torch's). Forward-mode tangents (torch.autograd.forward_ad) go through the
+same Functions: each op is linear, so its jvp is the op on the tangent.
+DLPack arrays carry no gradient and skip this module.
 """
 
 from __future__ import annotations
@@ -20,8 +22,15 @@ _FUNCTIONS: dict = {}
 
 
 def needs_grad(x) -> bool:
+    """Whether x needs the autograd Function: it requires a gradient (grad
+    mode on) or carries a forward-mode tangent."""
     torch = torch_module()
-    return isinstance(x, torch.Tensor) and x.requires_grad and torch.is_grad_enabled()
+    if not isinstance(x, torch.Tensor):
+        return False
+    if x.requires_grad and torch.is_grad_enabled():
+        return True
+    forward_ad = torch.autograd.forward_ad
+    return forward_ad._current_level >= 0 and forward_ad.unpack_dual(x).tangent is not None
 
 
 def apply(name: str, x, *args):
@@ -73,11 +82,16 @@ def _functions(torch) -> dict:
             from .permute import permute
             return permute(grad, _inverse(ctx.dims)), None
 
+        @staticmethod
+        def jvp(ctx, tangent, _dims):   # linear: the op on the tangent
+            return permute_tensor(tangent, ctx.dims)
+
     class Pad(torch.autograd.Function):
         @staticmethod
         def forward(ctx, x, pad, value):
             lefts, rights = normalize_pad(pad, x.dim())
             ctx.crop = [-p for lr in zip(reversed(lefts), reversed(rights)) for p in lr]
+            ctx.pad = pad
             return pad_tensor(x, pad, value)
 
         @staticmethod
@@ -85,11 +99,16 @@ def _functions(torch) -> dict:
             from .pad import pad
             return pad(grad, ctx.crop), None, None
 
+        @staticmethod
+        def jvp(ctx, tangent, _pad, _value):   # the fill is a constant: zeros
+            return pad_tensor(tangent, ctx.pad, 0)
+
     class Unfold(torch.autograd.Function):
         @staticmethod
         def forward(ctx, x, kernel_size, padding, stride, dilation, layout):
             out, spec = unfold_tensor(x, kernel_size, padding, stride, dilation, layout)
             ctx.layout, ctx.batched = spec.layout, x.dim() == 4
+            ctx.args = (kernel_size, padding, stride, dilation, layout)
             ctx.hw = (spec.h, spec.w)
             ctx.spec = (spec.kernel, spec.padding, spec.stride, spec.dilation)
             return out
@@ -98,5 +117,9 @@ def _functions(torch) -> dict:
         def backward(ctx, grad):
             return (_fold(grad, ctx.hw, ctx.spec, ctx.layout, ctx.batched),
                     None, None, None, None, None)
+
+        @staticmethod
+        def jvp(ctx, tangent, *_args):
+            return unfold_tensor(tangent, *ctx.args)[0]
 
     return {"permute": Permute, "pad": Pad, "unfold": Unfold}

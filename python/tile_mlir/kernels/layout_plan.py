@@ -14,6 +14,8 @@ per shape.
 
 from __future__ import annotations
 
+import operator
+
 from dataclasses import dataclass, field
 from math import prod
 
@@ -556,7 +558,11 @@ LAYOUTS = ("NCHW", "NHWC")
 
 
 def _pair(name: str, value, minimum: int) -> tuple:
-    items = (value, value) if hasattr(value, "__index__") else value
+    try:   # an int (a one-element array's __index__ raises for longer ones)
+        items = (value, value) if hasattr(value, "__index__") and \
+            not isinstance(value, bool) and operator.index(value) is not None else value
+    except TypeError:
+        items = value
     if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
         items = None
     else:

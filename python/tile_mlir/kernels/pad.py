@@ -90,8 +90,9 @@ def value_bits(t, value) -> tuple[int, bool]:
     value = _number(value)
     _check_range(value, t.dtype)
     is_nan = isinstance(value, float) and math.isnan(value)
-    try:
-        scalar = torch.tensor([value], dtype=t.dtype)
+    try:   # torch's own conversion: F.pad of one element (a float value)
+        scalar = torch.nn.functional.pad(torch.empty((0,), dtype=t.dtype), (1, 0),
+                                         value=float(value))
     except (RuntimeError, OverflowError, ValueError, TypeError) as err:
         raise TileUsageError("pad-value", f"value {value!r} does not convert to "
                              f"{t.dtype} ({err})") from None

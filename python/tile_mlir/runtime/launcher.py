@@ -375,6 +375,8 @@ class BoundLaunch:
             self.launch(handle)
         else:
             status = self.direct(handle)
+            if status and made_current(status):  # a thread with no context yet
+                status = self.direct(handle)
             if status:
                 raise CudaError("cuLaunchKernel", status)
         if self.debug:
