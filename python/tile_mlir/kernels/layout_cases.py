@@ -5,6 +5,8 @@ from a carried compile cache."""
 
 from __future__ import annotations
 
+from .layout_plan import inverse_permutation, normalize_pad
+
 ELEMS = (1, 2, 4, 8)
 
 # (shape, dims): box multiples and not, size-1 axes, ranks 2-5, strides that
@@ -168,7 +170,7 @@ def grad_permute_cases():
     """(shape, dims, elem) of every permute the gradient tests run: each
     forward and its backward (the inverse permutation of the output)."""
     for shape, dims in PERMUTE_GRAD:
-        inverse = tuple(sorted(range(len(dims)), key=lambda a: dims[a]))
+        inverse = inverse_permutation(dims)
         for elem in GRAD_ELEMS:
             yield shape, dims, elem
             yield tuple(shape[d] for d in dims), inverse, elem
@@ -178,11 +180,9 @@ def grad_pad_cases():
     """(shape, pad, elem, fill) of every pad the gradient tests run: each
     forward (zero and value fills) and its backward (the negated pads)."""
     for shape, pad in PAD_GRAD:
-        rank = len(shape)
-        out = list(shape)
-        for i in range(len(pad) // 2):
-            out[rank - 1 - i] += pad[2 * i] + pad[2 * i + 1]
+        lefts, rights = normalize_pad(pad, len(shape))
+        out = tuple(d + l + r for d, l, r in zip(shape, lefts, rights))
         for elem in GRAD_ELEMS:
             yield shape, pad, elem, "zero"
             yield shape, pad, elem, "value"
-            yield tuple(out), tuple(-p for p in pad), elem, "zero"
+            yield out, tuple(-p for p in pad), elem, "zero"

@@ -40,13 +40,6 @@ def apply(name: str, x, *args):
     return _FUNCTIONS[name].apply(x, *args)
 
 
-def _inverse(dims) -> tuple:
-    inv = [0] * len(dims)
-    for i, d in enumerate(dims):
-        inv[d] = i
-    return tuple(inv)
-
-
 def _fold(grad, image_hw, spec: tuple, layout: str, batched: bool):
     """The adjoint of unfold: F.fold of the columns (NHWC's (L, taps C)
     rows reordered to F.unfold's (C taps, L) first)."""
@@ -66,7 +59,7 @@ def _fold(grad, image_hw, spec: tuple, layout: str, batched: bool):
 
 
 def _functions(torch) -> dict:
-    from .layout_plan import normalize_dims, normalize_pad
+    from .layout_plan import inverse_permutation, normalize_dims, normalize_pad, pad_spec
     from .pad import pad_tensor
     from .permute import permute_tensor
     from .unfold import unfold_tensor
@@ -80,7 +73,7 @@ def _functions(torch) -> dict:
         @staticmethod
         def backward(ctx, grad):
             from .permute import permute
-            return permute(grad, _inverse(ctx.dims)), None
+            return permute(grad, inverse_permutation(ctx.dims)), None
 
         @staticmethod
         def jvp(ctx, tangent, _dims):   # linear: the op on the tangent
@@ -90,7 +83,7 @@ def _functions(torch) -> dict:
         @staticmethod
         def forward(ctx, x, pad, value):
             lefts, rights = normalize_pad(pad, x.dim())
-            ctx.crop = [-p for lr in zip(reversed(lefts), reversed(rights)) for p in lr]
+            ctx.crop = [-p for p in pad_spec(lefts, rights)]
             ctx.pad = pad
             return pad_tensor(x, pad, value)
 

@@ -367,6 +367,20 @@ def normalize_pad(pad, rank: int) -> tuple[list, list]:
     return lefts, rights
 
 
+def pad_spec(lefts, rights) -> list:
+    """Per-axis (lefts, rights) in axis order as F.pad's `pad` (last axis
+    first): normalize_pad's inverse."""
+    return [x for l, r in zip(reversed(lefts), reversed(rights)) for x in (l, r)]
+
+
+def inverse_permutation(dims) -> tuple:
+    """The permutation that undoes `dims` (non-negative axes)."""
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d] = i
+    return tuple(inverse)
+
+
 @dataclass(frozen=True)
 class CanonicalPad:
     """A pad in canonical form: input view `shape`/`strides`, per-axis
@@ -558,11 +572,12 @@ LAYOUTS = ("NCHW", "NHWC")
 
 
 def _pair(name: str, value, minimum: int) -> tuple:
-    try:   # an int (a one-element array's __index__ raises for longer ones)
-        items = (value, value) if hasattr(value, "__index__") and \
-            not isinstance(value, bool) and operator.index(value) is not None else value
-    except TypeError:
-        items = value
+    items = value
+    if not isinstance(value, bool):   # a bool is rejected below, as torch does
+        try:
+            items = (operator.index(value),) * 2
+        except TypeError:   # a pair (an array of two has __index__, which raises)
+            pass
     if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
         items = None
     else:

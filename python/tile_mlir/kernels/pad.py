@@ -32,7 +32,7 @@ from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counte
                           torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, pad_box,
-                          plan_or_dense, plan_pad)
+                          pad_spec, plan_or_dense, plan_pad)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PAD_BOXES = "tile_mlir.kernels.pad_kernels:build_pad_boxes"
@@ -138,7 +138,7 @@ def rows_plan(plan):
     if plan.kind != "boxes":
         return None
     c = plan.canonical
-    spec = [x for l, r in zip(reversed(c.lefts), reversed(c.rights)) for x in (l, r)]
+    spec = pad_spec(c.lefts, c.rights)
     rows = plan_for(c.shape, c.strides, spec, plan.params["elem"], plan.params["fill"],
                     boxes=False)
     return rows if rows.kind == "rows" else None
@@ -272,7 +272,7 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     cands += [("l2-256B", {**params, "l2_promotion": 3}),
               ("evict-first", {**params, "evict_first": True})]
     c = plan.canonical
-    spec = [x for l, r in zip(reversed(c.lefts), reversed(c.rights)) for x in (l, r)]
+    spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)
     if pow2.kind == "rows" and pow2.params["wbox"] != wbox:
         _, old = kernel_for(pow2, dtype_name)
