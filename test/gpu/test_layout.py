@@ -161,6 +161,27 @@ def test_permute_takes_and_returns_jax_and_numba():
     assert np.array_equal(b.copy_to_host(), a.copy_to_host().T)
 
 
+class _Foreign:
+    """A device array of a library with no way back to its type."""
+    __module__ = "tile_mlir_no_such_library"
+
+    def __init__(self, tensor, protocol):
+        self._tensor = tensor
+        if protocol == "dlpack":
+            self.__dlpack__ = tensor.__dlpack__
+            self.__dlpack_device__ = tensor.__dlpack_device__
+        else:
+            self.__cuda_array_interface__ = tensor.__cuda_array_interface__
+
+
+@pytest.mark.parametrize("protocol", ["dlpack", "cuda_array_interface"])
+def test_an_array_with_no_way_back_is_named(protocol):
+    x = _Foreign(torch.zeros(8, 16, device="cuda"), protocol)
+    with pytest.raises(TileUsageError) as err:
+        permute(x, (1, 0))
+    assert err.value.rule == "layout-array" and "no way back" in str(err.value)
+
+
 def test_pad_converts_its_value_as_torch_does():
     # F.pad's value is a float: 2**53 + 1 pads an int64 tensor with 2**53.
     x = torch.randint(-5, 5, (3, 20, 32), dtype=torch.int64, device="cuda")

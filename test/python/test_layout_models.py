@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tile_mlir.errors import TileUsageError
-from tile_mlir.kernels.layout_call import as_tensor
+from tile_mlir.kernels.layout_call import _converter, as_tensor
 from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
                                             model_unfold_nchw, model_unfold_nhwc,
                                             model_unfold_taps, storage)
@@ -217,6 +217,13 @@ def test_gathered_rows_map_their_bits():
     assert lay.out_column(0b101_011) == 0b011_101
     st = ScalarTranspose(lay, 256)
     assert bank_conflicts(lay, st.lane_map) == (True, True)
+
+
+def test_an_unknown_array_library_has_no_way_back():
+    # Its module cannot be imported, or has no from_dlpack: as_tensor then
+    # names it in a layout-array error rather than returning a torch tensor.
+    assert _converter("tile_mlir_no_such_library") is None
+    assert _converter("pytest") is None
 
 
 def test_non_arrays_are_named():

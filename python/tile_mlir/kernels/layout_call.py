@@ -1,6 +1,7 @@
 """Calling the layout kernels on device arrays: torch tensors, and any
-array that exports DLPack (cupy, jax, ...), which is wrapped as a torch
-tensor without a copy and handed back in its own library's type.
+array that exports DLPack (cupy, jax, ...) or the CUDA array interface
+(numba), which is wrapped as a torch tensor without a copy and handed back
+in its own library's type.
 
 Kernels come from the compile cache (`tile_mlir.cache.load_kernel`: one
 compile per recipe, a folder carried to machines without MLIR) and run on
@@ -79,9 +80,24 @@ def as_tensor(x, what: str = "x"):
                                  "to its type is known (torch, cupy, jax, numba, or a "
                                  "library with from_dlpack)")
         back = convert
+    elif hasattr(x, "__cuda_array_interface__"):
+        # numba's device arrays (and older cupy) export only the CUDA array
+        # interface, which torch reads without a copy too.
+        try:
+            tensor = torch.as_tensor(x, device="cuda")
+        except Exception as err:
+            raise TileUsageError("layout-array", f"{what}: its CUDA array interface "
+                                 f"cannot be read by torch ({err})") from None
+        back = _converter(type(x).__module__.split(".")[0])
+        if back is None:
+            raise TileUsageError("layout-array", f"{what}: {type(x).__module__}."
+                                 f"{type(x).__name__} exports the CUDA array interface, "
+                                 "but no way back to its type is known (numba, cupy, or "
+                                 "a library with from_dlpack)")
     else:
         raise TileUsageError("layout-array", f"{what}: expected a torch tensor or an "
-                             f"array that exports DLPack, got {type(x).__name__}")
+                             "array that exports DLPack or the CUDA array interface, "
+                             f"got {type(x).__name__}")
     if not tensor.is_cuda:
         raise TileUsageError("layout-array", f"{what} lives on {tensor.device}; the "
                              "layout ops run on a CUDA device")
@@ -102,7 +118,11 @@ def _converter(top: str):
     if top == "numba":
         from numba import cuda as numba_cuda
         return numba_cuda.as_cuda_array   # numba reads __cuda_array_interface__
-    return getattr(importlib.import_module(top), "from_dlpack", None)
+    try:
+        module = importlib.import_module(top)
+    except ImportError:   # a type whose module cannot be imported by its name
+        return None
+    return getattr(module, "from_dlpack", None)
 
 
 def aligned(t):
