@@ -3,7 +3,9 @@
  * Bound: a launch with the function, grid, block, dynamic shared size and
  * packed parameter array fixed. Calling it with a stream handle calls
  * libcuda's cuLaunchKernel directly and returns the driver's status as an
- * int. launch_with(stream, args) first packs the scalar arguments into their
+ * int. A Bound given its function's context launches only while that context
+ * is current on the calling thread; otherwise it returns 201
+ * (CUDA_ERROR_INVALID_CONTEXT) unlaunched, for the caller to switch. launch_with(stream, args) first packs the scalar arguments into their
  * parameter slots, but only values that need no conversion (an exact int in
  * the slot's range, an exact float a float slot holds); anything else returns
  * -1 unlaunched, for the Python checks to convert or reject by rule. Packing
@@ -32,7 +34,10 @@ typedef int (*LaunchKernelFn)(void *function, unsigned gx, unsigned gy, unsigned
                               unsigned bx, unsigned by, unsigned bz, unsigned shared,
                               void *stream, void **params, void **extra);
 
+typedef int (*CtxGetCurrentFn)(void **context);
+
 static LaunchKernelFn launch_kernel;
+static CtxGetCurrentFn ctx_get_current;
 static PyObject *s_data_ptr, *s_shape, *s_stride, *s_dtype, *s_direct;
 static PyObject *bound_type;
 
@@ -52,6 +57,7 @@ typedef struct {
   PyObject *owner;          /* keeps the parameter storage alive */
   PyObject *current_stream; /* callable giving the default stream, or None */
   int dispatch;             /* whether Dispatch may launch it */
+  void *context;            /* the context the function lives in (NULL: unchecked) */
   Py_ssize_t nscalars;
   ScalarPacking *scalars;
 } Bound;
@@ -89,16 +95,16 @@ static int read_u32(PyObject *value, unsigned *out) {
 static int bound_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   Bound *self = (Bound *)self_obj;
   static char *names[] = {"function", "grid", "block", "shared", "params", "owner",
-                          "current_stream", "scalars", "dispatch", NULL};
-  unsigned long long function, params;
+                          "current_stream", "scalars", "dispatch", "context", NULL};
+  unsigned long long function, params, context = 0;
   PyObject *owner = Py_None, *current = Py_None, *scalars = NULL;
   PyObject *dims[7];
   unsigned values[7];
   int dispatch = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K(OOO)(OOO)OK|OOOp", names, &function,
-                                   &dims[0], &dims[1], &dims[2], &dims[3], &dims[4],
-                                   &dims[5], &dims[6], &params, &owner, &current, &scalars,
-                                   &dispatch))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K(OOO)(OOO)OK|OOOpK", names,
+                                   &function, &dims[0], &dims[1], &dims[2], &dims[3],
+                                   &dims[4], &dims[5], &dims[6], &params, &owner, &current,
+                                   &scalars, &dispatch, &context))
     return -1;
   for (int i = 0; i < 7; i++)
     if (read_u32(dims[i], &values[i]) < 0)
@@ -140,6 +146,7 @@ static int bound_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   self->function = (void *)(uintptr_t)function;
   self->params = (void **)(uintptr_t)params;
   self->dispatch = dispatch;
+  self->context = (void *)(uintptr_t)context;
   PyObject *old_owner = self->owner, *old_current = self->current_stream;
   Py_INCREF(owner);
   Py_INCREF(current);
@@ -150,7 +157,17 @@ static int bound_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
   return 0;
 }
 
+/* CUDA_ERROR_INVALID_CONTEXT: returned unlaunched when the calling thread's
+ * current context is not the function's (the Python side then launches under
+ * it and restores the thread's own: driver.relaunch_on). */
+#define WRONG_CONTEXT 201
+
 static int launch(Bound *self, void *stream) {
+  if (self->context) {
+    void *current = NULL;
+    if (ctx_get_current(&current) != 0 || current != self->context)
+      return WRONG_CONTEXT;
+  }
   return launch_kernel(self->function, self->grid[0], self->grid[1], self->grid[2],
                        self->block[0], self->block[1], self->block[2], self->shared,
                        stream, self->params, NULL);
@@ -302,7 +319,7 @@ static PyType_Slot bound_slots[] = {
     {Py_tp_methods, bound_methods},
     {Py_tp_new, PyType_GenericNew},
     {Py_tp_doc, "Bound(function, grid, block, shared, params, owner=None, "
-                "current_stream=None, scalars=(), dispatch=True): call with a stream "
+                "current_stream=None, scalars=(), dispatch=True, context=0): call with a stream "
                 "handle to launch; returns the CUresult as an int."},
     {0, NULL},
 };
@@ -624,10 +641,13 @@ static int add_type(PyObject *module, PyType_Spec *spec, PyObject **out) {
 
 PyMODINIT_FUNC PyInit__launch(void) {
   void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (libcuda)
+  if (libcuda) {
     launch_kernel = (LaunchKernelFn)dlsym(libcuda, "cuLaunchKernel");
-  if (!launch_kernel) {
-    PyErr_SetString(PyExc_ImportError, "libcuda.so.1 with cuLaunchKernel is not loadable");
+    ctx_get_current = (CtxGetCurrentFn)dlsym(libcuda, "cuCtxGetCurrent");
+  }
+  if (!launch_kernel || !ctx_get_current) {
+    PyErr_SetString(PyExc_ImportError,
+                    "libcuda.so.1 with cuLaunchKernel and cuCtxGetCurrent is not loadable");
     return NULL;
   }
   s_data_ptr = PyUnicode_InternFromString("data_ptr");

@@ -279,26 +279,29 @@ def compile_recipe(builder: Callable | str, *, arch: str = "sm_90a", debug: bool
     return art
 
 
-def default_arch() -> str:
-    """The arch of CUDA device 0 where one is usable, else sm_90a."""
+def default_arch(device: int = 0) -> str:
+    """The arch of CUDA device `device` where one is usable, else sm_90a."""
     from .runtime.driver import device_arch, gpu_available
     ok, _ = gpu_available()
-    return device_arch() if ok else "sm_90a"
+    return device_arch(device) if ok else "sm_90a"
 
 
 def load_kernel(builder: Callable | str, *, arch: str | None = None, debug: bool = False,
-                **params):
+                device: int | None = None, **params):
     """The loaded runtime Module of `builder(**params)` (compiled through the
-    cache; loaded once per process and recipe). `arch` defaults to device
-    0's."""
+    cache; loaded once per process, recipe and device). `device` defaults to
+    the calling thread's current CUDA device (runtime.load's default), `arch`
+    to that device's."""
     from . import runtime
-    arch = arch or default_arch()
+    from .runtime.driver import device_index
+    device = device_index(device)
+    arch = arch or default_arch(device)
     description = recipe(builder, params, arch, debug)
-    key = recipe_key(description)
+    key = (recipe_key(description), device)
     module = _modules.get(key)
     if module is None:
         module = _modules[key] = runtime.load(
-            compile_recipe(builder, arch=arch, debug=debug, **params))
+            compile_recipe(builder, arch=arch, debug=debug, **params), device=device)
     return module
 
 

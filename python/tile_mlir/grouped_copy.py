@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from .contract import GLOBAL_STRIDE_BYTES_BOUND
-from .runtime.arrays import check_device, device_view
-from .runtime.driver import check, context, cuda
+from .runtime.arrays import check_device, device_of, device_view
+from .runtime.driver import check, cuda, on_device
 from .runtime.errors import TileRuntimeError
 from .runtime.streams import current_stream, stream_handle
 from .runtime.workspace import Workspace, WorkspaceSet
@@ -110,8 +110,9 @@ def _dtype_name(obj, view) -> str:
     return str(view.dtype)
 
 
-def describe_group(srcs, dsts) -> tuple[list, list, int]:
-    """The checked device views of the pairs and their element size."""
+def describe_group(srcs, dsts, device: int | None = None) -> tuple[list, list, int]:
+    """The checked device views of the pairs and their element size; every
+    array lives on `device` (default: srcs[0]'s)."""
     if not isinstance(srcs, (list, tuple)) or not isinstance(dsts, (list, tuple)):
         raise TileRuntimeError("group-pairs", "grouped_copy takes two lists (or tuples) of "
                     f"tensors, got {type(srcs).__name__} and {type(dsts).__name__}")
@@ -143,7 +144,10 @@ def describe_group(srcs, dsts) -> tuple[list, list, int]:
                         f"pair 0 {size}-byte ones: one launch copies one element size")
         for side, view in (("srcs", sv), ("dsts", dv)):
             _check_layout(view, f"{side}[{i}]")
-            check_device(view, i)
+        if device is None:
+            device = device_of(sv)
+        for view in (sv, dv):
+            check_device(view, i, device)
         src_views.append(sv)
         dst_views.append(dv)
     if size is not None and size not in KERNEL_DTYPES:
@@ -235,10 +239,9 @@ def group_tables(src_views, dst_views, box, grid: int, flatten: bool = True):
     return plan_tables(*entries, box, grid, elem)
 
 
-def sm_count() -> int:
+def sm_count(device: int = 0) -> int:
     drv = cuda()
-    context()
-    device = check(drv.cuDeviceGet(0), "cuDeviceGet")
+    device = check(drv.cuDeviceGet(device), "cuDeviceGet")
     return int(check(drv.cuDeviceGetAttribute(
         drv.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
         "cuDeviceGetAttribute"))
@@ -251,7 +254,7 @@ class GroupedCopy:
 
     def __init__(self, dtype: str = "bfloat16", *, debug: bool = False, box=None,
                  stages: int = 4, store_lag: int = 1, grid: int | None = None, module=None,
-                 depth: int = 4, flatten: bool = True):
+                 depth: int = 4, flatten: bool = True, device: int | None = None):
         from .contract import DTYPES
         size = np.dtype(DTYPES[dtype].numpy).itemsize if dtype in DTYPES else None
         if size not in KERNEL_DTYPES:
@@ -264,13 +267,14 @@ class GroupedCopy:
         self.flatten = flatten  # contiguous pairs as flat runs (flat_entries)
         if module is None:
             from . import cache
-            module = cache.load_kernel(BUILDER, debug=debug,
+            module = cache.load_kernel(BUILDER, debug=debug, device=device,
                                        **recipe_params(self.kernel_dtype, self.box, stages,
                                                       store_lag))
         self.module = module
+        self.device = module.device   # the arrays' device, checked per call
         self.kernel = module["grouped_copy"]
-        self.grid = grid or sm_count()
-        self.workspace = Workspace(depth)
+        self.grid = grid or sm_count(self.device)
+        self.workspace = Workspace(depth, self.device)
         self._bound: dict = {}  # (id of set, generation) -> BoundLaunch
 
     # -- the workspace's sections ---------------------------------------------
@@ -310,16 +314,15 @@ class GroupedCopy:
             launch.launch(stream)
         ws.record(stream)
 
-    @staticmethod
-    def _stream(stream, views) -> int:
+    def _stream(self, stream, views) -> int:
         if stream is not None:
             return stream_handle(stream)
-        return current_stream(frozenset(v.library for v in views))
+        return current_stream(frozenset(v.library for v in views), self.device)
 
     def __call__(self, srcs, dsts, *, stream=None) -> None:
         """Copies dsts[i] = srcs[i] (checked first) in one launch on `stream`
         (default: the tensors' current stream)."""
-        self.copy_views(*describe_group(srcs, dsts), stream=stream)
+        self.copy_views(*describe_group(srcs, dsts, self.device), stream=stream)
 
     def copy_views(self, src_views, dst_views, size: int, *, stream=None) -> None:
         """__call__ for views describe_group checked."""
@@ -341,7 +344,7 @@ class GroupedCopy:
     def plan(self, srcs, dsts) -> "GroupPlan":
         """Checks the group and uploads its tables once: the plan launches
         again without either (the tensors must stay where they are)."""
-        src_views, dst_views, size = describe_group(srcs, dsts)
+        src_views, dst_views, size = describe_group(srcs, dsts, self.device)
         self._check_size(size)
         table, ctas, _ = group_tables(src_views, dst_views, self.box, self.grid, self.flatten)
         return GroupPlan(self, table, ctas, frozenset(v.library for v in src_views))
@@ -356,17 +359,18 @@ class GroupPlan:
         self.tiles = int(table[-1, 6])
         self.entries = len(table) - 1  # the kernel's tensors (flat runs and pairs)
         self.libraries = libraries
-        self.ws = WorkspaceSet()
+        self.ws = WorkspaceSet(copy.device)
         self.ws.reserve(copy._sizes(self.entries))
         self.launch = copy._launch_for(self.ws)
         copy._fill(self.ws, table, ctas, 0)
-        check(cuda().cuStreamSynchronize(0), "cuStreamSynchronize")
+        with on_device(copy.device):
+            check(cuda().cuStreamSynchronize(0), "cuStreamSynchronize")
         self.last_stream = None
 
     def __call__(self, stream=None) -> None:
         if self.tiles == 0:
             return
-        handle = (current_stream(self.libraries) if stream is None
+        handle = (current_stream(self.libraries, self.copy.device) if stream is None
                   else stream_handle(stream))
         # Launches on one stream run one after the other; on another stream
         # the previous launch must finish before its map slots are rewritten.
@@ -417,10 +421,11 @@ _copies: dict = {}
 def grouped_copy(srcs, dsts, *, stream=None, debug: bool = False) -> None:
     """dsts[i] = srcs[i] for every pair, one launch (see the module doc)."""
     src_views, dst_views, size = describe_group(srcs, dsts)
-    key = (size, debug)
+    device = device_of(src_views[0]) if src_views else 0
+    key = (size, debug, device)
     copy = _copies.get(key)
     if copy is None:
-        copy = _copies[key] = GroupedCopy(KERNEL_DTYPES[size], debug=debug)
+        copy = _copies[key] = GroupedCopy(KERNEL_DTYPES[size], debug=debug, device=device)
     copy.copy_views(src_views, dst_views, size, stream=stream)
 
 

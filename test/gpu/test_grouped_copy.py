@@ -251,3 +251,25 @@ def test_debug_build_names_a_bad_runtime_replacement(rng):
     copy(srcs[1:], dsts[1:])
     torch.cuda.synchronize()
     check_group(srcs[1:], dsts[1:], bufs)
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
+@pytest.mark.parametrize("current", [0, 1])
+def test_a_group_on_another_device_copies_there(rng, current):
+    """A group on cuda:1 copies on cuda:1 (its own kernel and workspace),
+    whichever device is current; a group that spans devices is named."""
+    with torch.cuda.device(current):
+        for _ in range(2):   # the second time: the kernel and workspace kept
+            shapes = [(int(rng.integers(1, 300)), int(8 * rng.integers(1, 80)))
+                      for _ in range(6)]
+            srcs = [random_bits(rng, s, torch.bfloat16).to("cuda:1") for s in shapes]
+            dsts = [torch.full_like(s, 7.0) for s in srcs]
+            grouped_copy(srcs, dsts)
+            torch.cuda.synchronize(1)
+            assert all(torch.equal(s.view(torch.int16), d.view(torch.int16))
+                       for s, d in zip(srcs, dsts))
+            assert torch.cuda.current_device() == current
+        mixed = [srcs[0], srcs[1].to("cuda:0")]
+        with pytest.raises(TileRuntimeError) as err:
+            grouped_copy(mixed, [torch.empty_like(m) for m in mixed])
+        assert err.value.rule == "argument-device"

@@ -385,3 +385,33 @@ def test_the_plans_tested_cover_every_kind():
     from tile_mlir.kernels.layout_plan import contiguous_strides
     kinds = {plan_of(s, contiguous_strides(s), d, e).kind for s, d, e in PERMUTES}
     assert kinds == {"boxes", "transpose", "simt", "copy"}
+
+
+two_devices = pytest.mark.skipif(torch.cuda.device_count() < 2,
+                                 reason="needs two CUDA devices")
+
+
+@two_devices
+@pytest.mark.parametrize("current", [0, 1])
+def test_the_ops_run_on_their_tensors_device(current, rng):
+    """Tensors on cuda:1 run there, whichever device is current, and the
+    current device stays as it was (a process per GPU makes cuda:N current;
+    a single process may hold tensors on several)."""
+    g = torch.Generator(device="cuda:1")
+    g.manual_seed(int(rng.integers(0, 2**62)))
+    with torch.cuda.device(current):
+        for _ in range(2):   # the second time: the cached launches
+            raw = torch.randint(-2**15, 2**15 - 1, (3, 40, 72), dtype=torch.int16,
+                                device="cuda:1", generator=g)
+            x = raw.view(torch.bfloat16)
+            y = permute(x, (2, 0, 1))
+            assert y.device == x.device and same_bits(y, ref_permute(x, (2, 0, 1)))
+            p = pad(x, (1, 1, 1, 1))
+            assert p.device == x.device
+            assert same_bits(p, F.pad(raw, (1, 1, 1, 1)).view(torch.bfloat16))
+            img = torch.randn(2, 16, 20, 24, device="cuda:1", dtype=torch.bfloat16,
+                              generator=g)
+            cols = unfold(img, 3, padding=1)
+            assert cols.device == img.device
+            assert same_bits(cols, F.unfold(img, 3, padding=1))
+            assert torch.cuda.current_device() == current

@@ -171,6 +171,111 @@ def test_a_thread_with_no_current_context_launches(box_f32, rng):
     _check_box(a2, b2, 7, 64)
 
 
+def _current_context() -> int:
+    from tile_mlir.runtime import driver
+    ctx = driver.check(driver.cuda().cuCtxGetCurrent(), "cuCtxGetCurrent")
+    return 0 if ctx is None else int(ctx)
+
+
+def test_a_thread_with_no_context_is_left_with_none(box_f32, rng):
+    """torch reads its current device from the thread's current context: a
+    call on a thread that had none leaves it with none, cached or not."""
+    import threading
+    a, b = _box_case(rng)
+    a2, b2 = _box_case(rng)
+    box_f32(a, b, 3, 64)  # cached on this thread
+    torch.cuda.synchronize()
+    seen, errors = [], []
+
+    def worker():
+        try:
+            seen.append(_current_context())
+            box_f32(a, b, 5, 0)      # the cached call (the C path's switch)
+            seen.append(_current_context())
+            box_f32(a2, b2, 7, 64)   # checked and encoded here
+            seen.append(_current_context())
+        except Exception as err:     # noqa: BLE001 - reported below
+            errors.append(err)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert not errors, errors
+    assert seen == [0, 0, 0]
+    torch.cuda.synchronize()
+    _check_box(a, b, 5, 0)
+    _check_box(a2, b2, 7, 64)
+
+
+def _own_context(drv, check):
+    """A context of the program's own on device 0 (not the primary one),
+    made current; cuda-python 13 takes creation parameters first."""
+    dev = check(drv.cuDeviceGet(0), "cuDeviceGet")
+    try:
+        return check(drv.cuCtxCreate(None, 0, dev), "cuCtxCreate")
+    except TypeError:
+        return check(drv.cuCtxCreate(0, dev), "cuCtxCreate")
+
+
+def test_a_programs_own_context_is_current_again_after_a_call(box_f32, rng):
+    """A call made while the program's own context is current launches in
+    the primary context (where torch's memory lives) and gives the thread
+    its context back."""
+    from tile_mlir.runtime import driver
+    drv, check = driver.cuda(), driver.check
+    a, b = _box_case(rng)
+    a2, b2 = _box_case(rng)
+    box_f32(a, b, 3, 64)
+    torch.cuda.synchronize()
+    primary = _current_context()
+    own = _own_context(drv, check)
+    try:
+        assert _current_context() == int(own) != primary
+        box_f32(a, b, 9, 0)       # cached
+        assert _current_context() == int(own)
+        box_f32(a2, b2, 11, 64)   # new keys
+        assert _current_context() == int(own)
+    finally:
+        check(drv.cuCtxDestroy(own), "cuCtxDestroy")
+        check(drv.cuCtxSetCurrent(driver.primary_context(0)), "cuCtxSetCurrent")
+    torch.cuda.synchronize()
+    _check_box(a, b, 9, 0)
+    _check_box(a2, b2, 11, 64)
+
+
+two_devices = pytest.mark.skipif(torch.cuda.device_count() < 2,
+                                 reason="needs two CUDA devices")
+
+
+@two_devices
+def test_a_module_runs_on_the_device_it_is_loaded_on(rng):
+    """A module loads on the current device (torch's), or the one named; its
+    arrays must live there, and torch's current device stays as it was."""
+    with torch.cuda.device(1):
+        mod1 = cache.load_kernel(f"{KERNELS}:build_box_at", dtype="float32")
+    mod0 = cache.load_kernel(f"{KERNELS}:build_box_at", dtype="float32", device=0)
+    assert (mod1.device, mod0.device) == (1, 0) and mod1 is not mod0
+    assert cache.load_kernel(f"{KERNELS}:build_box_at", dtype="float32",
+                             device="cuda:1") is mod1
+    a, b = (t.to("cuda:1") for t in _box_case(rng))
+    for current in (0, 1, 0):       # the cached call under either current device
+        with torch.cuda.device(current):
+            row = int(rng.integers(0, 185))
+            b.fill_(-3.0)
+            mod1(a, b, row, 64)
+            assert torch.cuda.current_device() == current
+            torch.cuda.synchronize(1)
+            _check_box(a, b, row, 64)
+    with pytest.raises(TileRuntimeError) as err:
+        mod0(a, b, 0, 0)
+    assert err.value.rule == "argument-device"
+    assert "device 1" in err.value.message and "device 0" in err.value.message
+    with pytest.raises(TileRuntimeError) as err:
+        cache.load_kernel(f"{KERNELS}:build_box_at", dtype="float32",
+                          device=torch.cuda.device_count())
+    assert err.value.rule == "device-index"
+
+
 def test_threads_calling_one_cached_launch_keep_their_scalars(box_f32, rng):
     """Eight threads launch the same cached launch (same arrays, same keys),
     each with its own (row, col) on its own stream: a launch that took one

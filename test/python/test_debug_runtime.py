@@ -4,6 +4,7 @@ a launch (cuModuleGetGlobal, sync, copy, reset, DeviceFault naming the rule)
 against a fake driver whose "kernel" writes a fault record. The GPU runs the
 real faults: test/gpu/test_debug_mode.py."""
 
+import contextlib
 import ctypes
 import json
 
@@ -229,8 +230,11 @@ def drv(monkeypatch):
     fake = FakeDriver()
     for module in (launcher, arrays, debug, tensormap):
         monkeypatch.setattr(module, "cuda", lambda: fake)
-    for module in (launcher, arrays):
-        monkeypatch.setattr(module, "context", lambda: None)
+    # One device, its context always current: nothing to switch.
+    for module in (launcher, arrays, debug):
+        monkeypatch.setattr(module, "on_device", lambda device=0: contextlib.nullcontext())
+    monkeypatch.setattr(launcher, "device_index", lambda device=None: 0)
+    monkeypatch.setattr(launcher, "primary_context", lambda device=0: 0)
     monkeypatch.setattr(launch, "cuda", lambda: fake)
     monkeypatch.delenv("TILE_DEBUG_TIMEOUT_MS", raising=False)
     return fake

@@ -29,6 +29,11 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
   for (int i = 0; i < 12; i++) seen[i] = v[i];
   return next_status;
 }
+uint64_t current_context;  /* the calling thread's, as the test sets it */
+int cuCtxGetCurrent(void **ctx) {
+  *ctx = (void *)(uintptr_t)current_context;
+  return 0;
+}
 """
 
 # The scalar packing both bound-call implementations share: (kind, width,
@@ -68,6 +73,10 @@ PACKING_CASES = textwrap.dedent("""
 """)
 
 CHILD = PACKING_CASES + textwrap.dedent("""
+    def bound_without_context_launches_anyway(_launch, seen):
+        count = seen[11]
+        return _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0)(0) == 0 and seen[11] == count + 1
+""") + textwrap.dedent("""
     import gc, sys
     from tile_mlir.runtime import _launch, launch
     from tile_mlir.runtime.errors import CudaError
@@ -104,6 +113,20 @@ CHILD = PACKING_CASES + textwrap.dedent("""
     gc.collect()
     assert sys.getrefcount(owner) == before, "the owner is released"
     assert launch.NATIVE_LAUNCH
+
+    # A Bound given its function's context launches only while that context
+    # is current; otherwise 201 (INVALID_CONTEXT), nothing launched.
+    current = ctypes.c_uint64.in_dll(fake, "current_context")
+    ctx_bound = _launch.Bound(0x4321, (1, 1, 1), (1, 1, 1), 0, 0, None, None, (), True,
+                              0xC0)
+    count = seen[11]
+    for now in (0, 0xC1):   # none current, another context current
+        current.value = now
+        assert ctx_bound(0) == 201 and seen[11] == count, hex(now)
+    current.value = 0xC0
+    assert ctx_bound(0) == 0 and seen[11] == count + 1 and seen[0] == 0x4321
+    current.value = 0
+    assert bound_without_context_launches_anyway(_launch, seen)
 
     check_packing(lambda packing: _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, None,
                                                 None, packing), lambda: seen[11])
@@ -283,4 +306,5 @@ def test_without_libcuda_the_import_fails_by_name(tmp_path):
     assert run.returncode == 0, run.stderr
     if run.stdout.startswith("True"):
         pytest.skip("this machine has a real libcuda.so.1")
-    assert run.stdout.strip() == "False libcuda.so.1 with cuLaunchKernel is not loadable"
+    assert run.stdout.strip() == ("False libcuda.so.1 with cuLaunchKernel and "
+                                  "cuCtxGetCurrent is not loadable")

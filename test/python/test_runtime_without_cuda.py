@@ -11,7 +11,7 @@ from tile_mlir.runtime import TileRuntimeError, driver
 @pytest.fixture
 def fresh_driver(monkeypatch):
     driver.cuda.cache_clear()
-    monkeypatch.setattr(driver, "_context", None)
+    monkeypatch.setattr(driver, "_primary", {})
     # lru_cache keeps no failed import: nothing to clear afterwards.
 
 
@@ -20,7 +20,7 @@ def test_missing_cuda_python(monkeypatch, fresh_driver):
     for name in ("cuda", "cuda.bindings", "cuda.bindings.driver", "cuda.cuda"):
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(TileRuntimeError) as err:
-        driver.context()
+        driver.primary_context()
     assert err.value.rule == "cuda-python-missing"
     assert "pip install 'tile-mlir[gpu]'" in str(err.value)
     ok, why = driver.gpu_available()
@@ -48,7 +48,7 @@ class NoDevice:
 def test_missing_driver(monkeypatch, fresh_driver):
     monkeypatch.setattr(driver, "cuda", lambda: NoDriver())
     with pytest.raises(TileRuntimeError) as err:
-        driver.context()
+        driver.primary_context()
     assert err.value.rule == "cuda-driver-missing"
     assert "DynamicLibNotFoundError" in str(err.value)
     assert "NVIDIA driver" in str(err.value)
@@ -59,54 +59,123 @@ def test_missing_driver(monkeypatch, fresh_driver):
 def test_missing_gpu(monkeypatch, fresh_driver):
     monkeypatch.setattr(driver, "cuda", lambda: NoDevice())
     with pytest.raises(driver.CudaError):
-        driver.context()
+        driver.primary_context()
     ok, why = driver.gpu_available()
     assert not ok and why.startswith("no CUDA GPU")
 
 
 class Recorder:
-    """A driver whose calls are recorded: one device, one primary context."""
+    """A driver whose calls are recorded: two devices, a primary context
+    each, and a current context per thread (None: none current)."""
 
     def __init__(self):
+        import threading
         self.calls = []
+        self._here = threading.local()
+
+    def CUcontext(self, value):
+        assert value == 0
+        return None
 
     def cuInit(self, flags):
         return (Status(0),)
 
     def cuDeviceGet(self, ordinal):
-        return (Status(0), "dev0")
+        return (Status(0), ordinal)
 
     def cuDevicePrimaryCtxRetain(self, device):
-        self.calls.append("retain")
-        return (Status(0), "ctx0")
+        self.calls.append(("retain", device))
+        return (Status(0), Ctx(100 + device))
+
+    def cuCtxGetCurrent(self):
+        return (Status(0), getattr(self._here, "ctx", None))
+
+    def cuCtxGetDevice(self):
+        return (Status(0), int(self._here.ctx) - 100)
 
     def cuCtxSetCurrent(self, ctx):
-        self.calls.append(("current", ctx))
+        self.calls.append(("current", None if ctx is None else int(ctx)))
+        self._here.ctx = ctx
         return (Status(0),)
 
 
-def test_the_context_is_made_current_on_each_thread(monkeypatch, fresh_driver):
-    # The driver's current context is per thread (autograd's backward runs
-    # on threads of its own): once retained, it is set on every new thread.
+class Ctx(int):
+    """A CUcontext stand-in: cuda-python's handles convert to int."""
+
+
+def test_on_device_restores_the_threads_own_context(monkeypatch, fresh_driver):
+    # torch reads its current device from the thread's current context, so
+    # the runtime sets its device's context for a call only.
+    rec = Recorder()
+    monkeypatch.setattr(driver, "cuda", lambda: rec)
+    with driver.on_device(1):
+        assert rec.cuCtxGetCurrent()[1] == 101
+    assert rec.cuCtxGetCurrent()[1] is None       # none was current: none again
+    rec.cuCtxSetCurrent(Ctx(100))                  # the program's device 0
+    with driver.on_device(1):
+        assert driver.current_device() == 1
+    assert driver.current_device() == 0
+    calls = len(rec.calls)
+    with driver.on_device(0):                      # already current: nothing set
+        pass
+    assert [c for c in rec.calls[calls:] if c[0] == "current"] == []
+    assert [c for c in rec.calls if c[0] == "retain"] == [("retain", 1), ("retain", 0)]
+
+
+def test_on_device_restores_on_an_error(monkeypatch, fresh_driver):
+    rec = Recorder()
+    monkeypatch.setattr(driver, "cuda", lambda: rec)
+    with pytest.raises(ZeroDivisionError):
+        with driver.on_device(1):
+            1 / 0
+    assert rec.cuCtxGetCurrent()[1] is None
+
+
+def test_each_thread_gets_its_context_back(monkeypatch, fresh_driver):
     import threading
     rec = Recorder()
     monkeypatch.setattr(driver, "cuda", lambda: rec)
-    monkeypatch.setattr(driver, "_here", threading.local())
-    driver.context()
-    driver.context()   # this thread already has it
-    thread = threading.Thread(target=driver.context)
+    seen = []
+
+    def work():
+        with driver.on_device(0):
+            seen.append(rec.cuCtxGetCurrent()[1])
+        seen.append(rec.cuCtxGetCurrent()[1])
+    thread = threading.Thread(target=work)
     thread.start()
     thread.join()
-    assert rec.calls == ["retain", ("current", "ctx0"), ("current", "ctx0")]
+    assert seen == [100, None]
 
 
-def test_only_an_invalid_context_status_sets_the_context(monkeypatch, fresh_driver):
-    import threading
+def test_only_an_invalid_context_status_relaunches(monkeypatch, fresh_driver):
     rec = Recorder()
     monkeypatch.setattr(driver, "cuda", lambda: rec)
-    monkeypatch.setattr(driver, "_here", threading.local())
-    driver.context()
-    assert not driver.made_current(0) and not driver.made_current(700)
-    assert rec.calls == ["retain", ("current", "ctx0")]
-    assert driver.made_current(201)   # CUDA_ERROR_INVALID_CONTEXT: set again, retry
-    assert rec.calls[-1] == ("current", "ctx0") and len(rec.calls) == 3
+    launches = []
+
+    def launch():
+        launches.append(rec.cuCtxGetCurrent()[1])
+        return 0
+    assert driver.relaunch_on(1, 0, launch) == 0 and launches == []
+    assert driver.relaunch_on(1, 700, launch) == 700 and launches == []
+    # CUDA_ERROR_INVALID_CONTEXT: again under device 1's context, then back.
+    assert driver.relaunch_on(1, 201, launch) == 0 and launches == [101]
+    assert rec.cuCtxGetCurrent()[1] is None
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda:x", "gpu:0", -1, True, 1.5, [0]])
+def test_a_device_that_names_no_cuda_ordinal_is_named(device):
+    # Checked before any driver call, so this runs without a GPU.
+    with pytest.raises(TileRuntimeError) as err:
+        driver.device_index(device)
+    assert err.value.rule == "device-index" and repr(device) in str(err.value)
+
+
+def test_a_device_the_machine_lacks_is_named(monkeypatch, fresh_driver):
+    class TwoDevices(Recorder):
+        def cuDeviceGetCount(self):
+            return (Status(0), 2)
+    monkeypatch.setattr(driver, "cuda", lambda: TwoDevices())
+    assert driver.device_index("cuda:1") == 1
+    with pytest.raises(TileRuntimeError) as err:
+        driver.device_index(2)
+    assert err.value.rule == "device-index" and "2 CUDA devices" in str(err.value)

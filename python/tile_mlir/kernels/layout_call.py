@@ -187,20 +187,23 @@ def unique_recipes(entries) -> list:
 _modules: dict = {}
 
 
-def load(builder: str, params: dict):
-    """The loaded module of a recipe (the compile cache's, remembered here
-    by the recipe's text so a repeated call skips the cache's key hashing)."""
-    key = recipe_key(builder, params)
+def load(builder: str, params: dict, device: int = 0):
+    """The module of a recipe loaded on `device` (the compile cache's,
+    remembered here by the recipe's text so a repeated call skips the
+    cache's key hashing)."""
+    key = (recipe_key(builder, params), device)
     mod = _modules.get(key)
     if mod is None:
         from ..cache import load_kernel
-        mod = _modules[key] = load_kernel(builder, **params)
+        mod = _modules[key] = load_kernel(builder, device=device, **params)
     return mod
 
 
 def launch(builder, params: dict, args, grid, block=None) -> None:
-    """Launches builder(**params)'s kernel on the current torch stream."""
-    mod = load(builder, params)
+    """Launches builder(**params)'s kernel on the device of args[0] (every
+    layout launch's first argument is its input tensor), on that device's
+    current torch stream."""
+    mod = load(builder, params, args[0].device.index)
     kwargs = {"grid": (int(grid), 1, 1)}
     if block is not None:
         kwargs["block"] = (int(block), 1, 1)

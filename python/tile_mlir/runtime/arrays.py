@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import contract
-from .driver import check, context, cuda
+from .driver import check, cuda, on_device
 from .errors import TileRuntimeError
 
 # MLIR element type (as the manifest spells it) -> numpy storage dtype: the
@@ -218,43 +218,56 @@ def device_view(obj, index: int, stream: int = 0) -> DeviceView:
                            f"{type(obj).__name__}")
 
 
-def check_device(view: DeviceView, index: int) -> None:
-    """[argument-device]: the array lives on device 0 (the runtime's context).
-    The driver says where the pointer lives, whatever library made it."""
-    if view.host is not None or view.ptr == 0:
-        return
+def device_of(view: DeviceView) -> int:
+    """The CUDA device an array's memory lives on, as the driver says,
+    whatever library made it (an empty array's null pointer: the device its
+    library names)."""
+    if view.ptr == 0:
+        return view.device
     drv = cuda()
     attr = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
     try:
-        ordinal = int(check(drv.cuPointerGetAttribute(attr, view.ptr),
-                            "cuPointerGetAttribute"))
+        return int(check(drv.cuPointerGetAttribute(attr, view.ptr),
+                         "cuPointerGetAttribute"))
     except Exception:
-        ordinal = view.device  # memory the driver does not track (rare)
-    if ordinal != 0:
+        return view.device  # memory the driver does not track (rare)
+
+
+def check_device(view: DeviceView, index: int, device: int = 0) -> None:
+    """[argument-device]: the array lives on `device`, the module's."""
+    if view.host is not None or view.ptr == 0:
+        return
+    ordinal = device_of(view)
+    if ordinal != device:
         raise TileRuntimeError("argument-device", f"argument {index} lives on CUDA "
-                               f"device {ordinal}; the runtime launches on device 0")
+                               f"device {ordinal}; the module is loaded on device "
+                               f"{device} (load it with device={ordinal})")
 
 
 class DeviceBuffer:
-    """A cuMemAlloc'd buffer, freed with the object."""
+    """A cuMemAlloc'd buffer on `device`, freed with the object."""
 
-    def __init__(self, nbytes: int):
-        context()
+    def __init__(self, nbytes: int, device: int = 0):
         self.nbytes = nbytes
-        self.ptr = int(check(cuda().cuMemAlloc(max(nbytes, 1)), "cuMemAlloc"))
+        self.device = device
+        with on_device(device):
+            self.ptr = int(check(cuda().cuMemAlloc(max(nbytes, 1)), "cuMemAlloc"))
 
     def __del__(self):
         try:
-            cuda().cuMemFree(self.ptr)
+            with on_device(self.device):
+                cuda().cuMemFree(self.ptr)
         except Exception:
             pass
 
 
-def upload(view: DeviceView) -> DeviceView:
-    """Copies a host (numpy) view into a fresh contiguous device buffer."""
+def upload(view: DeviceView, device: int = 0) -> DeviceView:
+    """Copies a host (numpy) view into a fresh contiguous buffer on `device`."""
     host = np.ascontiguousarray(view.host)
-    buffer = DeviceBuffer(host.nbytes)
-    check(cuda().cuMemcpyHtoD(buffer.ptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
+    buffer = DeviceBuffer(host.nbytes, device)
+    with on_device(device):
+        check(cuda().cuMemcpyHtoD(buffer.ptr, host.ctypes.data, host.nbytes),
+              "cuMemcpyHtoD")
     strides = tuple(s // host.itemsize for s in host.strides)
     return DeviceView(ptr=buffer.ptr, shape=host.shape, strides=strides,
                       dtype=host.dtype, host=view.host, allocation=buffer)

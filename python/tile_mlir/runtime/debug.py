@@ -20,7 +20,7 @@ import os
 import numpy as np
 
 from .derive_faults import describe as describe_derive_fault
-from .driver import check, cuda
+from .driver import check, cuda, on_device
 from .errors import TileRuntimeError
 
 
@@ -162,8 +162,10 @@ def timeout_us_from_env() -> int:
 class ErrorBuffer:
     """The error buffer of a loaded debug module."""
 
-    def __init__(self, module_handle, entry: dict, timeout_us: int | None = None):
+    def __init__(self, module_handle, entry: dict, timeout_us: int | None = None,
+                 ordinal: int = 0):
         self.entry = entry
+        self.ordinal = ordinal   # the module's device: its context for the copies
         self.words = int(entry["words"])
         self.ptr, size = check(cuda().cuModuleGetGlobal(
             module_handle, entry["buffer"].encode()), "cuModuleGetGlobal")
@@ -182,13 +184,15 @@ class ErrorBuffer:
     def reset(self) -> None:
         host = np.zeros(self.words, np.uint32)
         host[self.entry["fields"]["timeout_us"]] = self.timeout_us
-        check(cuda().cuMemcpyHtoD(self.ptr, host.ctypes.data, host.nbytes),
-              "cuMemcpyHtoD")
+        with on_device(self.ordinal):
+            check(cuda().cuMemcpyHtoD(self.ptr, host.ctypes.data, host.nbytes),
+                  "cuMemcpyHtoD")
 
     def read(self) -> np.ndarray:
         host = np.zeros(self.words, np.uint32)
-        check(cuda().cuMemcpyDtoH(host.ctypes.data, self.ptr, host.nbytes),
-              "cuMemcpyDtoH")
+        with on_device(self.ordinal):
+            check(cuda().cuMemcpyDtoH(host.ctypes.data, self.ptr, host.nbytes),
+                  "cuMemcpyDtoH")
         return host
 
     def take(self, launched: str | None = None) -> DeviceFault | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+import operator
 from functools import lru_cache
 
 from .errors import CudaError, TileRuntimeError
@@ -54,38 +54,108 @@ def check(result, call: str):
     return rest[0] if len(rest) == 1 else rest
 
 
-_context = None
-# The driver's current context is per thread: torch's autograd runs backward
-# passes on threads of its own, and a program's worker threads start with
-# none. `context()` makes it current on each thread that asks.
-_here = threading.local()
+# The driver's current context is per thread, and it is the caller's:
+# torch reads its current device from it. So the runtime never leaves its
+# own behind: each call that needs a context makes the device's primary
+# context current for that call only (`on_device`) and restores what the
+# thread had (another device's, a context of the program's own, or none).
+_primary: dict = {}
 INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT: no (or another) context current
 
 
-def context():
-    """The primary context of device 0, current on the calling thread."""
-    global _context
-    if _context is None:
+def primary_context(device: int = 0):
+    """The primary context of `device` (retained once per process), the one
+    torch and other CUDA runtime users allocate in."""
+    ctx = _primary.get(device)
+    if ctx is None:
         drv = cuda()
         init(drv)
-        device = check(drv.cuDeviceGet(0), "cuDeviceGet")
-        _context = check(drv.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain")
-    if getattr(_here, "context", None) is not _context:
-        check(cuda().cuCtxSetCurrent(_context), "cuCtxSetCurrent")
-        _here.context = _context
-    return _context
+        handle = check(drv.cuDeviceGet(device), "cuDeviceGet")
+        ctx = _primary[device] = check(drv.cuDevicePrimaryCtxRetain(handle),
+                                       "cuDevicePrimaryCtxRetain")
+    return ctx
 
 
-def made_current(status) -> bool:
-    """Whether a failed call's status says the calling thread had no current
-    context; if so it has device 0's primary context now (retry the call).
-    The launch paths check this only after a failure, so a launch costs
-    nothing more."""
-    if int(status) != INVALID_CONTEXT:
+def current_device() -> int:
+    """The device of the calling thread's current context (torch's current
+    device, once torch has used CUDA on this thread), else 0."""
+    drv = cuda()
+    init(drv)
+    ctx = check(drv.cuCtxGetCurrent(), "cuCtxGetCurrent")
+    if ctx is None or int(ctx) == 0:
+        return 0
+    return int(check(drv.cuCtxGetDevice(), "cuCtxGetDevice"))
+
+
+def device_index(device=None) -> int:
+    """A CUDA device ordinal from `device`: None (the current device), an
+    int, "cuda" / "cuda:N", or a torch.device; [device-index] unless this
+    machine has it."""
+    if device is None:
+        return current_device()
+    index = getattr(device, "index", device)
+    if getattr(device, "type", "cuda") != "cuda":   # torch.device("cpu")
+        index = -1
+    if isinstance(device, str):
+        kind, _, number = device.partition(":")
+        index = (int(number) if number.isdigit() else -1) if kind == "cuda" else -1
+        index = None if kind == "cuda" and not number else index
+    if index is None:   # torch.device("cuda"): the current device
+        return current_device()
+    if not isinstance(index, bool):
+        try:
+            index = operator.index(index)   # numpy integers too
+        except TypeError:
+            pass
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        raise TileRuntimeError("device-index", f"device={device!r}: expected a CUDA "
+                               "device ordinal (an int >= 0, 'cuda:N' or a torch.device)")
+    drv = cuda()
+    init(drv)
+    count = int(check(drv.cuDeviceGetCount(), "cuDeviceGetCount"))
+    if index >= count:
+        raise TileRuntimeError("device-index", f"device={device!r}: this machine has "
+                               f"{count} CUDA device{'s' if count != 1 else ''}")
+    return index
+
+
+class on_device:
+    """`with on_device(d):` runs its block with device d's primary context
+    current on this thread, then makes current again whatever was (nothing
+    is set where it already is)."""
+
+    __slots__ = ("device", "_previous", "_switched")
+
+    def __init__(self, device: int = 0):
+        self.device = device
+        self._switched = False
+
+    def __enter__(self):
+        ctx = primary_context(self.device)
+        drv = cuda()
+        previous = check(drv.cuCtxGetCurrent(), "cuCtxGetCurrent")
+        self._switched = previous is None or int(previous) != int(ctx)
+        if self._switched:
+            check(drv.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+            self._previous = previous if previous is not None else drv.CUcontext(0)
+        return ctx
+
+    def __exit__(self, *exc):
+        if self._switched:
+            self._switched = False
+            check(cuda().cuCtxSetCurrent(self._previous), "cuCtxSetCurrent")
         return False
-    _here.context = None
-    context()
-    return True
+
+
+def relaunch_on(device: int, status, launch):
+    """A launch's status; where it was refused because this thread's current
+    context is not `device`'s (INVALID_CONTEXT, which the C launch path also
+    returns, launching nothing, when it sees another context current),
+    `launch()` again under device's context, restoring the thread's after."""
+    if int(status) != INVALID_CONTEXT:
+        return status
+    with on_device(device):
+        return launch()
 
 
 def gpu_available() -> tuple[bool, str]:
@@ -109,10 +179,10 @@ def gpu_available() -> tuple[bool, str]:
     return True, ""
 
 
-def compute_capability() -> tuple[int, int]:
+def compute_capability(device: int = 0) -> tuple[int, int]:
     drv = cuda()
-    context()
-    device = check(drv.cuDeviceGet(0), "cuDeviceGet")
+    init(drv)   # device attributes need no context
+    device = check(drv.cuDeviceGet(device), "cuDeviceGet")
     attr = drv.CUdevice_attribute
     major = check(drv.cuDeviceGetAttribute(
         attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device), "cuDeviceGetAttribute")
@@ -121,8 +191,8 @@ def compute_capability() -> tuple[int, int]:
     return major, minor
 
 
-def device_arch() -> str:
-    """The compile target of device 0: sm_90a for compute capability 9.0,
+def device_arch(device: int = 0) -> str:
+    """The compile target of `device`: sm_90a for compute capability 9.0,
     sm_100a for 10.0 (the arch-specific targets TMA kernels need)."""
-    major, minor = compute_capability()
+    major, minor = compute_capability(device)
     return f"sm_{major}{minor}a"

@@ -15,7 +15,7 @@ import functools
 import math
 import threading
 
-from .driver import check, cuda
+from .driver import INVALID_CONTEXT, check, cuda
 from .errors import CudaError
 from .scalars import F32_MAX
 
@@ -33,8 +33,9 @@ class Launcher:
     """Launches one function with a fixed grid, block, cluster and dynamic
     shared size; only the stream and the parameter array vary."""
 
-    def __init__(self, function, grid, block, cluster, shared_bytes: int):
+    def __init__(self, function, grid, block, cluster, shared_bytes: int, context=None):
         self.function = function
+        self.context = 0 if context is None else int(context)
         self.grid, self.block = tuple(grid), tuple(block)
         self.shared_bytes = shared_bytes
         drv = cuda()
@@ -50,13 +51,15 @@ class Launcher:
         packs the scalars of `args` as `scalars` says ((index, slot address,
         'i' or 'f', width, low, high) each) and returns -1, launching
         nothing, when one needs the Python checks. `owner` is kept alive with
-        it; `current_stream` and `dispatch` are for the C call path."""
+        it; `current_stream` and `dispatch` are for the C call path. A launch
+        while another context than the function's is current on the thread
+        returns 201 (INVALID_CONTEXT) unlaunched."""
         if _launch is not None:
             return _launch.Bound(int(self.function), self.grid, self.block,
                                  self.shared_bytes, kernel_params, owner, current_stream,
-                                 scalars, dispatch)
+                                 scalars, dispatch, self.context)
         return _PythonBound(functools.partial(self._launch_kernel, *self._fixed),
-                            kernel_params, scalars, owner)
+                            kernel_params, scalars, owner, self.context)
 
     def __call__(self, stream: int, kernel_params: int) -> None:
         if self.config is None:
@@ -80,8 +83,9 @@ def native_dispatch(launches: dict, number_marker):
 class _PythonBound:
     """bound_call's interface over cuda-python, where _launch is unavailable."""
 
-    def __init__(self, launch, kernel_params: int, scalars, owner):
+    def __init__(self, launch, kernel_params: int, scalars, owner, context: int = 0):
         self._launch = launch
+        self._context = context
         self._params = kernel_params
         self._owner = owner
         self._slots = [(index, _SLOT_TYPES[kind, width].from_address(address), kind,
@@ -90,6 +94,10 @@ class _PythonBound:
         self._lock = threading.Lock()  # the driver copies the slots during the call
 
     def __call__(self, stream: int) -> int:
+        if self._context:
+            current = cuda().cuCtxGetCurrent()
+            if int(current[0]) or current[1] is None or int(current[1]) != self._context:
+                return INVALID_CONTEXT   # as the C path: launched by the caller's switch
         return int(self._launch(stream, self._params, 0)[0])
 
     def launch_with(self, stream: int, args) -> int:

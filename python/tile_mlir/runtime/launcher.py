@@ -13,7 +13,7 @@ from .arg_keys import args_key
 from .arrays import (accepted_dtypes, check_device, check_packed, device_view, download,
                      host_packing, packed_layout, upload)
 from .debug import ErrorBuffer
-from .driver import check, context, cuda, made_current
+from .driver import check, cuda, device_index, on_device, primary_context, relaunch_on
 from .errors import CudaError, TileRuntimeError
 from .launch import Launcher, native_dispatch
 from .scalars import SCALAR_CTYPES, ScalarSlot, is_array, is_number
@@ -21,18 +21,23 @@ from .streams import current_stream, stream_getter, stream_handle
 from .tensormap import TensorMapCache, check_source
 
 
-def load(artifact: Artifact | str | Path,
-         debug_timeout: float | None = None) -> "Module":
-    """Loads an artifact. A debug artifact's waits time out after
-    `debug_timeout` seconds (default: $TILE_DEBUG_TIMEOUT_MS, else the
-    kernel's own 1 s)."""
+def load(artifact: Artifact | str | Path, debug_timeout: float | None = None,
+         device: int | None = None) -> "Module":
+    """Loads an artifact onto CUDA device `device` (default: the calling
+    thread's current device, torch's where torch has set one, else 0). A
+    debug artifact's waits time out after `debug_timeout` seconds (default:
+    $TILE_DEBUG_TIMEOUT_MS, else the kernel's own 1 s)."""
     if not isinstance(artifact, Artifact):
         artifact = Artifact.load(artifact)
-    return Module(artifact, debug_timeout)
+    return Module(artifact, debug_timeout, device)
 
 
 class Module:
     """A loaded cubin; call it like its single kernel, or index by name.
+
+    It lives on one device (`device`): its arrays must be there, and its
+    launches go on that device, with its primary context current for the
+    call only (the thread's own current context is left as it was).
 
     A debug artifact (`compile(..., debug=True)`, a manifest with a `debug`
     entry) has an error buffer: every launch then synchronizes its stream,
@@ -41,19 +46,23 @@ class Module:
 
     _single = None  # the kernel of a one-kernel module
 
-    def __init__(self, artifact: Artifact, debug_timeout: float | None = None):
+    def __init__(self, artifact: Artifact, debug_timeout: float | None = None,
+                 device: int | None = None):
         if artifact.cubin is None:
             raise TileRuntimeError("artifact-cubin", "the artifact has no cubin "
                                    "(compile it with cubin=True, where ptxas is)")
-        context()
+        self.device = device_index(device)
+        self.context = primary_context(self.device)
         self.artifact = artifact
-        self.handle = check(cuda().cuModuleLoadData(artifact.cubin), "cuModuleLoadData")
-        self.debug = None
-        if "debug" in artifact.manifest:
-            self.debug = ErrorBuffer(self.handle, artifact.manifest["debug"])
-            if debug_timeout is not None:
-                self.debug.set_timeout(debug_timeout)
-        self.kernels = {info["name"]: Kernel(self, info) for info in artifact.kernels}
+        with on_device(self.device):
+            self.handle = check(cuda().cuModuleLoadData(artifact.cubin), "cuModuleLoadData")
+            self.debug = None
+            if "debug" in artifact.manifest:
+                self.debug = ErrorBuffer(self.handle, artifact.manifest["debug"],
+                                         ordinal=self.device)
+                if debug_timeout is not None:
+                    self.debug.set_timeout(debug_timeout)
+            self.kernels = {info["name"]: Kernel(self, info) for info in artifact.kernels}
         self._single = next(iter(self.kernels.values())) if len(self.kernels) == 1 else None
 
     def __getitem__(self, name: str) -> "Kernel":
@@ -73,8 +82,8 @@ class Module:
         kernel = self._single or self._only()  # raises [kernel-name]
         if not kwargs and kernel._dispatch is not None:  # Kernel.__call__'s C path
             status = kernel._dispatch(args)
-            if status > 0 and made_current(status):  # a thread with no context yet
-                status = kernel._dispatch(args)
+            if status > 0:  # another context (or none) current here: switch for it
+                status = relaunch_on(self.device, status, lambda: kernel._dispatch(args))
             if status >= 0:
                 if status:
                     raise CudaError("cuLaunchKernel", status)
@@ -112,7 +121,7 @@ class Kernel:
         self._launches: dict = {}
         # The cached call in C where the extension loaded (runtime/launch.py).
         self._dispatch = native_dispatch(self._launches, _NUMBER)
-        check_shared_bytes(info, _shared_limit())
+        check_shared_bytes(info, _shared_limit(module.device))
         if self.dynamic_shared > 48 * 1024:
             attr = cuda().CUfunction_attribute
             check(cuda().cuFuncSetAttribute(
@@ -165,7 +174,10 @@ class Kernel:
     def _prepare(self, args, grid, block, cluster, stream: int = 0) -> "BoundLaunch":
         """Checks and encodes; `stream` is the launch's, which a DLPack
         producer makes its array ready on."""
-        context()  # encoding needs a current context on this thread
+        with on_device(self.module.device):  # encoding and uploads need its context
+            return self._prepare_here(args, grid, block, cluster, stream)
+
+    def _prepare_here(self, args, grid, block, cluster, stream: int) -> "BoundLaunch":
         params = self.info["params"]
         if len(args) != len(params):
             raise TileRuntimeError("argument-count", f"{self.name} takes {len(params)} "
@@ -175,8 +187,9 @@ class Kernel:
         self._check_args(views, args)  # nothing is uploaded or launched before this
         for i, view in enumerate(views):
             if view is not None:
-                check_device(view, i)
-        views = [upload(v) if v is not None and v.host is not None else v for v in views]
+                check_device(view, i, self.module.device)
+        views = [upload(v, self.module.device) if v is not None and v.host is not None
+                 else v for v in views]
         for spec in self.specs:  # device addresses now known
             check_source(spec, views[spec.source], spec.source)
         maps = [self.maps.get(spec, views[spec.source]) for spec in self.specs]
@@ -209,8 +222,9 @@ class Kernel:
         if (self._dispatch is not None and stream is None and grid is None and
                 block is None and cluster is None and not sync):
             status = self._dispatch(args)  # the cached call in C; -1: not handled
-            if status > 0 and made_current(status):  # a thread with no context yet
-                status = self._dispatch(args)
+            if status > 0:  # another context (or none) current here: switch for it
+                status = relaunch_on(self.module.device, status,
+                                     lambda: self._dispatch(args))
             if status >= 0:
                 if status:
                     raise CudaError("cuLaunchKernel", status)
@@ -234,7 +248,7 @@ class Kernel:
         else:
             if handle is None:
                 handle = current_stream(frozenset(type(a).__module__.split(".")[0]
-                                                  for a in args))
+                                                  for a in args), self.module.device)
             launch = self._prepare(args, grid, block, cluster, handle)
         launch.launch(handle, args)
         if sync or launch.must_sync:
@@ -242,9 +256,10 @@ class Kernel:
 
     def _finish(self, launch: "BoundLaunch", handle: int) -> None:
         """Synchronizes, copies numpy arguments back, raises a recorded fault."""
-        check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
-        fault = self.module.debug.take(self.name) if self.module.debug else None
-        launch.download()
+        with on_device(self.module.device):
+            check(cuda().cuStreamSynchronize(handle), "cuStreamSynchronize")
+            fault = self.module.debug.take(self.name) if self.module.debug else None
+            launch.download()
         if fault is not None:
             raise fault
 
@@ -276,10 +291,10 @@ def _scalar_dtype(param: dict) -> str:
     return param.get("dtype") or param.get("type")
 
 
-def _shared_limit() -> int:
-    """Shared memory one block may opt into on device 0."""
+def _shared_limit(device: int = 0) -> int:
+    """Shared memory one block may opt into on `device`."""
     drv = cuda()
-    device = check(drv.cuDeviceGet(0), "cuDeviceGet")
+    device = check(drv.cuDeviceGet(device), "cuDeviceGet")
     return int(check(drv.cuDeviceGetAttribute(
         drv.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
         device), "cuDeviceGetAttribute"))
@@ -309,9 +324,11 @@ class BoundLaunch:
         self.grid, self.block, self.cluster = grid, block, cluster
         self.has_host_arrays = any(v is not None and v.host is not None for v in views)
         self.libraries = frozenset(v.library for v in views if v is not None)
-        self.current_stream = stream_getter(self.libraries)
+        self.device = kernel.module.device
+        self.current_stream = stream_getter(self.libraries, self.device)
         self.launcher = Launcher(kernel.function, grid, block,
-                                 dim3(cluster) if cluster else None, kernel.dynamic_shared)
+                                 dim3(cluster) if cluster else None, kernel.dynamic_shared,
+                                 kernel.module.context)
         self._scalars = [(i, kernel.scalars[i], slot)
                          for i, slot in params.scalar_slots.items()]
         self.debug = kernel.module.debug
@@ -333,31 +350,29 @@ class BoundLaunch:
     def launch(self, stream: int, args=None) -> None:
         """Launches on the stream handle, with the scalars of `args` (checked)
         or, without `args`, the ones packed last."""
-        try:
-            self._launch(stream, args)
-        except CudaError as err:
-            if not made_current(err.status):  # else: a thread with no context yet
-                raise
-            self._launch(stream, args)
-
-    def _launch(self, stream: int, args) -> None:
-        if self.direct is None:  # a cluster launch
-            if args is None or self._lock is None:
-                self.launcher(stream, self.kernel_params)
-                return
-            with self._lock:  # the driver copies the parameters during the call
-                self.set_scalars(args)
-                self.launcher(stream, self.kernel_params)
+        if self.direct is None:  # a cluster launch (cuda-python): under its context
+            with on_device(self.device):
+                if args is None or self._lock is None:
+                    self.launcher(stream, self.kernel_params)
+                    return
+                with self._lock:  # the driver copies the parameters during the call
+                    self.set_scalars(args)
+                    self.launcher(stream, self.kernel_params)
             return
-        if args is None or not self._scalars:
-            status = self.direct(stream)
-        else:
-            status = self.direct.launch_with(stream, args)
-            if status < 0:  # a value to convert (numpy) or reject, by rule
-                status = self.direct.launch_with(stream, self._checked(args))
-                assert status >= 0, "checked scalars must pack"
+        status = self._direct(stream, args)
+        if status > 0:  # another context (or none) current here: switch for it
+            status = relaunch_on(self.device, status, lambda: self._direct(stream, args))
         if status:
             raise CudaError("cuLaunchKernel", status)
+
+    def _direct(self, stream: int, args) -> int:
+        if args is None or not self._scalars:
+            return self.direct(stream)
+        status = self.direct.launch_with(stream, args)
+        if status < 0:  # a value to convert (numpy) or reject, by rule
+            status = self.direct.launch_with(stream, self._checked(args))
+            assert status >= 0, "checked scalars must pack"
+        return status
 
     def _checked(self, args) -> list:
         """`args` with each scalar checked and converted to the plain int or
@@ -375,8 +390,8 @@ class BoundLaunch:
             self.launch(handle)
         else:
             status = self.direct(handle)
-            if status and made_current(status):  # a thread with no context yet
-                status = self.direct(handle)
+            if status > 0:  # another context (or none) current here: switch for it
+                status = relaunch_on(self.device, status, lambda: self.direct(handle))
             if status:
                 raise CudaError("cuLaunchKernel", status)
         if self.debug:

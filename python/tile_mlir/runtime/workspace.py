@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .driver import check, context, cuda
+from .driver import check, cuda, on_device
 
 ALIGNMENT = 256  # bytes; map slots need 128 (TENSOR_MAP_ALIGN)
 
@@ -53,9 +53,10 @@ class WorkspaceSet:
     """One device allocation with named sections, a pinned host image of the
     sections the host fills, and the event of its last launch."""
 
-    def __init__(self):
+    def __init__(self, ordinal: int = 0):
+        self.ordinal = ordinal    # the CUDA device it is allocated on
         self.capacity = 0
-        self.device = 0
+        self.device = 0           # the device address
         self.host = 0
         self.sections: dict = {}  # name -> bytes reserved
         self.offsets: dict = {}
@@ -69,6 +70,10 @@ class WorkspaceSet:
         need = {name: _round_up(max(int(n), 1), ALIGNMENT) for name, n in sizes.items()}
         fits = list(need) == list(self.sections) and all(
             need[name] <= self.sections[name] for name in need)
+        with on_device(self.ordinal):
+            self._reserve(need, fits)
+
+    def _reserve(self, need: dict, fits: bool) -> None:
         if not fits:
             drv = cuda()
             self.release()
@@ -93,7 +98,8 @@ class WorkspaceSet:
     def wait(self) -> None:
         """Until the last launch recorded on this set has finished."""
         if self.event is not None:
-            check(cuda().cuEventSynchronize(self.event), "cuEventSynchronize")
+            with on_device(self.ordinal):
+                check(cuda().cuEventSynchronize(self.event), "cuEventSynchronize")
 
     def upload(self, name: str, data: np.ndarray, stream: int) -> None:
         """Copies `data` into section `name` on `stream`, through the pinned
@@ -102,18 +108,21 @@ class WorkspaceSet:
         offset = self.offsets[name]
         assert data.nbytes <= self.sections[name], "section overflow"
         ctypes.memmove(self.host + offset, data.ctypes.data, data.nbytes)
-        check(cuda().cuMemcpyHtoDAsync(self.device + offset, self.host + offset,
-                                       data.nbytes, stream), "cuMemcpyHtoDAsync")
+        with on_device(self.ordinal):
+            check(cuda().cuMemcpyHtoDAsync(self.device + offset, self.host + offset,
+                                           data.nbytes, stream), "cuMemcpyHtoDAsync")
 
     def record(self, stream: int) -> None:
-        check(cuda().cuEventRecord(self.event, stream), "cuEventRecord")
+        with on_device(self.ordinal):
+            check(cuda().cuEventRecord(self.event, stream), "cuEventRecord")
 
     def release(self) -> None:
         if self.capacity:
             self.wait()
             drv = cuda()
-            drv.cuMemFree(self.device)
-            drv.cuMemFreeHost(self.host)
+            with on_device(self.ordinal):
+                drv.cuMemFree(self.device)
+                drv.cuMemFreeHost(self.host)
             self.capacity = self.device = self.host = 0
 
     def __del__(self):
@@ -128,15 +137,15 @@ class WorkspaceSet:
 class Workspace:
     """A ring of `depth` WorkspaceSets per stream."""
 
-    def __init__(self, depth: int = 4):
-        context()
+    def __init__(self, depth: int = 4, ordinal: int = 0):
+        self.ordinal = ordinal
         self.depth = depth
         self._rings: dict = {}
 
     def acquire(self, stream: int, sizes: dict) -> WorkspaceSet:
         """The next set of `stream`'s ring, its last launch finished, with
         sections of at least `sizes` bytes."""
-        ring, turn = self._rings.setdefault(stream, ([WorkspaceSet() for _ in
+        ring, turn = self._rings.setdefault(stream, ([WorkspaceSet(self.ordinal) for _ in
                                                       range(self.depth)], [0]))
         ws = ring[turn[0] % self.depth]
         turn[0] += 1
