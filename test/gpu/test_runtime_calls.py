@@ -177,14 +177,18 @@ def _current_context() -> int:
     return 0 if ctx is None else int(ctx)
 
 
-def test_a_thread_with_no_context_is_left_with_none(box_f32, rng):
+def test_a_thread_with_no_context_gets_device_0s(box_f32, rng):
     """torch reads its current device from the thread's current context: a
-    call on a thread that had none leaves it with none, cached or not."""
+    call on a thread that had none leaves device 0's primary context there,
+    the one the CUDA runtime would make current itself, cached or not."""
     import threading
+    from tile_mlir.runtime import driver
     a, b = _box_case(rng)
     a2, b2 = _box_case(rng)
     box_f32(a, b, 3, 64)  # cached on this thread
     torch.cuda.synchronize()
+    b.fill_(-3.0)
+    primary = int(driver.primary_context(0))
     seen, errors = [], []
 
     def worker():
@@ -201,7 +205,7 @@ def test_a_thread_with_no_context_is_left_with_none(box_f32, rng):
     thread.start()
     thread.join()
     assert not errors, errors
-    assert seen == [0, 0, 0]
+    assert seen == [0, primary, primary]
     torch.cuda.synchronize()
     _check_box(a, b, 5, 0)
     _check_box(a2, b2, 7, 64)
@@ -226,6 +230,8 @@ def test_a_programs_own_context_is_current_again_after_a_call(box_f32, rng):
     a, b = _box_case(rng)
     a2, b2 = _box_case(rng)
     box_f32(a, b, 3, 64)
+    torch.cuda.synchronize()
+    b.fill_(-3.0)
     torch.cuda.synchronize()
     primary = _current_context()
     own = _own_context(drv, check)
@@ -266,6 +272,20 @@ def test_a_module_runs_on_the_device_it_is_loaded_on(rng):
             assert torch.cuda.current_device() == current
             torch.cuda.synchronize(1)
             _check_box(a, b, row, 64)
+    import threading
+    seen = []
+    b.fill_(-3.0)
+
+    def worker():   # a thread with no context gets none back from device 1
+        seen.append(_current_context())
+        mod1(a, b, 0, 0)
+        seen.append(_current_context())
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert seen == [0, 0]
+    torch.cuda.synchronize(1)
+    _check_box(a, b, 0, 0)
     with pytest.raises(TileRuntimeError) as err:
         mod0(a, b, 0, 0)
     assert err.value.rule == "argument-device"

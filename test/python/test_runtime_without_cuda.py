@@ -138,13 +138,17 @@ def test_each_thread_gets_its_context_back(monkeypatch, fresh_driver):
     seen = []
 
     def work():
-        with driver.on_device(0):
+        for device in (1, 0):
+            with driver.on_device(device):
+                seen.append(rec.cuCtxGetCurrent()[1])
             seen.append(rec.cuCtxGetCurrent()[1])
-        seen.append(rec.cuCtxGetCurrent()[1])
     thread = threading.Thread(target=work)
     thread.start()
     thread.join()
-    assert seen == [100, None]
+    # A thread with none gets none back from device 1, and keeps device 0's
+    # (what the CUDA runtime would make current there itself).
+    assert seen == [101, None, 100, 100]
+    assert rec.cuCtxGetCurrent()[1] is None   # this thread's is its own
 
 
 def test_only_an_invalid_context_status_relaunches(monkeypatch, fresh_driver):

@@ -122,7 +122,10 @@ def device_index(device=None) -> int:
 class on_device:
     """`with on_device(d):` runs its block with device d's primary context
     current on this thread, then makes current again whatever was (nothing
-    is set where it already is)."""
+    is set where it already is). A thread that had no context keeps device
+    0's: that is the context the CUDA runtime itself would make current
+    there (torch's current device stays 0), and later calls on the thread,
+    the program's own driver calls included, find it current as before."""
 
     __slots__ = ("device", "_previous", "_switched")
 
@@ -134,9 +137,11 @@ class on_device:
         ctx = primary_context(self.device)
         drv = cuda()
         previous = check(drv.cuCtxGetCurrent(), "cuCtxGetCurrent")
-        self._switched = previous is None or int(previous) != int(ctx)
-        if self._switched:
+        none = previous is None or int(previous) == 0
+        if none or int(previous) != int(ctx):
             check(drv.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+        self._switched = (int(previous) != int(ctx)) if not none else self.device != 0
+        if self._switched:
             self._previous = previous if previous is not None else drv.CUcontext(0)
         return ctx
 
