@@ -21,7 +21,7 @@ F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_VIEWS,  # noqa: E402
+from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST, PAD_VIEWS,  # noqa: E402,E501
                                             PAD_WIDEN_BENCH_SMALL, EXPANDED_PAD, EXPANDED_PERMUTE,
                                             PERMUTE_BENCH_SMALL, WIDE_VIEW, WIDE_VIEW_DIMS,
                                             WIDE_VIEW_PAD,
@@ -415,3 +415,17 @@ def test_the_ops_run_on_their_tensors_device(current, rng):
             assert cols.device == img.device
             assert same_bits(cols, F.unfold(img, 3, padding=1))
             assert torch.cuda.current_device() == current
+
+
+@pytest.mark.parametrize("shape, pad_, fill", PAD_CHANNELS_LAST)
+def test_channels_last_inputs_keep_their_format(shape, pad_, fill, gen):
+    """F.pad keeps a channels_last (or channels_last_3d) input's memory
+    format; so does ours, padding in memory order."""
+    fmt = torch.channels_last if len(shape) == 4 else torch.channels_last_3d
+    x = random_bits(shape, 2, gen).contiguous(memory_format=fmt)
+    value = 0 if fill == "zero" else -2.5
+    y = pad(x, pad_, value=value)
+    want = _pad_expected(x, pad_, fill, value)
+    assert y.stride() == F.pad(x, pad_, value=value).stride()
+    assert y.is_contiguous(memory_format=fmt)
+    assert same_bits(y, want)

@@ -5,7 +5,7 @@ from a carried compile cache."""
 
 from __future__ import annotations
 
-from .layout_plan import inverse_permutation, normalize_pad
+from .layout_plan import channels_last_order, inverse_permutation, normalize_pad, reorder_pad
 
 ELEMS = (1, 2, 4, 8)
 
@@ -153,6 +153,24 @@ EXPANDED_PAD = ((3, 20, 32), (0, 32, 1), (1, 1, 1, 1))
 # (shape, strides, pad, fill) of a view of a dense (3, 40, 64) bf16 tensor.
 PAD_VIEWS = [((3, 28, 48), (2560, 64, 1), (1, 2, 3, 4), "zero"),
              ((3, 28, 48), (2560, 64, 1), (8, 8, 0, 1), "value")]
+
+
+# channels_last and channels_last_3d inputs (test/gpu/test_layout.py):
+# (NCHW / NCDHW shape, pad, fill). pad runs them on the memory-order view
+# and keeps the format, as F.pad does.
+PAD_CHANNELS_LAST = [((2, 8, 10, 12), (1, 1, 1, 1), "zero"),
+                     ((2, 16, 6, 9), (1, 2), "value"),
+                     ((2, 3, 5, 7), (0, 0, 0, 0, 1, 1), "value"),
+                     ((2, 8, 9, 12), (-1, 2, 0, 3), "zero"),
+                     ((1, 8, 4, 6, 10), (1, 1, 0, 2, 1, 0), "zero")]
+
+
+def channels_last_pad_cases():
+    """(shape, pad, elem, fill) of the memory-order pads PAD_CHANNELS_LAST
+    runs in bf16."""
+    for shape, pad, fill in PAD_CHANNELS_LAST:
+        order = channels_last_order(len(shape))
+        yield tuple(shape[a] for a in order), tuple(reorder_pad(pad, order)), 2, fill
 
 
 # Gradients (test/gpu/test_layout.py): bf16 gradients compared bit for bit

@@ -373,6 +373,18 @@ def pad_spec(lefts, rights) -> list:
     return [x for l, r in zip(reversed(lefts), reversed(rights)) for x in (l, r)]
 
 
+def channels_last_order(rank: int) -> tuple:
+    """The axes of a channels_last (rank 4) or channels_last_3d (rank 5)
+    tensor in memory order: N, the spatial axes, C."""
+    return (0, *range(2, rank), 1)
+
+
+def reorder_pad(pad, order) -> list:
+    """F.pad's `pad` for the tensor's axes seen in `order` (x.permute(order))."""
+    lefts, rights = normalize_pad(pad, len(order))
+    return pad_spec([lefts[a] for a in order], [rights[a] for a in order])
+
+
 def inverse_permutation(dims) -> tuple:
     """The permutation that undoes `dims` (non-negative axes)."""
     inverse = [0] * len(dims)

@@ -5,7 +5,9 @@
 
 `pad` lists (left, right) per axis from the last axis back, as F.pad does;
 negative entries crop. x is a CUDA torch tensor or a DLPack array of 1-,
-2-, 4- or 8-byte elements. What lies outside x is the copy engine's
+2-, 4- or 8-byte elements. The result is contiguous, or channels_last
+(channels_last_3d) where x is, as F.pad keeps it: such an x is padded in
+memory order (N, spatial axes, C). What lies outside x is the copy engine's
 out-of-bounds fill where the value allows it: zero for a value whose bits
 are zero, and for NaN on a 2-, 4- or 8-byte float the engine's NaN (bit
 pattern 0x7FF7 repeated over the element, a quiet NaN; torch's own NaN is
@@ -166,6 +168,11 @@ def pad(x, pad, value=0):
 
 def pad_tensor(t, pad, value=0):
     """pad() on a CUDA torch tensor, no gradient."""
+    order = _memory_order(t)
+    if order is not None:   # channels_last: padded in memory order, kept so (as F.pad)
+        from .layout_plan import inverse_permutation, reorder_pad
+        return pad_tensor(t.permute(order), reorder_pad(pad, order),
+                          value).permute(inverse_permutation(order))
     t = aligned(t)
     torch = torch_module()
     bits, fill = _fill_of(t, value)
@@ -183,6 +190,18 @@ def pad_tensor(t, pad, value=0):
         return out
     run(plan, t, out, bits)
     return out
+
+
+def _memory_order(t):
+    """The axes of a channels_last (4-D) or channels_last_3d (5-D) tensor in
+    memory order, for which F.pad keeps that format; else None."""
+    from .layout_plan import channels_last_order
+    torch = torch_module()
+    formats = {4: torch.channels_last, 5: torch.channels_last_3d}
+    if t.dim() not in formats or t.is_contiguous() or not t.is_contiguous(
+            memory_format=formats[t.dim()]):
+        return None
+    return channels_last_order(t.dim())
 
 
 def call_plan(shape, strides, pad_, elem: int, fill: str):
@@ -309,11 +328,13 @@ def recipes_for(cases) -> list:
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
     from .layout_cases import (EXPANDED_PAD, PAD_BENCH, PAD_VIEWS, PAD_WIDEN_BENCH, WIDE_VIEW,
-                               WIDE_VIEW_PAD, grad_pad_cases, pad_test_cases)
+                               WIDE_VIEW_PAD, channels_last_pad_cases, grad_pad_cases,
+                               pad_test_cases)
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
     views += [(*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"), (*EXPANDED_PAD, 2, "zero"),
               (*EXPANDED_PAD, 2, "value")]
-    cases = list(pad_test_cases()) + views + list(grad_pad_cases())
+    cases = (list(pad_test_cases()) + views + list(grad_pad_cases()) +
+             list(channels_last_pad_cases()))
     return unique_recipes(recipes_for(cases) + bench_recipes(PAD_BENCH) +
                           bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes())
 
