@@ -20,20 +20,22 @@ class Artifact:
     ptx: str
     cubin: bytes | None
     manifest: dict = field(default_factory=dict)
-    _module: object = field(default=None, repr=False, compare=False)
+    _modules: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def module(self):
-        """The loaded runtime Module (loaded on first use)."""
-        if self._module is None:
-            from . import runtime
-            self._module = runtime.load(self)
-        return self._module
+    def module(self, device=None):
+        """The runtime Module loaded on `device` (default: the current
+        device), once per device."""
+        from .runtime import driver, load
+        index = driver.device_index(device)
+        if index not in self._modules:
+            self._modules[index] = load(self, device=index)
+        return self._modules[index]
 
     def __call__(self, *args, **kwargs):
-        return self.module()(*args, **kwargs)
+        return self.module(_arrays_device(args))(*args, **kwargs)
 
     def bind(self, *args, **kwargs):
-        return self.module().bind(*args, **kwargs)
+        return self.module(_arrays_device(args)).bind(*args, **kwargs)
 
     @property
     def kernels(self) -> list[dict]:
@@ -67,3 +69,15 @@ class Artifact:
         return cls(ptx=ptx_path.read_text() if ptx_path.exists() else "",
                    cubin=cubin_path.read_bytes() if cubin_path.exists() else None,
                    manifest=json.loads((folder / MANIFEST).read_text()))
+
+
+def _arrays_device(args):
+    """The CUDA device of the first torch or cupy device array among `args`
+    (None: the current device), so a call runs where its arrays live."""
+    for a in args:
+        device = getattr(a, "device", None)
+        if getattr(device, "type", None) == "cuda" and device.index is not None:
+            return device.index   # torch
+        if type(a).__module__.startswith("cupy") and hasattr(device, "id"):
+            return device.id
+    return None

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from .contract import GLOBAL_STRIDE_BYTES_BOUND
-from .runtime.arrays import check_device, device_of, device_view
-from .runtime.driver import check, cuda, on_device
+from .runtime.arrays import device_of, device_view
+from .runtime.driver import check, cuda, device_index, on_device
 from .runtime.errors import TileRuntimeError
 from .runtime.streams import current_stream, stream_handle
 from .runtime.workspace import Workspace, WorkspaceSet
@@ -112,7 +112,13 @@ def _dtype_name(obj, view) -> str:
 
 def describe_group(srcs, dsts, device: int | None = None) -> tuple[list, list, int]:
     """The checked device views of the pairs and their element size; every
-    array lives on `device` (default: srcs[0]'s)."""
+    array lives on `device` (default: on one device, the first array's)."""
+    return describe_group_on(srcs, dsts, device)[:3]
+
+
+def describe_group_on(srcs, dsts, device: int | None = None) -> tuple:
+    """describe_group's views and element size, and the device the arrays
+    live on (None for a group with no memory: only empty arrays)."""
     if not isinstance(srcs, (list, tuple)) or not isinstance(dsts, (list, tuple)):
         raise TileRuntimeError("group-pairs", "grouped_copy takes two lists (or tuples) of "
                     f"tensors, got {type(srcs).__name__} and {type(dsts).__name__}")
@@ -144,16 +150,32 @@ def describe_group(srcs, dsts, device: int | None = None) -> tuple[list, list, i
                         f"pair 0 {size}-byte ones: one launch copies one element size")
         for side, view in (("srcs", sv), ("dsts", dv)):
             _check_layout(view, f"{side}[{i}]")
-        if device is None:
-            device = device_of(sv)
-        for view in (sv, dv):
-            check_device(view, i, device)
         src_views.append(sv)
         dst_views.append(dv)
     if size is not None and size not in KERNEL_DTYPES:
         raise TileRuntimeError("argument-dtype", f"{size}-byte elements: grouped_copy copies "
                     f"elements of {', '.join(map(str, KERNEL_DTYPES))} bytes")
-    return src_views, dst_views, size or 2
+    return src_views, dst_views, size or 2, _group_device(src_views, dst_views, device)
+
+
+def _group_device(src_views, dst_views, device: int | None) -> int | None:
+    """[argument-device]: the group's arrays (empty ones aside) live on one
+    device, `device` where given; which one (None: no array has memory)."""
+    first = None   # the array that set the device, where none was given
+    for i, (sv, dv) in enumerate(zip(src_views, dst_views)):
+        for side, view in (("srcs", sv), ("dsts", dv)):
+            if view.ptr == 0:
+                continue
+            ordinal = device_of(view)
+            if device is None:
+                device, first = ordinal, f"{side}[{i}]"
+            elif ordinal != device:
+                where = (f"{first} is on device {device}" if first else
+                         f"this grouped copy runs on device {device}")
+                raise TileRuntimeError("argument-device", f"{side}[{i}] lives on CUDA "
+                                       f"device {ordinal} and {where}: one launch copies "
+                                       "on one device")
+    return device
 
 
 def _check_layout(view, where: str) -> None:
@@ -270,6 +292,9 @@ class GroupedCopy:
             module = cache.load_kernel(BUILDER, debug=debug, device=device,
                                        **recipe_params(self.kernel_dtype, self.box, stages,
                                                       store_lag))
+        if device is not None and module.device != device_index(device):
+            raise TileRuntimeError("device-index", f"device={device!r}, but the module "
+                                   f"given is loaded on device {module.device}")
         self.module = module
         self.device = module.device   # the arrays' device, checked per call
         self.kernel = module["grouped_copy"]
@@ -420,8 +445,9 @@ _copies: dict = {}
 
 def grouped_copy(srcs, dsts, *, stream=None, debug: bool = False) -> None:
     """dsts[i] = srcs[i] for every pair, one launch (see the module doc)."""
-    src_views, dst_views, size = describe_group(srcs, dsts)
-    device = device_of(src_views[0]) if src_views else 0
+    src_views, dst_views, size, device = describe_group_on(srcs, dsts)
+    if device is None:
+        return   # nothing to copy: no kernel loaded, no context made
     key = (size, debug, device)
     copy = _copies.get(key)
     if copy is None:

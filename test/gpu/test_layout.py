@@ -21,7 +21,8 @@ F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST, PAD_VIEWS,  # noqa: E402,E501
+from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST,  # noqa: E402
+                                            PAD_CHANNELS_LAST_VIEW, PAD_VIEWS,
                                             PAD_WIDEN_BENCH_SMALL, EXPANDED_PAD, EXPANDED_PERMUTE,
                                             PERMUTE_BENCH_SMALL, WIDE_VIEW, WIDE_VIEW_DIMS,
                                             WIDE_VIEW_PAD,
@@ -429,3 +430,15 @@ def test_channels_last_inputs_keep_their_format(shape, pad_, fill, gen):
     assert y.stride() == F.pad(x, pad_, value=value).stride()
     assert y.is_contiguous(memory_format=fmt)
     assert same_bits(y, want)
+
+
+def test_a_channels_last_view_keeps_the_format(gen):
+    """Not dense (a slice of W), still channels_last to torch: F.pad's
+    result is channels_last, and so is ours."""
+    shape, strides, pad_, _ = PAD_CHANNELS_LAST_VIEW
+    base = random_bits((2, 8, 10, 13), 2, gen).contiguous(memory_format=torch.channels_last)
+    x = base[..., 1:]
+    assert tuple(x.shape) == shape and x.stride() == strides
+    y = pad(x, pad_)
+    assert y.stride() == F.pad(x, pad_).stride()
+    assert same_bits(y, _pad_expected(x, pad_, "zero", 0))

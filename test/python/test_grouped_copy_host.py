@@ -270,3 +270,34 @@ def test_a_flattened_group_writes_each_destination_byte_once(elem):
         got.append(np.repeat(table[t, 1] + r * table[t, 5] + b, counts[r, b]))
     got = np.sort(np.concatenate(got))
     assert np.array_equal(got, np.sort(np.concatenate(expected)))
+
+
+def _on_devices(monkeypatch):
+    # Where each address lives, as the driver would say: 0x1000... on
+    # device 0, 0x2000... on device 1 (no driver on this machine).
+    import tile_mlir.grouped_copy as gc
+    monkeypatch.setattr(gc, "device_of", lambda view: view.ptr >> 28)
+    return gc
+
+
+def test_a_group_lives_on_one_device(monkeypatch):
+    gc = _on_devices(monkeypatch)
+    one = [Fake((4, 64), ptr=0x1000_0000 + 0x1000 * i) for i in range(4)]
+    assert gc.describe_group_on(one[:2], one[2:])[3] == 1
+    empty = [Fake((0, 64))]
+    assert gc.describe_group_on(empty, empty)[3] is None   # no memory, no device
+    other = Fake((4, 64), ptr=0x0000_1000)
+    with pytest.raises(TileRuntimeError) as err:
+        gc.describe_group_on(one[:2], [one[2], other])
+    assert err.value.rule == "argument-device"
+    assert "dsts[1] lives on CUDA device 0 and srcs[0] is on device 1" in str(err.value)
+    with pytest.raises(TileRuntimeError) as err:
+        gc.describe_group_on(one[:1], one[1:2], device=0)
+    assert "this grouped copy runs on device 0" in str(err.value)
+
+
+def test_an_empty_group_loads_nothing(monkeypatch):
+    gc = _on_devices(monkeypatch)
+    monkeypatch.setattr(gc, "GroupedCopy", None)   # would be called to load a kernel
+    empty = [Fake((0, 64)), Fake((5, 0))]
+    gc.grouped_copy(empty, [Fake((0, 64)), Fake((5, 0))])

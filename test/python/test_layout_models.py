@@ -11,6 +11,7 @@ import pytest
 
 from tile_mlir.errors import TileUsageError
 from tile_mlir.kernels.layout_call import _converter, as_tensor
+from tile_mlir.kernels.layout_plan import channels_last_like
 from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
                                             model_unfold_nchw, model_unfold_nhwc,
                                             model_unfold_taps, storage)
@@ -230,3 +231,23 @@ def test_non_arrays_are_named():
     with pytest.raises(TileUsageError) as err:
         as_tensor(np.zeros(4, np.float32))   # a host array (or no torch at all)
     assert err.value.rule == "layout-array"
+
+
+# (shape, strides, whether F.pad keeps channels_last), as torch 2.14 gives
+# them: F.pad(v, (1, 1, 1, 1)) of each view.
+CHANNELS_LAST_VIEWS = [
+    ((2, 3, 5, 6), (105, 1, 21, 3), True),    # x_cl[..., 1:]
+    ((2, 2, 5, 7), (105, 1, 21, 3), True),    # x_cl[:, 1:]
+    ((2, 3, 3, 7), (105, 1, 42, 3), False),   # x_cl[:, :, ::2]: contiguous out
+    ((2, 3, 5, 6), (105, 35, 7, 1), False),   # an NCHW slice
+    ((2, 3, 5, 7), (0, 1, 0, 0), False),      # expanded
+    ((2, 1, 5, 7), (35, 1, 7, 1), True),      # C = 1, made channels_last
+    ((2, 1, 5, 7), (35, 35, 7, 1), False),    # C = 1, contiguous
+    ((2, 3, 4, 5, 6), (360, 1, 90, 18, 3), True),   # channels_last_3d
+    ((2, 3, 5), (15, 1, 3), False),           # rank 3: no such format
+]
+
+
+@pytest.mark.parametrize("shape, strides, kept", CHANNELS_LAST_VIEWS)
+def test_channels_last_strides_are_torchs(shape, strides, kept):
+    assert channels_last_like(shape, strides) == kept

@@ -42,11 +42,24 @@ def test_the_default_is_the_arrays_librarys_current_stream(monkeypatch):
     torch = types.ModuleType("torch")
     torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 21)
     cupy = types.ModuleType("cupy")
+    current = [0]   # cupy's current device; its current stream is per device
+
+    class Device:
+        def __init__(self, index):
+            self.index = index
+
+        def __enter__(self):
+            self.before, current[0] = current[0], self.index
+
+        def __exit__(self, *exc):
+            current[0] = self.before
+
     cupy.cuda = types.SimpleNamespace(
-        get_current_stream=lambda: types.SimpleNamespace(ptr=22))
+        Device=Device, get_current_stream=lambda: types.SimpleNamespace(ptr=22 + current[0]))
     monkeypatch.setitem(sys.modules, "torch", torch)
     monkeypatch.setitem(sys.modules, "cupy", cupy)
     assert current_stream(frozenset({"torch", "cupy"})) == 21  # torch first
     assert current_stream(frozenset({"cupy", "numpy"})) == 22
+    assert current_stream(frozenset({"cupy"}), device=1) == 23 and current[0] == 0
     assert current_stream(frozenset({"numpy"})) == 0
     assert current_stream(frozenset()) == 0

@@ -84,7 +84,7 @@ def as_tensor(x, what: str = "x"):
         # numba's device arrays (and older cupy) export only the CUDA array
         # interface, which torch reads without a copy too.
         try:
-            tensor = torch.as_tensor(x, device="cuda")
+            tensor = torch.as_tensor(x)   # on the device the pointer lives on
         except Exception as err:
             raise TileUsageError("layout-array", f"{what}: its CUDA array interface "
                                  f"cannot be read by torch ({err})") from None

@@ -5,7 +5,8 @@ from a carried compile cache."""
 
 from __future__ import annotations
 
-from .layout_plan import channels_last_order, inverse_permutation, normalize_pad, reorder_pad
+from .layout_plan import (channels_last_order, contiguous_strides, inverse_permutation,
+                          normalize_pad, reorder_pad)
 
 ELEMS = (1, 2, 4, 8)
 
@@ -165,12 +166,30 @@ PAD_CHANNELS_LAST = [((2, 8, 10, 12), (1, 1, 1, 1), "zero"),
                      ((1, 8, 4, 6, 10), (1, 1, 0, 2, 1, 0), "zero")]
 
 
+# A channels_last view that is not dense (x[..., 1:] of a (2, 8, 10, 13)
+# channels_last tensor): (shape, strides, pad, fill).
+PAD_CHANNELS_LAST_VIEW = ((2, 8, 10, 12), (1040, 1, 104, 8), (1, 1, 1, 1), "zero")
+
+
 def channels_last_pad_cases():
-    """(shape, pad, elem, fill) of the memory-order pads PAD_CHANNELS_LAST
-    runs in bf16."""
-    for shape, pad, fill in PAD_CHANNELS_LAST:
+    """(shape, strides, pad, elem, fill) of the memory-order pads that
+    PAD_CHANNELS_LAST and PAD_CHANNELS_LAST_VIEW run in bf16."""
+    dense = [(shape, _channels_last_strides(shape), pad, fill)
+             for shape, pad, fill in PAD_CHANNELS_LAST]
+    for shape, strides, pad, fill in dense + [PAD_CHANNELS_LAST_VIEW]:
         order = channels_last_order(len(shape))
-        yield tuple(shape[a] for a in order), tuple(reorder_pad(pad, order)), 2, fill
+        yield (tuple(shape[a] for a in order), tuple(strides[a] for a in order),
+               tuple(reorder_pad(pad, order)), 2, fill)
+
+
+def _channels_last_strides(shape) -> tuple:
+    """The strides of a dense channels_last (channels_last_3d) tensor."""
+    order = channels_last_order(len(shape))
+    inner = contiguous_strides(tuple(shape[a] for a in order))
+    strides = [0] * len(shape)
+    for position, axis in enumerate(order):
+        strides[axis] = inner[position]
+    return tuple(strides)
 
 
 # Gradients (test/gpu/test_layout.py): bf16 gradients compared bit for bit

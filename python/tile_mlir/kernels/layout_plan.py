@@ -379,6 +379,25 @@ def channels_last_order(rank: int) -> tuple:
     return (0, *range(2, rank), 1)
 
 
+def channels_last_like(shape, strides) -> bool:
+    """Whether torch treats a rank-4 (rank-5) tensor's strides as
+    channels_last (channels_last_3d), so that F.pad's result keeps that
+    format: walking C, then the spatial axes innermost first, then N, each
+    stride is at least the span of the axes walked before it (and N's is
+    not C's); dense or not."""
+    rank = len(shape)
+    if rank not in (4, 5):
+        return False
+    least = 0
+    for axis in (1, *range(rank - 1, 1, -1), 0):
+        if shape[axis] == 0 or strides[axis] < least:
+            return False
+        if axis == 0 and least == strides[1]:
+            return False
+        least = strides[axis] * (shape[axis] if shape[axis] > 1 else 1)
+    return True
+
+
 def reorder_pad(pad, order) -> list:
     """F.pad's `pad` for the tensor's axes seen in `order` (x.permute(order))."""
     lefts, rights = normalize_pad(pad, len(order))

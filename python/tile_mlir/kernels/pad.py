@@ -193,13 +193,10 @@ def pad_tensor(t, pad, value=0):
 
 
 def _memory_order(t):
-    """The axes of a channels_last (4-D) or channels_last_3d (5-D) tensor in
+    """The axes of a tensor with channels_last (channels_last_3d) strides in
     memory order, for which F.pad keeps that format; else None."""
-    from .layout_plan import channels_last_order
-    torch = torch_module()
-    formats = {4: torch.channels_last, 5: torch.channels_last_3d}
-    if t.dim() not in formats or t.is_contiguous() or not t.is_contiguous(
-            memory_format=formats[t.dim()]):
+    from .layout_plan import channels_last_like, channels_last_order
+    if not channels_last_like(tuple(t.shape), t.stride()):
         return None
     return channels_last_order(t.dim())
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import sys
 from functools import lru_cache
 
 from .errors import CudaError, TileRuntimeError
@@ -77,8 +78,12 @@ def primary_context(device: int = 0):
 
 
 def current_device() -> int:
-    """The device of the calling thread's current context (torch's current
-    device, once torch has used CUDA on this thread), else 0."""
+    """torch's current device where torch has initialised CUDA (it may set
+    a device lazily, with no context current yet), else the device of the
+    calling thread's current context, else 0."""
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        return int(torch.cuda.current_device())
     drv = cuda()
     init(drv)
     ctx = check(drv.cuCtxGetCurrent(), "cuCtxGetCurrent")

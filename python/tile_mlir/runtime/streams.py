@@ -51,7 +51,9 @@ def current_stream(libraries: frozenset, device: int = 0) -> int:
             return int(raw(device))
         return int(torch.cuda.current_stream(device).cuda_stream)
     if "cupy" in libraries:
-        return int(sys.modules["cupy"].cuda.get_current_stream().ptr)
+        cupy = sys.modules["cupy"]
+        with cupy.cuda.Device(device):   # cupy's current stream is per device
+            return int(cupy.cuda.get_current_stream().ptr)
     return 0
 
 

@@ -129,7 +129,8 @@ class WorkspaceSet:
         try:
             self.release()
             if self.event is not None:
-                cuda().cuEventDestroy(self.event)
+                with on_device(self.ordinal):
+                    cuda().cuEventDestroy(self.event)
         except Exception:
             pass
 
