@@ -25,11 +25,14 @@ class Artifact:
     def module(self, device=None):
         """The runtime Module loaded on `device` (default: the current
         device), once per device."""
-        from .runtime import driver, load
-        index = driver.device_index(device)
-        if index not in self._modules:
-            self._modules[index] = load(self, device=index)
-        return self._modules[index]
+        module = self._modules.get(device) if type(device) is int else None
+        if module is None:   # checked (device-index) and loaded once per device
+            from .runtime import driver, load
+            index = driver.device_index(device)
+            if index not in self._modules:
+                self._modules[index] = load(self, device=index)
+            module = self._modules[index]
+        return module
 
     def __call__(self, *args, **kwargs):
         return self.module(_arrays_device(args))(*args, **kwargs)

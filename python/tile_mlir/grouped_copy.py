@@ -356,10 +356,11 @@ class GroupedCopy:
         table, ctas, _ = group_tables(src_views, dst_views, self.box, self.grid, self.flatten)
         if int(table[-1, 6]) == 0:
             return  # nothing to copy
-        ws = self.workspace.acquire(handle, self._sizes(len(table) - 1))
-        launch = self._launch_for(ws)
-        self._fill(ws, table, ctas, handle)
-        self._run(launch, ws, handle)
+        with on_device(self.device):   # the workspace's driver calls need it
+            ws = self.workspace.acquire(handle, self._sizes(len(table) - 1))
+            launch = self._launch_for(ws)
+            self._fill(ws, table, ctas, handle)
+            self._run(launch, ws, handle)
 
     def _check_size(self, size: int) -> None:
         if size != self.elem_bytes:
@@ -385,10 +386,10 @@ class GroupPlan:
         self.entries = len(table) - 1  # the kernel's tensors (flat runs and pairs)
         self.libraries = libraries
         self.ws = WorkspaceSet(copy.device)
-        self.ws.reserve(copy._sizes(self.entries))
-        self.launch = copy._launch_for(self.ws)
-        copy._fill(self.ws, table, ctas, 0)
-        with on_device(copy.device):
+        with on_device(copy.device):   # the workspace's driver calls need it
+            self.ws.reserve(copy._sizes(self.entries))
+            self.launch = copy._launch_for(self.ws)
+            copy._fill(self.ws, table, ctas, 0)
             check(cuda().cuStreamSynchronize(0), "cuStreamSynchronize")
         self.last_stream = None
 
@@ -399,10 +400,11 @@ class GroupPlan:
                   else stream_handle(stream))
         # Launches on one stream run one after the other; on another stream
         # the previous launch must finish before its map slots are rewritten.
-        if self.last_stream is not None and handle != self.last_stream:
-            self.ws.wait()
-        self.last_stream = handle
-        self.copy._run(self.launch, self.ws, handle)
+        with on_device(self.copy.device):   # the workspace's driver calls need it
+            if self.last_stream is not None and handle != self.last_stream:
+                self.ws.wait()
+            self.last_stream = handle
+            self.copy._run(self.launch, self.ws, handle)
 
 
 # The benchmark's groups (bench/grouped_copy.py): (tensors, rows, cols)

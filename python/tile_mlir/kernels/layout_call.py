@@ -67,33 +67,23 @@ def as_tensor(x, what: str = "x"):
     torch = torch_module()
     if isinstance(x, torch.Tensor):
         tensor, back = x, (lambda t: t)
-    elif hasattr(x, "__dlpack__"):
+    elif hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__"):
+        # DLPack (cupy, jax, ...), or only the CUDA array interface (numba's
+        # device arrays, older cupy): torch reads either without a copy, on
+        # the device the memory lives on.
+        dlpack = hasattr(x, "__dlpack__")
+        protocol = "DLPack" if dlpack else "the CUDA array interface"
         try:
-            tensor = torch.from_dlpack(x)
+            tensor = torch.from_dlpack(x) if dlpack else torch.as_tensor(x)
         except Exception as err:
-            raise TileUsageError("layout-array", f"{what}: its DLPack export cannot be "
-                                 f"read by torch ({err})") from None
-        convert = _converter(type(x).__module__.split(".")[0])
-        if convert is None:
-            raise TileUsageError("layout-array", f"{what}: {type(x).__module__}."
-                                 f"{type(x).__name__} exports DLPack, but no way back "
-                                 "to its type is known (torch, cupy, jax, numba, or a "
-                                 "library with from_dlpack)")
-        back = convert
-    elif hasattr(x, "__cuda_array_interface__"):
-        # numba's device arrays (and older cupy) export only the CUDA array
-        # interface, which torch reads without a copy too.
-        try:
-            tensor = torch.as_tensor(x)   # on the device the pointer lives on
-        except Exception as err:
-            raise TileUsageError("layout-array", f"{what}: its CUDA array interface "
+            raise TileUsageError("layout-array", f"{what}: its {protocol} export "
                                  f"cannot be read by torch ({err})") from None
         back = _converter(type(x).__module__.split(".")[0])
         if back is None:
             raise TileUsageError("layout-array", f"{what}: {type(x).__module__}."
-                                 f"{type(x).__name__} exports the CUDA array interface, "
-                                 "but no way back to its type is known (numba, cupy, or "
-                                 "a library with from_dlpack)")
+                                 f"{type(x).__name__} exports {protocol}, but no way "
+                                 "back to its type is known (torch, cupy, jax, numba, "
+                                 "or a library with from_dlpack)")
     else:
         raise TileUsageError("layout-array", f"{what}: expected a torch tensor or an "
                              "array that exports DLPack or the CUDA array interface, "

@@ -51,7 +51,9 @@ class DeviceArray:
 
 class WorkspaceSet:
     """One device allocation with named sections, a pinned host image of the
-    sections the host fills, and the event of its last launch."""
+    sections the host fills, and the event of its last launch. Its calls
+    run with its device's context current (the caller's `on_device`, once
+    per launch), except the frees, which may run from the collector."""
 
     def __init__(self, ordinal: int = 0):
         self.ordinal = ordinal    # the CUDA device it is allocated on
@@ -70,10 +72,6 @@ class WorkspaceSet:
         need = {name: _round_up(max(int(n), 1), ALIGNMENT) for name, n in sizes.items()}
         fits = list(need) == list(self.sections) and all(
             need[name] <= self.sections[name] for name in need)
-        with on_device(self.ordinal):
-            self._reserve(need, fits)
-
-    def _reserve(self, need: dict, fits: bool) -> None:
         if not fits:
             drv = cuda()
             self.release()
@@ -98,8 +96,7 @@ class WorkspaceSet:
     def wait(self) -> None:
         """Until the last launch recorded on this set has finished."""
         if self.event is not None:
-            with on_device(self.ordinal):
-                check(cuda().cuEventSynchronize(self.event), "cuEventSynchronize")
+            check(cuda().cuEventSynchronize(self.event), "cuEventSynchronize")
 
     def upload(self, name: str, data: np.ndarray, stream: int) -> None:
         """Copies `data` into section `name` on `stream`, through the pinned
@@ -108,19 +105,17 @@ class WorkspaceSet:
         offset = self.offsets[name]
         assert data.nbytes <= self.sections[name], "section overflow"
         ctypes.memmove(self.host + offset, data.ctypes.data, data.nbytes)
-        with on_device(self.ordinal):
-            check(cuda().cuMemcpyHtoDAsync(self.device + offset, self.host + offset,
-                                           data.nbytes, stream), "cuMemcpyHtoDAsync")
+        check(cuda().cuMemcpyHtoDAsync(self.device + offset, self.host + offset,
+                                       data.nbytes, stream), "cuMemcpyHtoDAsync")
 
     def record(self, stream: int) -> None:
-        with on_device(self.ordinal):
-            check(cuda().cuEventRecord(self.event, stream), "cuEventRecord")
+        check(cuda().cuEventRecord(self.event, stream), "cuEventRecord")
 
     def release(self) -> None:
         if self.capacity:
-            self.wait()
-            drv = cuda()
             with on_device(self.ordinal):
+                self.wait()
+                drv = cuda()
                 drv.cuMemFree(self.device)
                 drv.cuMemFreeHost(self.host)
             self.capacity = self.device = self.host = 0
@@ -136,7 +131,8 @@ class WorkspaceSet:
 
 
 class Workspace:
-    """A ring of `depth` WorkspaceSets per stream."""
+    """A ring of `depth` WorkspaceSets per stream (on device `ordinal`;
+    acquire under its context, as WorkspaceSet's calls)."""
 
     def __init__(self, depth: int = 4, ordinal: int = 0):
         self.ordinal = ordinal
