@@ -276,6 +276,53 @@ def test_pad_takes_the_values_torch_takes(dtype, value, gen):
     assert got.dtype == want.dtype and same_bits(got, want)
 
 
+# Every torch dtype of 1, 2, 4 or 8 bytes that this torch has: the ops move
+# bits, so each comes back in its own dtype with x's bits (the kernels are
+# those of its element size, cached for the shapes of the sweep).
+MOVED_DTYPES = [d for d in (getattr(torch, name, None) for name in (
+    "bool", "uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex32", "complex64",
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+    "float8_e8m0fnu")) if d is not None]
+
+
+def _torch_pad_or_none(x, pad_, value):
+    """torch's F.pad of x, on the GPU or, where torch pads this dtype only
+    there, on the CPU; None where torch pads it nowhere."""
+    for run in (lambda: F.pad(x, pad_, value=value),
+                lambda: F.pad(x.cpu(), pad_, value=value).to(x.device)):
+        try:
+            return run()
+        except (RuntimeError, TypeError, ValueError, OverflowError):
+            pass
+    return None
+
+
+@pytest.mark.parametrize("dtype", MOVED_DTYPES, ids=lambda d: str(d).replace("torch.", ""))
+def test_every_dtype_of_a_moved_size(dtype, gen):
+    elem = torch.empty((), dtype=dtype).element_size()
+    def fresh(shape):
+        if dtype == torch.bool:   # bools hold 0 or 1
+            return torch.randint(0, 2, shape, device="cuda", generator=gen).bool()
+        return random_bits(shape, elem, gen, dtype)
+    for shape, dims in (((3, 80, 144), (0, 2, 1)), ((80, 3, 144), (1, 0, 2))):
+        x = fresh(shape)
+        assert same_bits(permute(x, dims), ref_permute(x, dims)), (shape, dims)
+    x = fresh((3, 20, 32))
+    for value in (0, 1):
+        want = _torch_pad_or_none(x, (1, 1, 1, 1), value)
+        if want is None:   # torch pads this dtype nowhere: ours names the rule
+            with pytest.raises(TileUsageError) as err:
+                pad(x, (1, 1, 1, 1), value=value)
+            assert err.value.rule == "pad-value"
+        else:
+            assert same_bits(pad(x, (1, 1, 1, 1), value=value), want), value
+    image = fresh((2, 16, 20, 24))
+    for layout, y in (("NCHW", image), ("NHWC", image.permute(0, 2, 3, 1).contiguous())):
+        assert same_bits(unfold(y, 3, padding=1, layout=layout),
+                         _unfold_expected(y, 3, 1, 1, 1, layout)), layout
+
+
 def test_a_view_with_six_apart_axes(gen):
     # Its strides keep six axes apart: it runs as its contiguous copy.
     base = random_bits((4, 4, 4, 4, 4, 8), 2, gen)

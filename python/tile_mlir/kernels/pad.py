@@ -264,7 +264,8 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     """The rows kernel's variants: other CTA shapes and stage counts, tiles
     of a static height (the earlier default's 32 rows, whose last tile of a
     258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
-    258), L2 promotion and evict_first loads, power-of-two boxes."""
+    258), the box as high as the tiles, L2 promotion and evict_first loads,
+    power-of-two boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
     G = PERSISTENT_GRID
@@ -285,6 +286,9 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
         rows = -(-h_out // tiles)
         cands.append((f"static r{rows} t{threads} g{ctas * G} s{stages}",
                       shape(threads, ctas, stages, rows=rows, equal=False)))
+    # The default's CTAs, its box as high as its tiles (no unused box rows).
+    tile_rows = -(-h_out // -(-h_out // params["rows"]))
+    cands.append((f"box r{tile_rows} t256 g396 s{s}", shape(256, 3, s, rows=tile_rows)))
     cands += [("l2-256B", {**params, "l2_promotion": 3}),
               ("evict-first", {**params, "evict_first": True})]
     c = plan.canonical
