@@ -212,7 +212,7 @@ def _wide(shape, strides, wide: bool, w: int) -> tuple:
 def variants(plan) -> list:
     """(name, (builder, params)) of the plan's kernel and the variants the
     benchmark measures beside it: more threads, two CTAs per SM, deeper or
-    shallower pipelines."""
+    shallower pipelines, tile walks and tile shapes."""
     builder, params = kernel_for(plan)
     out = [("default", (builder, params))]
     if plan.kind == "transpose":
@@ -250,6 +250,11 @@ def variants(plan) -> list:
         for base_name, base in (("", params), ("1tile t512 ", {**one, "threads": 512})):
             out += [(f"{base_name}walk {w}", (builder, {**base, "walk": list(w)}))
                     for w in walk_variants(plan)]
+            # Tiles of the same bytes, longer on one side: whole 512-byte
+            # input rows read (64 x 256), or 512-byte output runs (256 x 64).
+            if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
+                out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
+                        for a, b in ((64, 256), (256, 64))]
     elif plan.kind == "boxes":
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
         out.append(("g264 s4", (builder, {**params, "stages": 4})))
