@@ -89,7 +89,10 @@ class Row:
         self.fns = {}      # (who, name) -> the timed function
         self.rounds = {}   # (who, name) -> TB/s of each round
 
-    def record(self, who, name, ms, ok):
+    def record(self, who, name, ms, ok, fn=None):
+        """One timing; `fn`, the function timed, for the rounds."""
+        if fn is not None:
+            self.fns[who, name] = fn
         r = {"who": who, "name": name, "ms": ms, "tbps": self.nbytes / ms / 1e9,
              "exact": ok}
         self.results.append(r)
@@ -134,8 +137,7 @@ def measure(row, who, name, fn, out, ref, fresh=None):
             fresh()
         fn()
         ok = exact(out, ref)
-        row.record(who, name, bench(fn), ok)
-        row.fns[who, name] = fn
+        row.record(who, name, bench(fn), ok, fn)
     except Exception as err:  # a variant that does not compile or launch: say so
         msg = str(err).splitlines()[0] if str(err) else ""
         print(f"    {who:7s} {name:44s} {type(err).__name__}: {msg[:100]}", flush=True)
@@ -152,8 +154,7 @@ def permute_row(shape, dims, args) -> Row:
     x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
     ref = x.permute(dims).contiguous()
     torch_fn = (lambda: x.permute(dims).contiguous())
-    row.record("torch", "x.permute(dims).contiguous()", bench(torch_fn), True)
-    row.fns["torch", "x.permute(dims).contiguous()"] = torch_fn
+    row.record("torch", "x.permute(dims).contiguous()", bench(torch_fn), True, torch_fn)
     out = torch.empty_like(ref)
 
     def fresh():
@@ -211,8 +212,7 @@ def pad_row(case, args) -> Row:
     x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
     ref = F.pad(x, pad_)
     torch_fn = (lambda: F.pad(x, pad_))
-    row.record("torch", "F.pad", bench(torch_fn), True)
-    row.fns["torch", "F.pad"] = torch_fn
+    row.record("torch", "F.pad", bench(torch_fn), True, torch_fn)
     out = torch.empty_like(ref)
 
     def fresh():
@@ -264,8 +264,7 @@ def unfold_row(layout, args) -> Row:
     row = Row(f"unfold {k}x{k} pad {p} {layout} " + "x".join(map(str, x.shape)),
               (x.numel() + ref.numel()) * 2)
     print(f"{row.name}: {row.nbytes / 2**30:.2f} GiB (input + output)", flush=True)
-    row.record("torch", label, bench(torch_fn), True)
-    row.fns["torch", label] = torch_fn
+    row.record("torch", label, bench(torch_fn), True, torch_fn)
     out = torch.empty_like(ref)
 
     def fresh():

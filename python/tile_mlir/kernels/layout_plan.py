@@ -527,6 +527,13 @@ def rows_tile(elem: int, d_inner: int, o_inner: int, fit: bool = True) -> tuple:
     return wbox, nb, max(1, min(BOX_MAX, PAD_ROWS_STAGE // (elem * nb * wbox)))
 
 
+def equal_tile_height(out_rows, box_rows, cdiv):
+    """The pad rows kernel's tiles of one height: out_rows split into the
+    fewest tiles a box of box_rows allows, evenly (258 rows, a box of 45:
+    six tiles of 43). `cdiv` is ceiling division on ints or kernel values."""
+    return cdiv(out_rows, cdiv(out_rows, box_rows))
+
+
 def even_box_width(width: int, out_inner: int, v: int) -> int:
     """The boxes pad's box row: the column tiles that `width` (a power of
     two, a multiple of v) gives an output row of out_inner, made equal (a

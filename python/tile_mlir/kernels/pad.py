@@ -33,8 +33,8 @@ from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counte
                           launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
                           torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
-from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, fill_kind, pad_box,
-                          pad_spec, plan_or_dense, plan_pad)
+from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, equal_tile_height,
+                          fill_kind, pad_box, pad_spec, plan_or_dense, plan_pad)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PAD_BOXES = "tile_mlir.kernels.pad_kernels:build_pad_boxes"
@@ -287,8 +287,8 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
         cands.append((f"static r{rows} t{threads} g{ctas * G} s{stages}",
                       shape(threads, ctas, stages, rows=rows, equal=False)))
     # The default's CTAs, its box as high as its tiles (no unused box rows).
-    tile_rows = -(-h_out // -(-h_out // params["rows"]))
-    cands.append((f"box r{tile_rows} t256 g396 s{s}", shape(256, 3, s, rows=tile_rows)))
+    tile_rows = equal_tile_height(h_out, params["rows"], lambda a, n: -(-a // n))
+    cands.append((f"box r{tile_rows} t256 g{3 * G} s{s}", shape(256, 3, s, rows=tile_rows)))
     cands += [("l2-256B", {**params, "l2_promotion": 3}),
               ("evict-first", {**params, "evict_first": True})]
     c = plan.canonical

@@ -32,7 +32,7 @@ from ..builder.pointers import shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
 from .layout_call import rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
-from .layout_plan import STRIDE_ALIGN
+from .layout_plan import STRIDE_ALIGN, equal_tile_height
 from .opcodes import load_opcode, store_opcode
 from .transpose_inplace import cache_hints
 
@@ -214,7 +214,7 @@ class RowsGeometry:
     def height(self, out_rows, ops):
         """Output rows per tile: `rows`, or with `equal` the height that
         splits out_rows into as few tiles as `rows` gives, evenly."""
-        return ops.cdiv(out_rows, ops.cdiv(out_rows, self.rows)) if self.equal else self.rows
+        return equal_tile_height(out_rows, self.rows, ops.cdiv) if self.equal else self.rows
 
     def origin(self, t, counts, ops, height) -> tuple:
         """(outer output coords, first output row, first output column) of
