@@ -121,11 +121,13 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     A = np.ascontiguousarray(x).view(storage(elem)).reshape(in_shape)
     B = np.zeros(out_shape, dtype=storage(elem))
     if plan.kind in ("boxes", "copy"):
-        return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"])), A, B)
+        return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"]), (),
+                                       tuple(p.get("order", ()))), A, B)
     if plan.kind == "transpose":
         geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
                                      p.get("gather", ()), p.get("wide_in", False),
-                                     p.get("wide_out", False), p.get("walk", ()))
+                                     p.get("wide_out", False), p.get("walk", ()),
+                                     p.get("order", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
     return np.ascontiguousarray(A.transpose(p["perm"]))
 

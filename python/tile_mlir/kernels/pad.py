@@ -30,7 +30,8 @@ import numbers
 
 from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
-                          launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
+                          launch, persistent_grid, rows_launch, rows_stage_bytes,
+                          rows_staging_bytes, strided,
                           torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, equal_tile_height,
@@ -220,6 +221,10 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
     shape, strides = list(plan.in_view[0]), list(plan.in_view[1])
     value = [_signed64(bits)]
     if plan.kind == "rows":
+        columns = params["nb"] * params["wbox"] - 16 // t.element_size()
+        if params.get("bulk_store") and plan.out_shape[-1] > columns:
+            raise ValueError(f"a bulk-storing pad rows kernel stores whole rows of at "
+                             f"most {columns} elements; these have {plan.out_shape[-1]}")
         if c.rank == 1:   # one row: its (unused) outer stride a 16-byte multiple
             per16 = 16 // t.element_size()
             shape, strides = [1] + shape, [-(-shape[0] // per16) * per16] + strides
@@ -298,7 +303,30 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
         _, old = kernel_for(pow2, dtype_name)
         cands += [("pow2 boxes t512 g264", {**old, "threads": 512, "grid": 2 * G}),
                   ("pow2 boxes t256 g396", {**old, "threads": 256, "grid": 3 * G})]
-    return [(name, (builder, k)) for name, k in cands if fits(k)]
+    out = [(name, (builder, k)) for name, k in cands if fits(k)]
+    return out + _bulk_variants(plan, builder, params)
+
+
+def _bulk_variants(plan, builder, params) -> list:
+    """The rows kernel storing each tile with one bulk copy (build_pad_rows'
+    bulk_store) where the output rows fit one tile's columns: the default's
+    tiles in two CTAs an SM, and tiles half as high in three or four."""
+    elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
+    columns = nb * wbox - 16 // elem
+    if plan.out_shape[-1] > columns:
+        return []
+    G = PERSISTENT_GRID
+    half = max(1, params["rows"] // 2)
+    cands = [(f"bulk t{t} g{c * G} s{s}", {**params, "threads": t, "grid": c * G, "stages": s,
+                                            "bulk_store": True})
+             for t, c, s in ((256, 2, 2), (512, 2, 2))]
+    cands += [(f"bulk r{half} t256 g{c * G} s{s}", {**params, "rows": half, "threads": 256,
+                                                     "grid": c * G, "stages": s,
+                                                     "bulk_store": True})
+              for c, s in ((3, 3), (4, 2))]
+    return [(name, (builder, k)) for name, k in cands if ctas_fit(
+        k["grid"] // G, k["stages"], rows_stage_bytes(k["rows"], wbox, nb, elem) +
+        rows_staging_bytes(k["rows"], columns, elem))]
 
 
 _TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",

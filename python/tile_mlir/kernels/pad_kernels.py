@@ -28,9 +28,9 @@ from mlir.dialects import arith, llvm, vector
 from .. import builder as K
 from .. import tma
 from ..builder import IrOps
-from ..builder.pointers import shared_pointer
+from ..builder.pointers import bulk_store_global, shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
-from .layout_call import rows_stage_bytes
+from .layout_call import rows_stage_bytes, rows_staging_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN, equal_tile_height
 from .opcodes import load_opcode, store_opcode
@@ -237,19 +237,26 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   equal: bool = False, name: str = "pad_rows") -> K.KernelDef:
+                   equal: bool = False, bulk_store: bool = False,
+                   name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
     and `evict_first` (the loads' L2 policy) are benchmark variants;
-    `equal`: tiles of one height at most `rows` (RowsGeometry)."""
+    `equal`: tiles of one height at most `rows` (RowsGeometry).
+    `bulk_store`: the threads compose each tile's output, one run of B,
+    in a staging buffer of the stage, and one bulk copy stores its 16-byte
+    aligned middle (the threads store the few elements before and after);
+    it needs B's rows no wider than the tile's columns (the caller checks)."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
     elem = dtype_bytes(dtype)
     geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal))
     V = geo.vec
-    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem))
+    in_bytes = rows_stage_bytes(rows, wbox, nb, elem)
+    staging = rows_staging_bytes(rows, geo.columns, elem) if bulk_store else 0
+    st = Stages(stages, in_bytes + staging)
     oob = 1 if fill == "nan" else 0
     warps = threads // 32
     row_steps = -(-rows // warps)
@@ -291,6 +298,32 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             outer_ok = _all([(o - l >= 0) for o, l in zip(outer, lefts)] +
                             [(o - l < d) for o, l, d in zip(outer, lefts, dims)]) \
                 if fill == "value" and outer else None
+            if bulk_store:
+                # The tile is the run [f0, f1) of B; the staging buffer holds
+                # it from the aligned element at or before f0, and the bulk
+                # copy stores its aligned middle [a0, a1).
+                f0 = (flat_outer * out[-2] + row0) * out[-1]
+                f1 = f0 + DynOps.min(height, out[-2] - row0) * out[-1]
+                base = IrOps.and_(f0, -V)
+                a0, a1 = IrOps.and_(f0 + (V - 1), -V), IrOps.and_(f1, -V)
+                sbase = bases[s] + in_bytes
+                with K.if_(tid == 0):   # the store of this stage's last tile has read it
+                    K.bulk_wait_group(stages - 1, read=True)
+                K.cta_sync()
+
+            def put_vector(words, g):
+                if bulk_store:
+                    llvm.store(words, shared_pointer(sbase + (g - base) * elem), alignment=16)
+                else:
+                    K.vector_store(vector.bitcast(vtype, words), B, (g,))
+
+            def put_element(v, g):
+                if bulk_store:
+                    _shared_store(v, sbase + (g - base) * elem, dtype)
+                    with K.if_(_any([g < a0, g >= a1])):
+                        B[g] = K.Expr(v)
+                else:
+                    B[g] = K.Expr(v)
 
             def element(ebase, x, row_ok):
                 v = _shared_load(dtype, ebase + geo.shared_offset(0, x + delta, DynOps))
@@ -328,23 +361,34 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                                     ebase + geo.shared_offset(0, a, DynOps),
                                     ebase + geo.shared_offset(0, a + V, DynOps),
                                     (s_idx - a) * elem)
-                                K.vector_store(vector.bitcast(vtype, words), B,
-                                               (f + x0,))
+                                put_vector(words, f + x0)
                             else:
                                 elems = [element(ebase, x0 + i, row_ok) for i in range(V)]
-                                K.vector_store(vector.from_elements(vtype, elems), B,
-                                               (f + x0,))
+                                put_vector(vector.bitcast(
+                                    ir.VectorType.get([4], ir.IntegerType.get_signless(32)),
+                                    vector.from_elements(vtype, elems)), f + x0)
                     # The ends: lanes 0..V-1 the head, V..2V-1 the tail.
                     with K.if_(lane < V):
                         x = lane
                         with K.if_(_all([x < head, x < n_x])):
-                            B[f + x] = K.Expr(element(ebase, x, row_ok))
+                            put_element(element(ebase, x, row_ok), f + x)
                     with K.if_(_all([lane >= V, lane < 2 * V])):
                         x = head + n_vec * V + (lane - V)
                         with K.if_(x < n_x):
-                            B[f + x] = K.Expr(element(ebase, x, row_ok))
+                            put_element(element(ebase, x, row_ok), f + x)
+            if bulk_store:
+                K.fence_proxy_async_shared_cta()
+                K.cta_sync()
+                with K.if_(tid == 0):
+                    with K.if_(a1 > a0):
+                        bulk_store_global(B, a0 * elem, sbase + (a0 - base) * elem,
+                                          (a1 - a0) * elem)
+                    K.bulk_commit_group()
 
         all_thread_pipeline(st, Ctr, product(counts), load, work, None)
+        if bulk_store:
+            with K.if_(tid == 0):
+                K.bulk_wait_group(0)
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]

@@ -250,6 +250,8 @@ def variants(plan) -> list:
         for base_name, base in (("", params), ("1tile t512 ", {**one, "threads": 512})):
             out += [(f"{base_name}walk {w}", (builder, {**base, "walk": list(w)}))
                     for w in walk_variants(plan)]
+            out += [(f"{base_name}order {o}", (builder, {**base, "order": list(o)}))
+                    for o in order_variants(plan)]
             # Tiles of the same bytes, longer on one side: whole 512-byte
             # input rows read (64 x 256), or 512-byte output runs (256 x 64).
             if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
@@ -261,6 +263,8 @@ def variants(plan) -> list:
         out.append(("g396 s2", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
                                           "stages": 2})))
         out.append(("s6", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 6})))
+        out += [(f"order {o}", (builder, {**params, "order": list(o)}))
+                for o in order_variants(plan)]
         out += [(name, (builder, p)) for name, p in permuted_store_variants(plan, params)]
     elif plan.kind == "copy":
         out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
@@ -278,6 +282,24 @@ def walk_variants(plan) -> list:
     counts = transpose_tile_counts(plan.canonical, plan.params)
     walked = [a for a in plan.params["perm"] if counts[a] > 1][1:]
     return [(a, g) for a in walked for g in WALK_BLOCKS if g < counts[a]]
+
+
+def order_variants(plan) -> list:
+    """Tile orders (TiledGeometry.tile_order) for the benchmark beside the
+    output's: the input's own order (consecutive tiles read neighbouring
+    pieces of the same input rows), and the output's with the input's
+    innermost axis fastest. For a transpose, orders that only move one axis
+    to the slowest place are walks (walk_variants) and are left out."""
+    perm = tuple(plan.params["perm"])
+    walks = plan.kind == "transpose"
+    r = len(perm)
+    inner_last = tuple(a for a in perm if a != r - 1) + (r - 1,)
+    out = []
+    for o in (tuple(range(r)), inner_last):
+        walk_like = walks and any(o == (a,) + tuple(b for b in perm if b != a) for a in perm)
+        if o != perm and not walk_like and o not in out:
+            out.append(o)
+    return out
 
 
 def recipes_for(cases) -> list:

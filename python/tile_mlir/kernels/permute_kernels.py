@@ -67,10 +67,13 @@ class TiledGeometry:
     # the blocks slowest (the rest of the walk unchanged inside each), so
     # the tiles in flight cover a smaller region; () walks plainly.
     walk: tuple = ()
+    # The input axes from the slowest tile digit to the fastest; () is the
+    # output's order. Another order trades which side's runs are long.
+    tile_order: tuple = ()
 
     @property
     def order(self) -> tuple:
-        return self.perm
+        return self.tile_order or self.perm
 
     def counts(self, dims, ops) -> list:
         return [d if t == 1 else ops.cdiv(d, t) for d, t in zip(dims, self.tile)]
@@ -125,7 +128,7 @@ class TransposeGeometry(TiledGeometry):
 
     @staticmethod
     def make(perm, tile, span: int, elem: int, gather=(), wide_in: bool = False,
-             wide_out: bool = False, walk=()) -> "TransposeGeometry":
+             wide_out: bool = False, walk=(), order=()) -> "TransposeGeometry":
         perm = tuple(perm)
         gather = tuple(int(g) for g in gather)
         axes = perm[len(perm) - 1 - len(gather):]
@@ -139,7 +142,7 @@ class TransposeGeometry(TiledGeometry):
             fields.append((in_shift, out_shift, logs[a]))
         t_k = product(extents_[a] for a in axes)
         identity = all(i == o for i, o, _ in fields)
-        return TransposeGeometry(perm, tuple(extents_), tuple(walk),
+        return TransposeGeometry(perm, tuple(extents_), tuple(walk), _tile_order(perm, order),
                                  TileLayout(elem, span, t_k, t_l,
                                             () if identity else tuple(fields),
                                             bool(wide_in), bool(wide_out)), axes)
@@ -193,8 +196,16 @@ class TransposeGeometry(TiledGeometry):
                                      else IrOps.div(inner, w), 0)
 
 
+def _tile_order(perm, order) -> tuple:
+    """A tile order (TiledGeometry.tile_order) checked against perm."""
+    order = tuple(int(a) for a in order)
+    if order and sorted(order) != list(range(len(perm))):
+        raise ValueError(f"order {order}: not a permutation of the {len(perm)} input axes")
+    return order
+
+
 def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 1,
-                        grid: int = 132, permuted_store: bool = False,
+                        grid: int = 132, permuted_store: bool = False, order=(),
                         name: str = "permute_boxes") -> K.KernelDef:
     """B = A.permute(perm) for a perm that keeps the innermost axis: boxes
     `box` (input order; extents above 1 only on axes whose order the
@@ -202,7 +213,8 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
     permuted ones. `permuted_store`: B is the output seen in the input's
     axis order (its strides permuted, so not decreasing), and each box is
     stored at the coordinates it was loaded from: the box may then span any
-    axes, and both images are the same bytes."""
+    axes, and both images are the same bytes. `order`: the tile order
+    (TiledGeometry.tile_order; () the output's)."""
     perm = _check_perm(perm)
     box = tuple(int(b) for b in box)
     r = len(perm)
@@ -213,7 +225,7 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
     if not permuted_store and [a for a in perm if a in big] != big:
         raise ValueError(f"box {box}: the permutation {perm} reorders its axes")
     dtype = ELEM_DTYPES[elem]
-    geo = BoxGeometry(perm, box)
+    geo = BoxGeometry(perm, box, (), _tile_order(perm, order))
     out_box = box if permuted_store else tuple(box[p] for p in perm)
     stage_bytes = -(-product(box) * elem // 1024) * 1024
     st = Stages(stages, stage_bytes)
@@ -303,7 +315,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
                             store_lag: int = 1, grid: int = 132, threads: int = 256,
                             method: str | None = None, gather=(), wide_in: bool = False,
                             wide_out: bool = False, evict_first: str = "", walk=(),
-                            name: str = "permute_transpose") -> K.KernelDef:
+                            order=(), name: str = "permute_transpose") -> K.KernelDef:
     """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
     tiles (`TransposeGeometry`: tile = (extent along input axis
     perm[-1 - len(gather)], T_l); `gather` the whole extents of the output's
@@ -318,7 +330,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     is the tile count, `stages` is ignored). `evict_first`: "load", "store"
     or "both" give those copies the L2 evict_first policy. `walk`: (axis,
     g), the tile walk in blocks of g tiles along input axis `axis`
-    (TiledGeometry.walk)."""
+    (TiledGeometry.walk); `order`, the tile order (TiledGeometry.tile_order)."""
     perm = _check_perm(perm)
     r = len(perm)
     if perm[-1] == r - 1:
@@ -329,7 +341,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     if walk and (len(walk) != 2 or not 0 <= walk[0] < r or walk[1] < 1):
         raise ValueError(f"walk {walk}: (input axis, tiles per block >= 1)")
     geo = TransposeGeometry.make(perm, tuple(tile), span, elem, gather, wide_in, wide_out,
-                                 walk)
+                                 walk, order)
     if r - 1 in geo.gather_axes:
         raise ValueError(f"gather {gather}: the gathered axes include the innermost")
     lay = geo.layout
