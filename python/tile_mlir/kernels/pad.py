@@ -222,6 +222,9 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
     value = [_signed64(bits)]
     if plan.kind == "rows":
         columns = params["nb"] * params["wbox"] - 16 // t.element_size()
+        if params.get("inbounds") and not inbounds_fits(plan, params):
+            raise ValueError(f"the inbounds pad rows kernel does not take this pad "
+                             f"(pad.inbounds_fits): {plan.canonical}")
         if params.get("bulk_store") and plan.out_shape[-1] > columns:
             raise ValueError(f"a bulk-storing pad rows kernel stores whole rows of at "
                              f"most {columns} elements; these have {plan.out_shape[-1]}")
@@ -304,7 +307,38 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
         cands += [("pow2 boxes t512 g264", {**old, "threads": 512, "grid": 2 * G}),
                   ("pow2 boxes t256 g396", {**old, "threads": 256, "grid": 3 * G})]
     out = [(name, (builder, k)) for name, k in cands if fits(k)]
-    return out + _bulk_variants(plan, builder, params)
+    return out + _bulk_variants(plan, builder, params) + _inbounds_variants(plan, builder, params)
+
+
+def inbounds_fits(plan, params) -> bool:
+    """Whether build_pad_rows' inbounds form takes this pad: the zero fill,
+    two boxes, A's width in [wbox, 2 wbox] and a multiple of 16 bytes, and
+    B's rows no wider than 2 wbox + 32 bytes."""
+    elem, wbox = plan.params["elem"], params["wbox"]
+    width = plan.canonical.shape[-1]
+    return (params["fill"] == "zero" and params["nb"] == 2 and wbox <= width <= 2 * wbox
+            and width * elem % 16 == 0 and plan.out_shape[-1] <= 2 * wbox + 32 // elem)
+
+
+def _inbounds_variants(plan, builder, params) -> list:
+    """The rows kernel with its boxes inside A's rows (build_pad_rows'
+    inbounds), in the default's CTAs and with the box as high as the tiles."""
+    if not inbounds_fits(plan, params):
+        return []
+    G = PERSISTENT_GRID
+    h_out = plan.out_shape[-2]
+    tile_rows = equal_tile_height(h_out, params["rows"], lambda a, n: -(-a // n))
+    out = []
+    half = {**params, "wbox": plan.canonical.shape[-1] // 2}
+    if half["wbox"] % (16 // plan.params["elem"]) == 0 and inbounds_fits(plan, half):
+        # Two boxes of half a row each: no column read twice.
+        out.append((f"inbounds w{half['wbox']}", (builder, {**half, "inbounds": True})))
+    return out + [("inbounds", (builder, {**params, "inbounds": True})),
+            ("inbounds t512 g264", (builder, {**params, "inbounds": True, "threads": 512,
+                                              "grid": 2 * G})),
+            (f"inbounds box r{tile_rows} t256 g{3 * G}",
+             (builder, {**params, "inbounds": True, "rows": tile_rows, "threads": 256,
+                        "grid": 3 * G}))]
 
 
 def _bulk_variants(plan, builder, params) -> list:
@@ -319,11 +353,11 @@ def _bulk_variants(plan, builder, params) -> list:
     half = max(1, params["rows"] // 2)
     cands = [(f"bulk t{t} g{c * G} s{s}", {**params, "threads": t, "grid": c * G, "stages": s,
                                             "bulk_store": True})
-             for t, c, s in ((256, 2, 2), (512, 2, 2))]
+             for t, c, s in ((512, 2, 2),)]
     cands += [(f"bulk r{half} t256 g{c * G} s{s}", {**params, "rows": half, "threads": 256,
                                                      "grid": c * G, "stages": s,
                                                      "bulk_store": True})
-              for c, s in ((3, 3), (4, 2))]
+              for c, s in ((4, 2),)]
     return [(name, (builder, k)) for name, k in cands if ctas_fit(
         k["grid"] // G, k["stages"], rows_stage_bytes(k["rows"], wbox, nb, elem) +
         rows_staging_bytes(k["rows"], columns, elem))]

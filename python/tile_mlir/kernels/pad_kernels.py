@@ -193,6 +193,9 @@ class RowsGeometry:
     nb: int
     rows: int
     equal: bool = False
+    # Two boxes inside A's rows (build_pad_rows' inbounds): the second ends
+    # at the row's end, and the threads write the fill outside them.
+    inbounds: bool = False
 
     @property
     def vec(self) -> int:
@@ -200,7 +203,9 @@ class RowsGeometry:
 
     @property
     def columns(self) -> int:
-        return self.nb * self.wbox - self.vec
+        # inbounds: A's row (at most nb wbox) and up to 16 bytes of fill each side.
+        return self.nb * self.wbox + 2 * self.vec if self.inbounds else \
+            self.nb * self.wbox - self.vec
 
     @property
     def box_bytes(self) -> int:
@@ -237,7 +242,7 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   equal: bool = False, bulk_store: bool = False,
+                   equal: bool = False, bulk_store: bool = False, inbounds: bool = False,
                    name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
@@ -247,12 +252,20 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     `bulk_store`: the threads compose each tile's output, one run of B,
     in a staging buffer of the stage, and one bulk copy stores its 16-byte
     aligned middle (the threads store the few elements before and after);
-    it needs B's rows no wider than the tile's columns (the caller checks)."""
+    it needs B's rows no wider than the tile's columns (the caller checks).
+    `inbounds` (zero fill, nb = 2): the boxes lie inside A's rows, the
+    first at column 0 and the second ending at the row's end, and the
+    threads write the zero columns themselves: a box that hangs over a
+    row's end costs the copy engine (docs/NOTES.md). It needs wbox <=
+    A's width <= 2 wbox, the width a multiple of 16 bytes and B's rows no
+    wider than 2 wbox + 32 bytes (the caller checks)."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
     elem = dtype_bytes(dtype)
-    geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal))
+    if inbounds and (fill != "zero" or nb != 2):
+        raise ValueError("inbounds takes the zero fill and two boxes")
+    geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal), bool(inbounds))
     V = geo.vec
     in_bytes = rows_stage_bytes(rows, wbox, nb, elem)
     staging = rows_staging_bytes(rows, geo.columns, elem) if bulk_store else 0
@@ -279,13 +292,27 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
         value = _as_element(_bits(scalars[2 * rank], dtype), dtype) \
             if fill == "value" else None
 
+        last = dims[-1] - wbox   # inbounds: the second box's first column
+
+        def in_offset(c):
+            """Byte offset in a stage of A's column c (inbounds) in tile row 0."""
+            beyond = arith.cmpi(arith.CmpIPredicate.uge, K.Expr.of(c), K.Expr.of(last))
+            skip = geo.box_bytes - last * elem
+            return c * elem + K.Expr(arith.select(beyond, K.Expr.of(skip), K.Expr.of(0, c)))
+
+        def inside(c):
+            """(c inside A's row, c clamped to column 0 when not) for inbounds."""
+            ok = arith.cmpi(arith.CmpIPredicate.ult, K.Expr.of(c), K.Expr.of(dims[-1]))
+            return ok, K.Expr(arith.select(ok, K.Expr.of(c), K.Expr.of(0, c)))
+
         def load(s, ticket, bar, tag):
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
             col, _ = geo.load_start(c0, lefts[-1], DynOps)
             src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
             for k in range(nb):
+                start = (0 if k == 0 else last) if inbounds else col + k * wbox
                 tma.apply(load_opcode(rank, hinted), bufs[s][k], A, box=(1,) * (rank - 2) +
-                          (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
+                          (rows, wbox), coords=src + (start,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
         def work(s, ticket):
@@ -326,6 +353,11 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     B[g] = K.Expr(v)
 
             def element(ebase, x, row_ok):
+                if inbounds:
+                    ok, c = inside(x - lefts[-1])
+                    v = _shared_load(dtype, ebase + in_offset(c))
+                    return arith.select(ok, v, _as_element(
+                        arith.constant(ir.IntegerType.get_signless(8 * elem), 0), dtype))
                 v = _shared_load(dtype, ebase + geo.shared_offset(0, x + delta, DynOps))
                 if value is None:
                     return v
@@ -352,7 +384,17 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         v_i = lane + 32 * j
                         with K.if_(v_i < n_vec):
                             x0 = head + v_i * V
-                            if value is None:
+                            if inbounds:
+                                # The chunks outside A's row read as zeros.
+                                s_idx = x0 - lefts[-1]
+                                a = IrOps.and_(s_idx, -V)
+                                ok0, ca = inside(a)
+                                ok1, cb = inside(a + V)
+                                words = chunk_pair_vector(
+                                    ebase + in_offset(ca), ebase + in_offset(cb),
+                                    (s_idx - a) * elem, oks=(ok0, ok1))
+                                put_vector(words, f + x0)
+                            elif value is None:
                                 # 16 shifted bytes from the two aligned chunks
                                 # under them (the second may start the next box).
                                 s_idx = x0 + delta
