@@ -19,10 +19,11 @@ def base_address(buf: Buffer) -> Expr:
 
 @emits_ir
 def shared_pointer(addr: Expr) -> ir.Value:
-    """`!llvm.ptr<3>` at shared address `addr` (an index value)."""
+    """`!llvm.ptr<3>` at shared address `addr` (an index or i32 value)."""
     i64 = ir.IntegerType.get_signless(64)
-    return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"),
-                         arith.index_cast(i64, addr.value))
+    v = addr.value
+    wide = arith.index_cast(i64, v) if isinstance(v.type, ir.IndexType) else arith.extui(i64, v)
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"), wide)
 
 
 @emits_ir

@@ -186,7 +186,8 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr,
         lo = arith.select(q0, words[j + 1], words[j])
         hi = arith.select(q0, words[j + 3], words[j + 2])
         picked.append(arith.select(q1, hi, lo))
-    shift = arith.index_cast(i32, K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
+    from ..builder.values import to_i32 as as_i32   # index or already i32
+    shift = as_i32(K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
     # One 32-bit funnel shift a word (shf.r), not a 64-bit shift of a pair.
     return vector.from_elements(v4, [llvm.intr_fshr(picked[i + 1], picked[i], shift)
                                      for i in range(4)])

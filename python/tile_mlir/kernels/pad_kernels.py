@@ -29,6 +29,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import bulk_store_global, shared_pointer
+from ..builder.values import to_i32
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
 from .layout_call import rows_stage_bytes, rows_staging_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
@@ -243,7 +244,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
                    equal: bool = False, bulk_store: bool = False, inbounds: bool = False,
-                   name: str = "pad_rows") -> K.KernelDef:
+                   narrow: bool = False, name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
@@ -258,7 +259,9 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     threads write the zero columns themselves: a box that hangs over a
     row's end costs the copy engine (docs/NOTES.md). It needs wbox <=
     A's width <= 2 wbox, the width a multiple of 16 bytes and B's rows no
-    wider than 2 wbox + 32 bytes (the caller checks)."""
+    wider than 2 wbox + 32 bytes (the caller checks). `narrow`: the
+    16-byte path's shared offsets in 32-bit arithmetic (fewer instructions
+    than the 64-bit index arithmetic)."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
@@ -393,6 +396,17 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                                 words = chunk_pair_vector(
                                     ebase + in_offset(ca), ebase + in_offset(cb),
                                     (s_idx - a) * elem, oks=(ok0, ok1))
+                                put_vector(words, f + x0)
+                            elif value is None and narrow:
+                                n32 = lambda e: K.Expr(to_i32(K.Expr.of(e)))  # noqa: E731
+                                x32 = n32(head) + n32(v_i) * V
+                                s_idx = x32 + n32(delta)
+                                a = IrOps.and_(s_idx, -V)
+                                eb = n32(ebase)
+                                words = chunk_pair_vector(
+                                    eb + geo.shared_offset(0, a, DynOps),
+                                    eb + geo.shared_offset(0, a + V, DynOps),
+                                    (s_idx - a) * elem)
                                 put_vector(words, f + x0)
                             elif value is None:
                                 # 16 shifted bytes from the two aligned chunks
