@@ -298,9 +298,13 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     tile_rows = equal_tile_height(h_out, params["rows"], lambda a, n: -(-a // n))
     cands.append((f"box r{tile_rows} t256 g{3 * G} s{s}", shape(256, 3, s, rows=tile_rows)))
     cands += [("narrow", {**params, "narrow": True}),
-              (f"narrow box r{tile_rows} t256 g{3 * G} s{s}",
-               shape(256, 3, s, rows=tile_rows, narrow=True)),
               ("narrow t512 g264", shape(512, 2, s, narrow=True))]
+    # The registers held to what the CTAs an SM need (.minnctapersm).
+    cands += [(f"{name} min-ctas", {**k, "min_ctas": k["grid"] // G}) for name, k in (
+        ("narrow", {**params, "narrow": True}),
+        (f"narrow box r{tile_rows} t256 g{3 * G} s{s}",
+         shape(256, 3, s, rows=tile_rows, narrow=True)),
+        ("narrow t512 g264", shape(512, 2, s, narrow=True)))]
     cands += [("l2-256B", {**params, "l2_promotion": 3}),
               ("evict-first", {**params, "evict_first": True})]
     c = plan.canonical

@@ -244,7 +244,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
                    equal: bool = False, bulk_store: bool = False, inbounds: bool = False,
-                   narrow: bool = False, name: str = "pad_rows") -> K.KernelDef:
+                   narrow: bool = False, min_ctas: int = 0,
+                   name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
@@ -261,7 +262,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     A's width <= 2 wbox, the width a multiple of 16 bytes and B's rows no
     wider than 2 wbox + 32 bytes (the caller checks). `narrow`: the
     16-byte path's shared offsets in 32-bit arithmetic (fewer instructions
-    than the 64-bit index arithmetic)."""
+    than the 64-bit index arithmetic). `min_ctas`: CTAs an SM the
+    registers must allow (0: ptxas' choice)."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
@@ -454,6 +456,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
+    kdef.min_ctas_per_sm = min_ctas or None
     return kdef
 
 
