@@ -104,8 +104,6 @@ class KernelDef:
         self.target = target
         self.params = (signature_params(body) if params is None
                        else _explicit_params(params))
-        # CTAs of this block one SM must hold at once (None: ptxas' choice).
-        self.min_ctas_per_sm: int | None = None
 
     def build(self, context: ir.Context | None = None) -> ir.Module:
         """Traces the body into a new module (in `context` or a new one)."""
@@ -133,11 +131,6 @@ class KernelDef:
             if self.cluster:
                 func.attributes["tile.cluster_size"] = ir.DenseI32ArrayAttr.get(
                     list(self.cluster))
-            if self.min_ctas_per_sm:
-                # ptxas then keeps the registers low enough for that many
-                # CTAs of this block on one SM (.minnctapersm).
-                func.attributes["nvvm.minctasm"] = ir.IntegerAttr.get(
-                    ir.IntegerType.get_signless(32), self.min_ctas_per_sm)
             trace = Trace(body)
             previous, Trace.current = Trace.current, trace
             try:

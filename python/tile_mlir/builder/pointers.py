@@ -5,10 +5,10 @@ swizzled addresses)."""
 from __future__ import annotations
 
 import mlir.ir as ir
-from mlir.dialects import arith, llvm, memref, nvvm
+from mlir.dialects import arith, llvm, memref
 
 from .trace import emits_ir
-from .values import Buffer, Expr, to_i32
+from .values import Buffer, Expr
 
 
 @emits_ir
@@ -19,11 +19,10 @@ def base_address(buf: Buffer) -> Expr:
 
 @emits_ir
 def shared_pointer(addr: Expr) -> ir.Value:
-    """`!llvm.ptr<3>` at shared address `addr` (an index or i32 value)."""
+    """`!llvm.ptr<3>` at shared address `addr` (an index value)."""
     i64 = ir.IntegerType.get_signless(64)
-    v = addr.value
-    wide = arith.index_cast(i64, v) if isinstance(v.type, ir.IndexType) else arith.extui(i64, v)
-    return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"), wide)
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"),
+                         arith.index_cast(i64, addr.value))
 
 
 @emits_ir
@@ -52,16 +51,3 @@ def load_shared_b16(addr: Expr) -> ir.Value:
 def store_shared_b16(value: ir.Value, addr: Expr) -> None:
     """One 16-bit store of `value` (an i16) to shared address `addr`."""
     llvm.store(value, shared_pointer(addr))
-
-
-@emits_ir
-def bulk_store_global(buf: Buffer, byte_offset: Expr, src: Expr, nbytes: Expr) -> None:
-    """`cp.async.bulk.global.shared::cta.bulk_group`: `nbytes` (a multiple of
-    16, a runtime value) from shared address `src` to byte `byte_offset` of
-    global tensor `buf`, both 16-byte aligned. It joins the issuing thread's
-    bulk async-group (bulk_commit_group / bulk_wait_group)."""
-    i64 = ir.IntegerType.get_signless(64)
-    base = arith.index_cast(i64, memref.extract_aligned_pointer_as_index(buf.value))
-    addr = arith.addi(base, arith.index_cast(i64, Expr.of(byte_offset)))
-    dst = llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"), addr)
-    nvvm.CpAsyncBulkSharedCTAToGlobalOp(dst, shared_pointer(src), to_i32(Expr.of(nbytes)))

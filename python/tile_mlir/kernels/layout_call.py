@@ -37,13 +37,6 @@ def rows_stage_bytes(rows_in: int, wbox: int, nb: int, elem: int) -> int:
     return -(-nb * box // 1024) * 1024
 
 
-def rows_staging_bytes(rows: int, columns: int, elem: int) -> int:
-    """Shared bytes of a bulk-storing rows kernel's staging buffer: a tile
-    of rows x columns output elements from the 16-byte chunk it starts in,
-    rounded to 1024 bytes (stages are whole 1024-byte blocks)."""
-    return -(-(rows * columns * elem + 16) // 1024) * 1024
-
-
 def ctas_fit(ctas: int, stages: int, stage_bytes: int) -> bool:
     """Whether `ctas` CTAs of `stages` stages fit in one SM's shared memory."""
     return ctas * (stages * stage_bytes + CTA_RESERVED_BYTES) <= SM_SHARED_BYTES

@@ -146,8 +146,7 @@ def signed_offset(x: K.Expr, delta: int) -> K.Expr:
     return x + delta if delta >= 0 else x - (-delta)
 
 
-def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr,
-                      oks: tuple | None = None) -> ir.Value:
+def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Value:
     """Bytes [byte_rem, byte_rem + 16) of the 32 bytes made of the 16-byte
     aligned shared chunks at chunk0 and chunk1 (byte_rem in 0..15), as a
     vector<4xi32>. Two 16-byte loads, conflict-free when the lanes of a warp
@@ -155,9 +154,7 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr,
     four-way bank conflicts each), then a word select and a funnel shift.
     chunk1 is read only when byte_rem > 0 (else chunk0 is read twice), so
     it may lie past the loaded bytes then. The chunks need not be adjacent:
-    the second may start the next box's row. `oks`: (i1, i1) values; a
-    chunk whose flag is false reads as zeros (its address must still be a
-    valid shared address)."""
+    the second may start the next box's row."""
     from mlir.dialects import llvm, vector
     from ..builder.pointers import shared_pointer
     i32 = ir.IntegerType.get_signless(32)
@@ -166,14 +163,9 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr,
     zero = K.Expr.of(0, byte_rem)
     has_rem = arith.cmpi(arith.CmpIPredicate.ne, rem, zero)
     second = K.Expr(arith.select(has_rem, K.Expr.of(chunk1), K.Expr.of(chunk0)))
-    flags = (None, None) if oks is None else (oks[0], arith.select(has_rem, oks[1], oks[0]))
-    zeros = arith.constant(v4, ir.DenseElementsAttr.get_splat(
-        v4, ir.IntegerAttr.get(i32, 0))) if oks is not None else None
     words = []
-    for addr, ok in zip((chunk0, second), flags):
+    for addr in (chunk0, second):
         v = llvm.load(v4, shared_pointer(addr), alignment=16)
-        if ok is not None:
-            v = arith.select(ok, v, zeros)
         words += [vector.extract(v, [], [i]) for i in range(4)]
 
     def bit(mask: int) -> ir.Value:
@@ -186,8 +178,7 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr,
         lo = arith.select(q0, words[j + 1], words[j])
         hi = arith.select(q0, words[j + 3], words[j + 2])
         picked.append(arith.select(q1, hi, lo))
-    from ..builder.values import to_i32 as as_i32   # index or already i32
-    shift = as_i32(K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
+    shift = arith.index_cast(i32, K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
     # One 32-bit funnel shift a word (shf.r), not a 64-bit shift of a pair.
     return vector.from_elements(v4, [llvm.intr_fshr(picked[i + 1], picked[i], shift)
                                      for i in range(4)])

@@ -30,8 +30,7 @@ import numbers
 
 from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
-                          launch, persistent_grid, rows_launch, rows_stage_bytes,
-                          rows_staging_bytes, strided,
+                          launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
                           torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, equal_tile_height,
@@ -221,13 +220,6 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
     shape, strides = list(plan.in_view[0]), list(plan.in_view[1])
     value = [_signed64(bits)]
     if plan.kind == "rows":
-        columns = params["nb"] * params["wbox"] - 16 // t.element_size()
-        if params.get("inbounds") and not inbounds_fits(plan, params):
-            raise ValueError(f"the inbounds pad rows kernel does not take this pad "
-                             f"(pad.inbounds_fits): {plan.canonical}")
-        if params.get("bulk_store") and plan.out_shape[-1] > columns:
-            raise ValueError(f"a bulk-storing pad rows kernel stores whole rows of at "
-                             f"most {columns} elements; these have {plan.out_shape[-1]}")
         if c.rank == 1:   # one row: its (unused) outer stride a 16-byte multiple
             per16 = 16 // t.element_size()
             shape, strides = [1] + shape, [-(-shape[0] // per16) * per16] + strides
@@ -297,14 +289,6 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     # The default's CTAs, its box as high as its tiles (no unused box rows).
     tile_rows = equal_tile_height(h_out, params["rows"], lambda a, n: -(-a // n))
     cands.append((f"box r{tile_rows} t256 g{3 * G} s{s}", shape(256, 3, s, rows=tile_rows)))
-    cands += [("narrow", {**params, "narrow": True}),
-              ("narrow t512 g264", shape(512, 2, s, narrow=True))]
-    # The registers held to what the CTAs an SM need (.minnctapersm).
-    cands += [(f"{name} min-ctas", {**k, "min_ctas": k["grid"] // G}) for name, k in (
-        ("narrow", {**params, "narrow": True}),
-        (f"narrow box r{tile_rows} t256 g{3 * G} s{s}",
-         shape(256, 3, s, rows=tile_rows, narrow=True)),
-        ("narrow t512 g264", shape(512, 2, s, narrow=True)))]
     cands += [("l2-256B", {**params, "l2_promotion": 3}),
               ("evict-first", {**params, "evict_first": True})]
     c = plan.canonical
@@ -314,61 +298,7 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
         _, old = kernel_for(pow2, dtype_name)
         cands += [("pow2 boxes t512 g264", {**old, "threads": 512, "grid": 2 * G}),
                   ("pow2 boxes t256 g396", {**old, "threads": 256, "grid": 3 * G})]
-    out = [(name, (builder, k)) for name, k in cands if fits(k)]
-    return out + _bulk_variants(plan, builder, params) + _inbounds_variants(plan, builder, params)
-
-
-def inbounds_fits(plan, params) -> bool:
-    """Whether build_pad_rows' inbounds form takes this pad: the zero fill,
-    two boxes, A's width in [wbox, 2 wbox] and a multiple of 16 bytes, and
-    B's rows no wider than 2 wbox + 32 bytes."""
-    elem, wbox = plan.params["elem"], params["wbox"]
-    width = plan.canonical.shape[-1]
-    return (params["fill"] == "zero" and params["nb"] == 2 and wbox <= width <= 2 * wbox
-            and width * elem % 16 == 0 and plan.out_shape[-1] <= 2 * wbox + 32 // elem)
-
-
-def _inbounds_variants(plan, builder, params) -> list:
-    """The rows kernel with its boxes inside A's rows (build_pad_rows'
-    inbounds), in the default's CTAs and with the box as high as the tiles."""
-    if not inbounds_fits(plan, params):
-        return []
-    G = PERSISTENT_GRID
-    h_out = plan.out_shape[-2]
-    tile_rows = equal_tile_height(h_out, params["rows"], lambda a, n: -(-a // n))
-    out = []
-    half = {**params, "wbox": plan.canonical.shape[-1] // 2}
-    if half["wbox"] % (16 // plan.params["elem"]) == 0 and inbounds_fits(plan, half):
-        # Two boxes of half a row each: no column read twice.
-        out.append((f"inbounds w{half['wbox']}", (builder, {**half, "inbounds": True})))
-    return out + [("inbounds", (builder, {**params, "inbounds": True})),
-            ("inbounds t512 g264", (builder, {**params, "inbounds": True, "threads": 512,
-                                              "grid": 2 * G})),
-            (f"inbounds box r{tile_rows} t256 g{3 * G}",
-             (builder, {**params, "inbounds": True, "rows": tile_rows, "threads": 256,
-                        "grid": 3 * G}))]
-
-
-def _bulk_variants(plan, builder, params) -> list:
-    """The rows kernel storing each tile with one bulk copy (build_pad_rows'
-    bulk_store) where the output rows fit one tile's columns: the default's
-    tiles in two CTAs an SM, and tiles half as high in three or four."""
-    elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
-    columns = nb * wbox - 16 // elem
-    if plan.out_shape[-1] > columns:
-        return []
-    G = PERSISTENT_GRID
-    half = max(1, params["rows"] // 2)
-    cands = [(f"bulk t{t} g{c * G} s{s}", {**params, "threads": t, "grid": c * G, "stages": s,
-                                            "bulk_store": True})
-             for t, c, s in ((512, 2, 2),)]
-    cands += [(f"bulk r{half} t256 g{c * G} s{s}", {**params, "rows": half, "threads": 256,
-                                                     "grid": c * G, "stages": s,
-                                                     "bulk_store": True})
-              for c, s in ((4, 2),)]
-    return [(name, (builder, k)) for name, k in cands if ctas_fit(
-        k["grid"] // G, k["stages"], rows_stage_bytes(k["rows"], wbox, nb, elem) +
-        rows_staging_bytes(k["rows"], columns, elem))]
+    return [(name, (builder, k)) for name, k in cands if fits(k)]
 
 
 _TORCH_DTYPES = {(1, False): "uint8", (2, False): "int16", (4, False): "int32",

@@ -28,10 +28,9 @@ from mlir.dialects import arith, llvm, vector
 from .. import builder as K
 from .. import tma
 from ..builder import IrOps
-from ..builder.pointers import bulk_store_global, shared_pointer
-from ..builder.values import to_i32
+from ..builder.pointers import shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
-from .layout_call import rows_stage_bytes, rows_staging_bytes
+from .layout_call import rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN, equal_tile_height
 from .opcodes import load_opcode, store_opcode
@@ -194,9 +193,6 @@ class RowsGeometry:
     nb: int
     rows: int
     equal: bool = False
-    # Two boxes inside A's rows (build_pad_rows' inbounds): the second ends
-    # at the row's end, and the threads write the fill outside them.
-    inbounds: bool = False
 
     @property
     def vec(self) -> int:
@@ -204,9 +200,7 @@ class RowsGeometry:
 
     @property
     def columns(self) -> int:
-        # inbounds: A's row (at most nb wbox) and up to 16 bytes of fill each side.
-        return self.nb * self.wbox + 2 * self.vec if self.inbounds else \
-            self.nb * self.wbox - self.vec
+        return self.nb * self.wbox - self.vec
 
     @property
     def box_bytes(self) -> int:
@@ -243,38 +237,19 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   equal: bool = False, bulk_store: bool = False, inbounds: bool = False,
-                   narrow: bool = False, min_ctas: int = 0,
-                   name: str = "pad_rows") -> K.KernelDef:
+                   equal: bool = False, name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
     and `evict_first` (the loads' L2 policy) are benchmark variants;
-    `equal`: tiles of one height at most `rows` (RowsGeometry).
-    `bulk_store`: the threads compose each tile's output, one run of B,
-    in a staging buffer of the stage, and one bulk copy stores its 16-byte
-    aligned middle (the threads store the few elements before and after);
-    it needs B's rows no wider than the tile's columns (the caller checks).
-    `inbounds` (zero fill, nb = 2): the boxes lie inside A's rows, the
-    first at column 0 and the second ending at the row's end, and the
-    threads write the zero columns themselves: a box that hangs over a
-    row's end costs the copy engine (docs/NOTES.md). It needs wbox <=
-    A's width <= 2 wbox, the width a multiple of 16 bytes and B's rows no
-    wider than 2 wbox + 32 bytes (the caller checks). `narrow`: the
-    16-byte path's shared offsets in 32-bit arithmetic (fewer instructions
-    than the 64-bit index arithmetic). `min_ctas`: CTAs an SM the
-    registers must allow (0: ptxas' choice)."""
+    `equal`: tiles of one height at most `rows` (RowsGeometry)."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
     elem = dtype_bytes(dtype)
-    if inbounds and (fill != "zero" or nb != 2):
-        raise ValueError("inbounds takes the zero fill and two boxes")
-    geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal), bool(inbounds))
+    geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal))
     V = geo.vec
-    in_bytes = rows_stage_bytes(rows, wbox, nb, elem)
-    staging = rows_staging_bytes(rows, geo.columns, elem) if bulk_store else 0
-    st = Stages(stages, in_bytes + staging)
+    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem))
     oob = 1 if fill == "nan" else 0
     warps = threads // 32
     row_steps = -(-rows // warps)
@@ -297,27 +272,13 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
         value = _as_element(_bits(scalars[2 * rank], dtype), dtype) \
             if fill == "value" else None
 
-        last = dims[-1] - wbox   # inbounds: the second box's first column
-
-        def in_offset(c):
-            """Byte offset in a stage of A's column c (inbounds) in tile row 0."""
-            beyond = arith.cmpi(arith.CmpIPredicate.uge, K.Expr.of(c), K.Expr.of(last))
-            skip = geo.box_bytes - last * elem
-            return c * elem + K.Expr(arith.select(beyond, K.Expr.of(skip), K.Expr.of(0, c)))
-
-        def inside(c):
-            """(c inside A's row, c clamped to column 0 when not) for inbounds."""
-            ok = arith.cmpi(arith.CmpIPredicate.ult, K.Expr.of(c), K.Expr.of(dims[-1]))
-            return ok, K.Expr(arith.select(ok, K.Expr.of(c), K.Expr.of(0, c)))
-
         def load(s, ticket, bar, tag):
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
             col, _ = geo.load_start(c0, lefts[-1], DynOps)
             src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
             for k in range(nb):
-                start = (0 if k == 0 else last) if inbounds else col + k * wbox
                 tma.apply(load_opcode(rank, hinted), bufs[s][k], A, box=(1,) * (rank - 2) +
-                          (rows, wbox), coords=src + (start,), mbar=bar,
+                          (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
         def work(s, ticket):
@@ -330,39 +291,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             outer_ok = _all([(o - l >= 0) for o, l in zip(outer, lefts)] +
                             [(o - l < d) for o, l, d in zip(outer, lefts, dims)]) \
                 if fill == "value" and outer else None
-            if bulk_store:
-                # The tile is the run [f0, f1) of B; the staging buffer holds
-                # it from the aligned element at or before f0, and the bulk
-                # copy stores its aligned middle [a0, a1).
-                f0 = (flat_outer * out[-2] + row0) * out[-1]
-                f1 = f0 + DynOps.min(height, out[-2] - row0) * out[-1]
-                base = IrOps.and_(f0, -V)
-                a0, a1 = IrOps.and_(f0 + (V - 1), -V), IrOps.and_(f1, -V)
-                sbase = bases[s] + in_bytes
-                with K.if_(tid == 0):   # the store of this stage's last tile has read it
-                    K.bulk_wait_group(stages - 1, read=True)
-                K.cta_sync()
-
-            def put_vector(words, g):
-                if bulk_store:
-                    llvm.store(words, shared_pointer(sbase + (g - base) * elem), alignment=16)
-                else:
-                    K.vector_store(vector.bitcast(vtype, words), B, (g,))
-
-            def put_element(v, g):
-                if bulk_store:
-                    _shared_store(v, sbase + (g - base) * elem, dtype)
-                    with K.if_(_any([g < a0, g >= a1])):
-                        B[g] = K.Expr(v)
-                else:
-                    B[g] = K.Expr(v)
 
             def element(ebase, x, row_ok):
-                if inbounds:
-                    ok, c = inside(x - lefts[-1])
-                    v = _shared_load(dtype, ebase + in_offset(c))
-                    return arith.select(ok, v, _as_element(
-                        arith.constant(ir.IntegerType.get_signless(8 * elem), 0), dtype))
                 v = _shared_load(dtype, ebase + geo.shared_offset(0, x + delta, DynOps))
                 if value is None:
                     return v
@@ -389,28 +319,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         v_i = lane + 32 * j
                         with K.if_(v_i < n_vec):
                             x0 = head + v_i * V
-                            if inbounds:
-                                # The chunks outside A's row read as zeros.
-                                s_idx = x0 - lefts[-1]
-                                a = IrOps.and_(s_idx, -V)
-                                ok0, ca = inside(a)
-                                ok1, cb = inside(a + V)
-                                words = chunk_pair_vector(
-                                    ebase + in_offset(ca), ebase + in_offset(cb),
-                                    (s_idx - a) * elem, oks=(ok0, ok1))
-                                put_vector(words, f + x0)
-                            elif value is None and narrow:
-                                n32 = lambda e: K.Expr(to_i32(K.Expr.of(e)))  # noqa: E731
-                                x32 = n32(head) + n32(v_i) * V
-                                s_idx = x32 + n32(delta)
-                                a = IrOps.and_(s_idx, -V)
-                                eb = n32(ebase)
-                                words = chunk_pair_vector(
-                                    eb + geo.shared_offset(0, a, DynOps),
-                                    eb + geo.shared_offset(0, a + V, DynOps),
-                                    (s_idx - a) * elem)
-                                put_vector(words, f + x0)
-                            elif value is None:
+                            if value is None:
                                 # 16 shifted bytes from the two aligned chunks
                                 # under them (the second may start the next box).
                                 s_idx = x0 + delta
@@ -419,34 +328,23 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                                     ebase + geo.shared_offset(0, a, DynOps),
                                     ebase + geo.shared_offset(0, a + V, DynOps),
                                     (s_idx - a) * elem)
-                                put_vector(words, f + x0)
+                                K.vector_store(vector.bitcast(vtype, words), B,
+                                               (f + x0,))
                             else:
                                 elems = [element(ebase, x0 + i, row_ok) for i in range(V)]
-                                put_vector(vector.bitcast(
-                                    ir.VectorType.get([4], ir.IntegerType.get_signless(32)),
-                                    vector.from_elements(vtype, elems)), f + x0)
+                                K.vector_store(vector.from_elements(vtype, elems), B,
+                                               (f + x0,))
                     # The ends: lanes 0..V-1 the head, V..2V-1 the tail.
                     with K.if_(lane < V):
                         x = lane
                         with K.if_(_all([x < head, x < n_x])):
-                            put_element(element(ebase, x, row_ok), f + x)
+                            B[f + x] = K.Expr(element(ebase, x, row_ok))
                     with K.if_(_all([lane >= V, lane < 2 * V])):
                         x = head + n_vec * V + (lane - V)
                         with K.if_(x < n_x):
-                            put_element(element(ebase, x, row_ok), f + x)
-            if bulk_store:
-                K.fence_proxy_async_shared_cta()
-                K.cta_sync()
-                with K.if_(tid == 0):
-                    with K.if_(a1 > a0):
-                        bulk_store_global(B, a0 * elem, sbase + (a0 - base) * elem,
-                                          (a1 - a0) * elem)
-                    K.bulk_commit_group()
+                            B[f + x] = K.Expr(element(ebase, x, row_ok))
 
         all_thread_pipeline(st, Ctr, product(counts), load, work, None)
-        if bulk_store:
-            with K.if_(tid == 0):
-                K.bulk_wait_group(0)
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]
@@ -456,7 +354,6 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
-    kdef.min_ctas_per_sm = min_ctas or None
     return kdef
 
 
