@@ -253,12 +253,10 @@ def variants(plan) -> list:
             out += [(f"{base_name}order {o}", (builder, {**base, "order": list(o)}))
                     for o in order_variants(plan)]
             # Tiles of the same bytes, longer on one side: whole 512-byte
-            # input rows read (64 x 256), or 512-byte output runs (256 x 64);
-            # and tiles twice the bytes, 512 bytes on one side, 256 on the
-            # other (64 KB: the persistent form's three stages fill an SM).
+            # input rows read (64 x 256), or 512-byte output runs (256 x 64).
             if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
                 out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
-                        for a, b in ((64, 256), (256, 64), (128, 256), (256, 128))]
+                        for a, b in ((64, 256), (256, 64))]
     elif plan.kind == "boxes":
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
         out.append(("g264 s4", (builder, {**params, "stages": 4})))
