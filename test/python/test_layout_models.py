@@ -101,7 +101,7 @@ def test_tile_order_visits_every_tile_once(shape, dims, order):
                           TransposeGeometry.make(*args, order=order))
     else:
         plain = BoxGeometry(tuple(p["perm"]), tuple(p["box"]))
-        ordered = BoxGeometry(tuple(p["perm"]), tuple(p["box"]), (), order)
+        ordered = BoxGeometry(tuple(p["perm"]), tuple(p["box"]), tile_order=order)
     counts = plain.counts(plan.canonical.shape, IntDynOps)
     n = plain.n_tiles(counts)
     a = [plain.input_origin(t, counts, IntDynOps) for t in range(n)]

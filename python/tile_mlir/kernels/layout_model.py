@@ -121,8 +121,8 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     A = np.ascontiguousarray(x).view(storage(elem)).reshape(in_shape)
     B = np.zeros(out_shape, dtype=storage(elem))
     if plan.kind in ("boxes", "copy"):
-        return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"]), (),
-                                       tuple(p.get("order", ()))), A, B)
+        return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"]),
+                                       tile_order=tuple(p.get("order", ()))), A, B)
     if plan.kind == "transpose":
         geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
                                      p.get("gather", ()), p.get("wide_in", False),

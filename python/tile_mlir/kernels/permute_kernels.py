@@ -225,7 +225,7 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
     if not permuted_store and [a for a in perm if a in big] != big:
         raise ValueError(f"box {box}: the permutation {perm} reorders its axes")
     dtype = ELEM_DTYPES[elem]
-    geo = BoxGeometry(perm, box, (), _tile_order(perm, order))
+    geo = BoxGeometry(perm, box, tile_order=_tile_order(perm, order))
     out_box = box if permuted_store else tuple(box[p] for p in perm)
     stage_bytes = -(-product(box) * elem // 1024) * 1024
     st = Stages(stages, stage_bytes)
