@@ -123,54 +123,6 @@ def test_a_tile_order_must_be_a_permutation_of_the_axes():
         build_permute_transpose(2, (0, 2, 1), (128, 128), order=(0, 1))
 
 
-SKEWS = [((200, 136), (1, 0), (1, 0)), ((600, 400), (1, 0), (1, 0)),
-         ((3, 600, 136), (0, 2, 1), (2, 1)), ((40, 24, 264), (2, 1, 0), (1, 0)),
-         ((8, 8, 4, 16, 256), (4, 3, 2, 1, 0), (3, 2)),
-         ((2, 3, 72, 128), (0, 2, 1, 3), (2, 1)), ((264, 4, 520), (1, 0, 2), (0, 2))]
-
-
-@pytest.mark.parametrize("shape,dims,skew", SKEWS)
-def test_skewed_walk_visits_every_tile_once(shape, dims, skew):
-    """A skewed walk (one tile digit advanced by another, modulo its count,
-    the counts not multiples of each other) visits the plain walk's tile
-    origins, each once; the tiles the plain walk puts side by side start at
-    different offsets along the skewed axis; and the model's output with it
-    is still the permutation."""
-    from tile_mlir.kernels.layout_ir import IntDynOps
-    from tile_mlir.kernels.permute_kernels import BoxGeometry, TransposeGeometry
-    plan = plan_for(shape, contiguous_strides(shape), dims, 2)
-    p = dict(plan.params)
-    if plan.kind == "transpose":
-        args = (p["perm"], p["tile"], p["span"], 2, p["gather"])
-        plain, skewed = TransposeGeometry.make(*args), TransposeGeometry.make(*args, skew=skew)
-    else:
-        plain = BoxGeometry(tuple(p["perm"]), tuple(p["box"]))
-        skewed = BoxGeometry(tuple(p["perm"]), tuple(p["box"]), skew=skew)
-    counts = plain.counts(plan.canonical.shape, IntDynOps)
-    n = plain.n_tiles(counts)
-    a = [plain.input_origin(t, counts, IntDynOps) for t in range(n)]
-    b = [skewed.input_origin(t, counts, IntDynOps) for t in range(n)]
-    assert a != b and sorted(a) == sorted(b) and len(set(b)) == n
-    axis, by = skew
-    first = [t for t in range(n) if a[t][axis] == 0][:counts[by]]
-    assert len({b[t][axis] for t in first}) > 1
-    if len(shape) > 3 and plan.kind == "transpose":
-        return   # the scalar transpose's model is slow; the origins are the point
-    x = bits(np.random.default_rng(7), shape, 2)
-    p["skew"] = skew
-    got = model_permute(dataclasses.replace(plan, params=p), x)
-    assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
-
-
-@pytest.mark.parametrize("skew", [(1, 1), (0, 3), (1,)])
-def test_a_skew_names_two_different_axes(skew):
-    from tile_mlir.kernels.permute_kernels import build_permute_boxes, build_permute_transpose
-    with pytest.raises(ValueError, match=r"skew .*: \(input axis, another input axis\)"):
-        build_permute_transpose(2, (0, 2, 1), (128, 128), skew=skew)
-    with pytest.raises(ValueError, match=r"skew .*: \(input axis, another input axis\)"):
-        build_permute_boxes(2, (1, 0, 2), (1, 4, 64), skew=skew)
-
-
 @pytest.mark.parametrize("deeper", [True, False])
 def test_gathered_tiles_equal_numpy(deeper):
     # Tiles that gather the output's innermost axes whole: the two of the

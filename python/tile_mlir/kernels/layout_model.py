@@ -122,13 +122,12 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     B = np.zeros(out_shape, dtype=storage(elem))
     if plan.kind in ("boxes", "copy"):
         return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"]),
-                                       tile_order=tuple(p.get("order", ())),
-                                       skew=tuple(p.get("skew", ()))), A, B)
+                                       tile_order=tuple(p.get("order", ()))), A, B)
     if plan.kind == "transpose":
         geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
                                      p.get("gather", ()), p.get("wide_in", False),
                                      p.get("wide_out", False), p.get("walk", ()),
-                                     p.get("order", ()), p.get("skew", ()))
+                                     p.get("order", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
     return np.ascontiguousarray(A.transpose(p["perm"]))
 

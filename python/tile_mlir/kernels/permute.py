@@ -252,15 +252,11 @@ def variants(plan) -> list:
                     for w in walk_variants(plan)]
             out += [(f"{base_name}order {o}", (builder, {**base, "order": list(o)}))
                     for o in order_variants(plan)]
-            out += [(f"{base_name}skew {k}", (builder, {**base, "skew": list(k)}))
-                    for k in skew_variants(plan, base)]
             # Tiles of the same bytes, longer on one side: whole 512-byte
-            # input rows read (64 x 256), or 512-byte output runs (256 x 64);
-            # and tiles twice the bytes, 512 bytes on one side, 256 on the
-            # other (64 KB: the persistent form's three stages fill an SM).
+            # input rows read (64 x 256), or 512-byte output runs (256 x 64).
             if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
                 out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
-                        for a, b in ((64, 256), (256, 64), (128, 256), (256, 128))]
+                        for a, b in ((64, 256), (256, 64))]
     elif plan.kind == "boxes":
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
         out.append(("g264 s4", (builder, {**params, "stages": 4})))
@@ -269,8 +265,6 @@ def variants(plan) -> list:
         out.append(("s6", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 6})))
         out += [(f"order {o}", (builder, {**params, "order": list(o)}))
                 for o in order_variants(plan)]
-        out += [(f"skew {k}", (builder, {**params, "skew": list(k)}))
-                for k in skew_variants(plan, params)]
         out += [(name, (builder, p)) for name, p in permuted_store_variants(plan, params)]
     elif plan.kind == "copy":
         out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
@@ -288,22 +282,6 @@ def walk_variants(plan) -> list:
     counts = transpose_tile_counts(plan.canonical, plan.params)
     walked = [a for a in plan.params["perm"] if counts[a] > 1][1:]
     return [(a, g) for a in walked for g in WALK_BLOCKS if g < counts[a]]
-
-
-def skew_variants(plan, params) -> list:
-    """Skews (TiledGeometry.skew) for the benchmark: of the axes with more
-    than one tile at the plan's shape, the second-fastest in the tile order
-    advanced by the fastest, so the tiles in flight begin at different
-    offsets of their rows rather than one offset many rows apart (skewing
-    the fastest by a slower one only rotates the tiles in flight)."""
-    c = plan.canonical
-    if plan.kind == "transpose":
-        counts = transpose_tile_counts(c, params)
-    else:
-        counts = [-(-d // b) for d, b in zip(c.shape, params["box"])]
-    order = params.get("order") or params["perm"]
-    several = [a for a in order if counts[a] > 1]
-    return [(several[-2], several[-1])] if len(several) >= 2 else []
 
 
 def order_variants(plan) -> list:

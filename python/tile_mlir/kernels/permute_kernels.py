@@ -70,11 +70,6 @@ class TiledGeometry:
     # The input axes from the slowest tile digit to the fastest; () is the
     # output's order. Another order trades which side's runs are long.
     tile_order: tuple = ()
-    # (axis, by): the tile digit along input axis `axis` is advanced by the
-    # digit along `by`, modulo its count (a skewed, "diagonal" walk), so the
-    # tiles in flight start at different offsets of the rows they share
-    # instead of at one offset 64 KB apart; () leaves the digits as they are.
-    skew: tuple = ()
 
     @property
     def order(self) -> tuple:
@@ -101,9 +96,6 @@ class TiledGeometry:
             u[self.order[j]] = digit
         if self.walk:
             u[axis] = u[axis] + block * g
-        if self.skew:
-            a, by = self.skew
-            u[a] = ops.mod(u[a] + u[by], counts[a])
         return tuple(x if t == 1 else x * t for x, t in zip(u, self.tile))
 
     def origin(self, t, counts, ops) -> tuple:
@@ -136,7 +128,7 @@ class TransposeGeometry(TiledGeometry):
 
     @staticmethod
     def make(perm, tile, span: int, elem: int, gather=(), wide_in: bool = False,
-             wide_out: bool = False, walk=(), order=(), skew=()) -> "TransposeGeometry":
+             wide_out: bool = False, walk=(), order=()) -> "TransposeGeometry":
         perm = tuple(perm)
         gather = tuple(int(g) for g in gather)
         axes = perm[len(perm) - 1 - len(gather):]
@@ -151,7 +143,7 @@ class TransposeGeometry(TiledGeometry):
         t_k = product(extents_[a] for a in axes)
         identity = all(i == o for i, o, _ in fields)
         return TransposeGeometry(perm, tuple(extents_), tuple(walk), _tile_order(perm, order),
-                                 _skew(perm, skew), TileLayout(elem, span, t_k, t_l,
+                                 TileLayout(elem, span, t_k, t_l,
                                             () if identity else tuple(fields),
                                             bool(wide_in), bool(wide_out)), axes)
 
@@ -212,17 +204,8 @@ def _tile_order(perm, order) -> tuple:
     return order
 
 
-def _skew(perm, skew) -> tuple:
-    """A skew (TiledGeometry.skew) checked against perm."""
-    skew = tuple(int(a) for a in skew)
-    if skew and (len(skew) != 2 or skew[0] == skew[1] or
-                 not all(0 <= a < len(perm) for a in skew)):
-        raise ValueError(f"skew {skew}: (input axis, another input axis)")
-    return skew
-
-
 def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 1,
-                        grid: int = 132, permuted_store: bool = False, order=(), skew=(),
+                        grid: int = 132, permuted_store: bool = False, order=(),
                         name: str = "permute_boxes") -> K.KernelDef:
     """B = A.permute(perm) for a perm that keeps the innermost axis: boxes
     `box` (input order; extents above 1 only on axes whose order the
@@ -231,7 +214,7 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
     axis order (its strides permuted, so not decreasing), and each box is
     stored at the coordinates it was loaded from: the box may then span any
     axes, and both images are the same bytes. `order`: the tile order
-    (TiledGeometry.tile_order; () the output's); `skew`, TiledGeometry.skew."""
+    (TiledGeometry.tile_order; () the output's)."""
     perm = _check_perm(perm)
     box = tuple(int(b) for b in box)
     r = len(perm)
@@ -242,7 +225,7 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
     if not permuted_store and [a for a in perm if a in big] != big:
         raise ValueError(f"box {box}: the permutation {perm} reorders its axes")
     dtype = ELEM_DTYPES[elem]
-    geo = BoxGeometry(perm, box, tile_order=_tile_order(perm, order), skew=_skew(perm, skew))
+    geo = BoxGeometry(perm, box, tile_order=_tile_order(perm, order))
     out_box = box if permuted_store else tuple(box[p] for p in perm)
     stage_bytes = -(-product(box) * elem // 1024) * 1024
     st = Stages(stages, stage_bytes)
@@ -332,7 +315,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
                             store_lag: int = 1, grid: int = 132, threads: int = 256,
                             method: str | None = None, gather=(), wide_in: bool = False,
                             wide_out: bool = False, evict_first: str = "", walk=(),
-                            order=(), skew=(), name: str = "permute_transpose") -> K.KernelDef:
+                            order=(), name: str = "permute_transpose") -> K.KernelDef:
     """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
     tiles (`TransposeGeometry`: tile = (extent along input axis
     perm[-1 - len(gather)], T_l); `gather` the whole extents of the output's
@@ -347,8 +330,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     is the tile count, `stages` is ignored). `evict_first`: "load", "store"
     or "both" give those copies the L2 evict_first policy. `walk`: (axis,
     g), the tile walk in blocks of g tiles along input axis `axis`
-    (TiledGeometry.walk); `order`, the tile order (TiledGeometry.tile_order);
-    `skew`, TiledGeometry.skew."""
+    (TiledGeometry.walk); `order`, the tile order (TiledGeometry.tile_order)."""
     perm = _check_perm(perm)
     r = len(perm)
     if perm[-1] == r - 1:
@@ -359,7 +341,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     if walk and (len(walk) != 2 or not 0 <= walk[0] < r or walk[1] < 1):
         raise ValueError(f"walk {walk}: (input axis, tiles per block >= 1)")
     geo = TransposeGeometry.make(perm, tuple(tile), span, elem, gather, wide_in, wide_out,
-                                 walk, order, skew)
+                                 walk, order)
     if r - 1 in geo.gather_axes:
         raise ValueError(f"gather {gather}: the gathered axes include the innermost")
     lay = geo.layout
