@@ -13,7 +13,8 @@ Where MLIR is, build the kernels into a compile cache first:
     python bench/build_layout.py                     # .artifacts/layout/cache
 then on the GPU machine:
     TILE_MLIR_CACHE_DIR=.artifacts/layout/cache python3 bench/layout.py --json layout.json
-`--rows transpose,pad` runs the rows whose names contain those words.
+`--rows transpose,pad` runs the rows whose names contain those words
+(`--rows "permute (4, 3"`: a comma followed by a space belongs to the word).
 
 A single timing of a 1 ms kernel can land in a slow stretch of the GPU
 (10-20% low now and then, the same kernel at full speed a second later), so
@@ -55,6 +56,7 @@ def _sibling(name: str):
 
 
 T = _sibling("layout_triton")   # the Triton peers
+R = _sibling("row_filter")      # --rows
 
 P = importlib.import_module("tile_mlir.kernels.permute")
 PD = importlib.import_module("tile_mlir.kernels.pad")
@@ -300,15 +302,17 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", default=None)
     parser.add_argument("--rows", default=None,
-                        help="comma-separated words: run the rows whose names hold one")
+                        help="comma-separated words: run the rows whose names hold "
+                             "one (a comma followed by a space is part of a word, as in "
+                             "'permute (4, 3')")
     parser.add_argument("--no-triton", action="store_true")
     parser.add_argument("--rounds", type=int, default=5,
                         help="interleaved rounds of each row's finalists (0: first pass only)")
     args = parser.parse_args()
-    wanted = [w.strip() for w in args.rows.split(",")] if args.rows else None
-
-    def want(name: str) -> bool:
-        return wanted is None or any(w in name for w in wanted)
+    try:
+        want = R.row_filter(args.rows)
+    except ValueError as e:
+        parser.error(str(e))
 
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"triton {triton.__version__}", flush=True)
