@@ -1,4 +1,4 @@
-"""`--rows` of the benchmarks: which table rows to run.
+"""`--rows` of bench/layout.py: which table rows to run.
 
 A spec is comma-separated words; a row runs where its name holds one of
 them. Row names hold ", " (a permutation's dims), so a comma followed by a
