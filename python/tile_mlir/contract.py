@@ -164,6 +164,8 @@ CHANNELS_PER_PIXEL_RANGE: Range = RANGES["channels_per_pixel"]
 IM2COL_W_HALO_RANGE: Range = RANGES["im2col_w_halo"]
 IM2COL_W_128_HALO_RANGE: Range = RANGES["im2col_w_128_halo"]
 IM2COL_W_OFFSET_RANGE: Range = RANGES["im2col_w_offset"]
+# A copy's tensor coordinates (signed 32-bit in the instruction).
+COORD_RANGE: Range = RANGES["coord"]
 IM2COL_CORNER_RANGES: dict[tuple[str, int], Range] = {
     key: Range(*r) for key, r in _contract.IM2COL_CORNER_RANGES.items()}
 IM2COL_OFFSET_RANGES: dict[int, Range] = {

@@ -24,7 +24,7 @@ from mlir.dialects import arith
 
 from . import _native
 from .builder.trace import emits_ir
-from .contract import DIRECTIONS, MODES, REDUCTION_OPERATORS, format_info
+from .contract import COORD_RANGE, DIRECTIONS, MODES, REDUCTION_OPERATORS, format_info
 from .dialects import tile as _tile
 from .errors import TileError, TileUsageError, TileVerifyError, verify_operation
 
@@ -42,7 +42,7 @@ def _fits(value: int, bits: int) -> bool:
 def _as_i32(value) -> ir.Value:
     """An i32 SSA value from a Python int, an index or an i32 value."""
     if isinstance(value, int):
-        if not -(1 << 31) <= value < (1 << 31):
+        if value not in COORD_RANGE:
             raise TileVerifyError("coord-range", f"coordinate {value} does not fit "
                                   "the instruction's signed 32-bit coordinates")
         return arith.constant(ir.IntegerType.get_signless(32), value)

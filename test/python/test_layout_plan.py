@@ -295,6 +295,73 @@ def test_unfold_paths():
     assert s.out_hw == (414, 414)
 
 
+# Tile-mode coordinates are signed 32-bit: a box can start at most 2^31 - 1
+# elements into an axis.
+LAST_START = 2 ** 31 - 1
+LONG = 2 ** 31 + 4096
+
+
+@pytest.mark.parametrize("shape,dims", [
+    ((2, 2, LONG), (1, 0, 2)),            # the boxes' innermost axis
+    ((16, LONG), (1, 0)),                 # the transpose's output rows
+    ((3, 2 ** 30, 2), (1, 0, 2)),         # merged with its neighbour: 2^31 * 3
+])
+def test_permutes_past_the_coordinates_run_on_threads(shape, dims):
+    plan = P.plan_permute(shape, dense(shape), dims, 1)
+    assert plan.kind == "simt"
+    assert plan.canonical.shape == tuple(d for d in shape if d != 1) or \
+        np.prod(plan.canonical.shape) == np.prod(shape)
+
+
+def test_long_copies_stay_boxes_within_the_coordinates():
+    # The identity is a run of rows: any length fits the coordinates.
+    plan = P.plan_permute((4, LONG), dense((4, LONG)), (0, 1), 2)
+    assert plan.kind == "copy" and max(plan.in_view[0]) <= LAST_START
+
+
+@pytest.mark.parametrize("shape,pad,elem", [
+    ((1, LONG), (1, 1), 1),                 # rows kernel's row
+    ((2, LONG), (16, 16), 1),               # aligned: the boxes pad
+    ((2, LONG // 2), (0, 0, 1, 1), 2),      # merges into one axis past 2^31
+    ((1, 2 ** 31 - 8), (0, 16), 1),         # the output row crosses 2^31
+])
+def test_pads_past_the_coordinates_run_on_threads(shape, pad, elem):
+    assert P.plan_pad(shape, dense(shape), pad, elem, "zero").kind == "simt"
+
+
+def test_unfolds_past_the_coordinates_run_on_threads():
+    # N * C image rows past 2^31 (NCHW views the image as (N * C, H, W)).
+    s = P.unfold_spec((2 ** 25, 65, 32, 32), 3, 1)
+    assert P.plan_unfold(s, True, 1).kind == "simt"
+    assert P.plan_unfold(P.unfold_spec((2, 64, 32, 32), 3, 1), True, 1).kind != "simt"
+
+
+def test_engine_plans_of_long_tensors_stay_within_the_coordinates():
+    # Every box a plan's kernel issues starts within 2^31 - 1 of its axis's
+    # origin: the views' extents (plus, for the pad's row boxes, the boxes
+    # a tile reads past its last column) stay under 2^31.
+    rng = np.random.default_rng(7)
+    seen = set()
+    for _ in range(400):
+        rank = int(rng.integers(2, 5))
+        shape = [int(2 ** rng.uniform(0, 33)) or 1 for _ in range(rank)]
+        shape[-1] = max(16, shape[-1] // 16 * 16)
+        shape = tuple(shape)
+        dims = tuple(int(d) for d in rng.permutation(rank))
+        plan = P.plan_permute(shape, dense(shape), dims, 2)
+        seen.add(plan.kind)
+        if plan.kind != "simt":
+            assert max(plan.in_view[0] + plan.out_view[0]) <= LAST_START + 1, (shape, dims)
+        pad = tuple(int(x) for x in rng.integers(0, 3, 2 * rank))
+        pplan = P.plan_pad(shape, dense(shape), pad, 2, "zero")
+        seen.add("pad " + pplan.kind)
+        if pplan.kind in ("boxes", "rows"):
+            p = pplan.params
+            reach = max(pplan.out_shape) + (p["nb"] * p["wbox"] if pplan.kind == "rows" else 0)
+            assert reach <= LAST_START + 1, (shape, pad)
+    assert {"simt", "transpose", "boxes", "pad simt", "pad rows"} <= seen
+
+
 def test_one_tile_grid_is_the_kernels_tile_count():
     # The one-tile-per-CTA transpose is launched with one CTA per tile: the
     # host's count must equal the count the kernel's geometry computes.

@@ -285,8 +285,7 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
                << "coord_steps[" << i << "] must be an array<i64> of "
                << opc.rank << " entries, got " << step;
       for (auto [axis, value] : llvm::enumerate(vec.asArrayRef()))
-        if (value < std::numeric_limits<int32_t>::min() ||
-            value > std::numeric_limits<int32_t>::max())
+        if (!kCoordRange.contains(value))
           return fail(op, Rule::CoordRange)
                  << "coord_steps[" << i << "][" << axis << "] = " << value
                  << " does not fit a 32-bit coordinate";
@@ -558,9 +557,8 @@ LogicalResult Verifier::verifyIm2col() {
 }
 
 LogicalResult Verifier::verifyCoordRange() {
-  // Slot coordinates are 32-bit in the instruction; the lowering adds steps.
-  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
-  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  // Slot coordinates are 32-bit in the instruction ([coord-range]); the
+  // lowering adds steps.
   llvm::ArrayRef<int64_t> repeatShape =
       sharedType ? sharedType.getShape().take_front(repeats)
                  : llvm::ArrayRef<int64_t>();
@@ -578,7 +576,7 @@ LogicalResult Verifier::verifyCoordRange() {
         (span < 0 ? low : high) += span;
       }
     }
-    if (constant && (low < kMin || high > kMax))
+    if (constant && (low < kCoordRange.min || high > kCoordRange.max))
       return fail(op, Rule::CoordRange)
              << "coordinate " << i << " spans " << low << ".." << high
              << " over the slots, outside the 32-bit range";

@@ -7,6 +7,7 @@
 
 #include "DebugChecks.h"
 
+#include "Tile/Contract/Contract.h"
 #include "Tile/Contract/Opcode.h"
 #include "Tile/DebugBuffer.h"
 #include "Tile/IR/TileOps.h"
@@ -302,11 +303,11 @@ void ModuleChecks::slotChecks(OpBuilder &b, Location loc, TmaCopyOp op,
                               ArrayRef<Value> slotCoords,
                               ArrayRef<Value> instruction,
                               SmallVectorImpl<Check> &checks) {
-  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
-  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   auto outOfRange = [&](Value sum) {
-    Value low = cmp(b, loc, arith::CmpIPredicate::slt, sum, i64c(b, loc, kMin));
-    Value high = cmp(b, loc, arith::CmpIPredicate::sgt, sum, i64c(b, loc, kMax));
+    Value low = cmp(b, loc, arith::CmpIPredicate::slt, sum,
+                    i64c(b, loc, kCoordRange.min));
+    Value high = cmp(b, loc, arith::CmpIPredicate::sgt, sum,
+                     i64c(b, loc, kCoordRange.max));
     return arith::OrIOp::create(b, loc, low, high).getResult();
   };
   auto rangeCheck = [&](int64_t axis, Value base, Value addend, Value sum) {

@@ -147,6 +147,17 @@ WIDE_VIEW = ((2, 2, 2, 2, 2, 4), (2048, 512, 128, 32, 8, 1))
 WIDE_VIEW_DIMS = (0, 1, 2, 3, 5, 4)
 WIDE_VIEW_PAD = (1, 1)
 
+# Axes longer than the copy engine's coordinates reach
+# (layout_plan.COORD_REACH): these run on the threads' kernels. Each case
+# moves 2-9 GB (test/gpu/test_layout_long_axes.py).
+LONG_AXIS = 2 ** 31 + 4096
+LONG_PERMUTES = [((2, 2, LONG_AXIS), (1, 0, 2), 1)]
+# (shape, pad, elem, fill): one input row past the reach; rows that are
+# aligned (the boxes pad's shape); a padded outer axis over long rows of
+# bf16 (the canonical form merges them into one axis past the reach).
+LONG_PADS = [((1, LONG_AXIS), (1, 1), 1, "zero"), ((2, LONG_AXIS), (16, 16), 1, "value"),
+             ((2, LONG_AXIS // 2), (0, 0, 1, 1), 2, "zero")]
+
 # Expanded views (stride 0, torch's broadcast): (shape, strides, dims or pad).
 EXPANDED_PERMUTE = ((3, 80, 144), (0, 144, 1), (0, 2, 1))
 EXPANDED_PAD = ((3, 20, 32), (0, 32, 1), (1, 1, 1, 1))

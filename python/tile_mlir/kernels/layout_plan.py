@@ -29,6 +29,26 @@ MAX_RANK = 5                      # the copy engine's rank limit
 BOX_MAX = contract.BOX_EXTENT_RANGE.max
 STRIDE_ALIGN = 16                 # bytes: outer global strides, inner coords
 SWIZZLE_SPANS = {128: 3, 64: 2, 32: 1}   # span bytes -> swizzle mode
+# Tile-mode coordinates are signed 32-bit (contract.COORD_RANGE). The layout
+# kernels start boxes anywhere up to an axis's end (the pad's row boxes up
+# to COORD_SLACK elements past it), so on an axis longer than COORD_REACH
+# some elements would have no coordinate: such shapes run on the threads'
+# kernels instead, as do launches of more than MAX_TILES tiles (the tile
+# tickets are 32-bit counters).
+COORD_SLACK = 4 * BOX_MAX
+COORD_REACH = contract.COORD_RANGE.max + 1 - COORD_SLACK
+MAX_TILES = 2 ** 31
+
+
+def coords_reach(*shapes) -> bool:
+    """Whether the copy engine's coordinates reach every element of tensor
+    maps of these shapes (every extent at most COORD_REACH)."""
+    return all(int(d) <= COORD_REACH for shape in shapes for d in shape)
+
+
+def box_tiles(shape, box) -> int:
+    """How many boxes `box` tile `shape`."""
+    return prod(-(-int(d) // int(b)) for d, b in zip(shape, box))
 
 
 def pow2_floor(n: int) -> int:
@@ -203,6 +223,23 @@ def plan_permute(shape, strides, dims, elem: int, grid: int = 132,
                              f"after merging the ones that stay adjacent "
                              f"(shape {tuple(shape)}, dims {tuple(dims)}); the copy "
                              f"engine addresses at most {MAX_RANK}")
+    plan = _engine_permute(c, elem, grid, deeper)
+    if plan.kind == "simt":
+        return plan
+    box = plan.params.get("box")
+    reach = coords_reach(plan.in_view[0], plan.out_view[0])
+    if reach and (box is None or box_tiles(plan.in_view[0], box) <= MAX_TILES):
+        return plan
+    return _simt_permute(c, elem)
+
+
+def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
+    return PermutePlan("simt", c, {"elem": elem, "perm": c.perm}, (c.shape, c.strides),
+                       (c.out_shape, contiguous_strides(c.out_shape)))
+
+
+def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> PermutePlan:
+    """plan_permute's choice before the coordinate and tile-count bounds."""
     out_strides = contiguous_strides(c.out_shape)
     if c.rank == 0 or c.perm == tuple(range(c.rank)):
         return _plan_copy(c, elem, grid)
@@ -587,20 +624,28 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
     # rows are the threads'.
     v = STRIDE_ALIGN // elem
     inner = min(c.shape[-1], out_shape[-1])
-    if boxes and in_ok and out_ok and shift_ok and inner >= v:
-        return PadPlan("boxes", c, {**base, "box": pad_box(c.shape, out_shape, elem),
-                                    "stages": 4, "grid": grid}, view, out_shape)
-    if in_ok and c.shape[-1] >= v:
+    # The copy engine's coordinates reach the whole of both tensors.
+    reach = coords_reach(c.shape, out_shape)
+    if boxes and in_ok and out_ok and shift_ok and inner >= v and reach:
+        box = pad_box(c.shape, out_shape, elem)
+        if box_tiles(out_shape, box) <= MAX_TILES:
+            return PadPlan("boxes", c, {**base, "box": box, "stages": 4, "grid": grid},
+                           view, out_shape)
+    if in_ok and c.shape[-1] >= v and reach:
         wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1], fit)
         # The box at most the input's rows (a power of two below the
         # preferred height: a handful of kernels, not one per height); the
         # tiles' one height at most the box's, chosen at run time (no
         # sliver of a tile at the end).
         rows = (rows if rows <= c.shape[-2] else pow2_floor(c.shape[-2])) if c.rank >= 2 else 1
-        return PadPlan("rows", c, {**base, "rank": max(2, c.rank), "wbox": wbox, "nb": nb,
-                                   "rows": rows, "equal": True,
-                                   "stages": 4 if rows * nb * wbox * elem <= 16384 else 2,
-                                   "grid": grid}, view, out_shape)
+        out_rows = (1,) + out_shape if c.rank == 1 else out_shape
+        height = equal_tile_height(out_rows[-2], rows, lambda a, b: -(-a // b))
+        if box_tiles(out_rows, (1,) * (len(out_rows) - 2) + (height, nb * wbox - v)) \
+                <= MAX_TILES:
+            return PadPlan("rows", c, {**base, "rank": max(2, c.rank), "wbox": wbox,
+                                       "nb": nb, "rows": rows, "equal": True,
+                                       "stages": 4 if rows * nb * wbox * elem <= 16384
+                                       else 2, "grid": grid}, view, out_shape)
     return PadPlan("simt", c, base, view, out_shape)
 
 
@@ -756,6 +801,17 @@ def _taps_params(spec: UnfoldSpec, elem: int) -> dict | None:
     return None
 
 
+def _unfold_reach(spec: UnfoldSpec) -> bool:
+    """Whether the copy engine's coordinates reach the views of every
+    unfold kernel's tensor maps (tile_mlir.kernels.unfold.run): the image
+    and the output as (N * C, H, W) and (N * C, taps, OH, OW) for NCHW,
+    (N, H, W, C) and (N * L, taps, C) for NHWC."""
+    oh, ow = spec.out_hw
+    if spec.layout == "NCHW":
+        return coords_reach((spec.n * spec.c, spec.h, spec.w), (spec.taps, oh, ow))
+    return coords_reach((spec.n, spec.h, spec.w, spec.c), (spec.n * spec.blocks, spec.taps))
+
+
 def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
                 fit: bool = True, taps: bool = True) -> UnfoldPlan:
     """`strides_ok`: the input is dense with its innermost axis contiguous;
@@ -763,6 +819,8 @@ def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
     can be, else powers of two; `taps`: the taps kernel where it applies."""
     check_elem(elem)
     base = {"elem": elem, **spec.static()}
+    if not _unfold_reach(spec):
+        return UnfoldPlan("simt", spec, base)
     if spec.layout == "NHWC":
         if strides_ok and _im2col_ok(spec, elem):
             cb = min(BOX_MAX, pow2_floor(spec.c))

@@ -328,14 +328,14 @@ def recipes_for(cases) -> list:
 
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
-    from .layout_cases import (EXPANDED_PAD, PAD_BENCH, PAD_VIEWS, PAD_WIDEN_BENCH, WIDE_VIEW,
-                               WIDE_VIEW_PAD, channels_last_pad_cases, grad_pad_cases,
-                               pad_test_cases)
+    from .layout_cases import (EXPANDED_PAD, LONG_PADS, PAD_BENCH, PAD_VIEWS, PAD_WIDEN_BENCH,
+                               WIDE_VIEW, WIDE_VIEW_PAD, channels_last_pad_cases,
+                               grad_pad_cases, pad_test_cases)
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
     views += [(*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"), (*EXPANDED_PAD, 2, "zero"),
               (*EXPANDED_PAD, 2, "value")]
     cases = (list(pad_test_cases()) + views + list(grad_pad_cases()) +
-             list(channels_last_pad_cases()))
+             list(channels_last_pad_cases()) + LONG_PADS)
     return unique_recipes(recipes_for(cases) + bench_recipes(PAD_BENCH) +
                           bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes())
 

@@ -349,9 +349,11 @@ def variant_test_recipes() -> list:
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
-    from .layout_cases import (EXPANDED_PERMUTE, PERMUTE_EXTRA, PERMUTE_VIEWS, WIDE_VIEW,
-                               WIDE_VIEW_DIMS, grad_permute_cases, permute_test_cases)
-    cases = list(permute_test_cases()) + PERMUTE_EXTRA + list(grad_permute_cases()) + [
+    from .layout_cases import (EXPANDED_PERMUTE, LONG_PERMUTES, PERMUTE_EXTRA, PERMUTE_VIEWS,
+                               WIDE_VIEW, WIDE_VIEW_DIMS, grad_permute_cases,
+                               permute_test_cases)
+    cases = list(permute_test_cases()) + PERMUTE_EXTRA + LONG_PERMUTES + \
+        list(grad_permute_cases()) + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
         for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2), (*EXPANDED_PERMUTE, 2)]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes())
