@@ -301,29 +301,56 @@ LAST_START = 2 ** 31 - 1
 LONG = 2 ** 31 + 4096
 
 
+def _within_reach(*shapes):
+    return max(d for shape in shapes for d in shape) <= LAST_START + 1
+
+
+def test_a_long_kept_innermost_axis_is_seen_as_two():
+    # (2, 2, LONG) by (1, 0, 2): the innermost axis as (LONG / 4096, 4096)
+    # (4096 is the largest power of two dividing LONG); the same bytes move.
+    shape = (2, 2, LONG)
+    plan = P.plan_permute(shape, dense(shape), (1, 0, 2), 1)
+    assert plan.kind == "boxes"
+    assert plan.canonical.shape == (2, 2, LONG // 4096, 4096)
+    assert plan.canonical.perm == (1, 0, 2, 3)
+    assert _within_reach(plan.in_view[0], plan.out_view[0])
+
+
 @pytest.mark.parametrize("shape,dims", [
-    ((2, 2, LONG), (1, 0, 2)),            # the boxes' innermost axis
-    ((16, LONG), (1, 0)),                 # the transpose's output rows
-    ((3, 2 ** 30, 2), (1, 0, 2)),         # merged with its neighbour: 2^31 * 3
+    ((16, LONG), (1, 0)),                 # a transpose's long output rows
+    ((2, 2, 2 ** 31 + 1), (1, 0, 2)),     # an odd extent: no split
+    ((2, 2, 2, 2, LONG), (3, 2, 1, 0, 4)),  # no rank left to split into
 ])
 def test_permutes_past_the_coordinates_run_on_threads(shape, dims):
-    plan = P.plan_permute(shape, dense(shape), dims, 1)
-    assert plan.kind == "simt"
-    assert plan.canonical.shape == tuple(d for d in shape if d != 1) or \
-        np.prod(plan.canonical.shape) == np.prod(shape)
+    assert P.plan_permute(shape, dense(shape), dims, 1).kind == "simt"
 
 
 def test_long_copies_stay_boxes_within_the_coordinates():
     # The identity is a run of rows: any length fits the coordinates.
     plan = P.plan_permute((4, LONG), dense((4, LONG)), (0, 1), 2)
-    assert plan.kind == "copy" and max(plan.in_view[0]) <= LAST_START
+    assert plan.kind == "copy" and _within_reach(plan.in_view[0])
+
+
+@pytest.mark.parametrize("shape,pad,elem,canon,lefts", [
+    # Aligned pads of long rows: the row as (LONG / 16, 16), padded by one
+    # 16-element row each side.
+    ((2, LONG), (16, 16), 1, (2, LONG // 16, 16), (0, 1, 0)),
+    # One merged axis of 2^31 + 4096 bf16: (2^20 + 2, 2048), padded by
+    # 2^19 + 1 rows of 2048 each side.
+    ((2, LONG // 2), (0, 0, 1, 1), 2, (2 ** 20 + 2, 2048), (2 ** 19 + 1, 0)),
+])
+def test_long_pads_are_seen_with_the_axis_split(shape, pad, elem, canon, lefts):
+    plan = P.plan_pad(shape, dense(shape), pad, elem, "zero")
+    assert plan.kind == "boxes"
+    assert plan.canonical.shape == canon and plan.canonical.lefts == lefts
+    assert np.prod(plan.out_shape) == np.prod(
+        [d + a + b for d, a, b in zip(shape, *P.normalize_pad(pad, len(shape)))])
+    assert _within_reach(plan.in_view[0], plan.out_shape)
 
 
 @pytest.mark.parametrize("shape,pad,elem", [
-    ((1, LONG), (1, 1), 1),                 # rows kernel's row
-    ((2, LONG), (16, 16), 1),               # aligned: the boxes pad
-    ((2, LONG // 2), (0, 0, 1, 1), 2),      # merges into one axis past 2^31
-    ((1, 2 ** 31 - 8), (0, 16), 1),         # the output row crosses 2^31
+    ((1, LONG), (1, 1), 1),                 # a pad of one element: no split
+    ((1, 2 ** 31 - 8), (0, 16), 1),         # split in rows of 8 bytes
 ])
 def test_pads_past_the_coordinates_run_on_threads(shape, pad, elem):
     assert P.plan_pad(shape, dense(shape), pad, elem, "zero").kind == "simt"

@@ -148,13 +148,17 @@ WIDE_VIEW_DIMS = (0, 1, 2, 3, 5, 4)
 WIDE_VIEW_PAD = (1, 1)
 
 # Axes longer than the copy engine's coordinates reach
-# (layout_plan.COORD_REACH): these run on the threads' kernels. Each case
-# moves 2-9 GB (test/gpu/test_layout_long_axes.py).
+# (layout_plan.COORD_REACH): seen as two axes where they split, else moved
+# by the threads' kernels. Each case moves 2-17 GB
+# (test/gpu/test_layout_long_axes.py, bench/long_axes.py).
 LONG_AXIS = 2 ** 31 + 4096
-LONG_PERMUTES = [((2, 2, LONG_AXIS), (1, 0, 2), 1)]
-# (shape, pad, elem, fill): one input row past the reach; rows that are
-# aligned (the boxes pad's shape); a padded outer axis over long rows of
-# bf16 (the canonical form merges them into one axis past the reach).
+# (shape, dims, elem): a kept innermost axis (split: the boxes kernel); a
+# transpose of two long rows (the threads).
+LONG_PERMUTES = [((2, 2, LONG_AXIS), (1, 0, 2), 1), ((2, LONG_AXIS), (1, 0), 2)]
+# (shape, pad, elem, fill): one input row past the reach, padded by one
+# element (the threads); rows padded by 16 bytes (split: the boxes pad); a
+# padded outer axis over long rows of bf16 (the canonical form merges them
+# into one axis past the reach; split: the boxes pad).
 LONG_PADS = [((1, LONG_AXIS), (1, 1), 1, "zero"), ((2, LONG_AXIS), (16, 16), 1, "value"),
              ((2, LONG_AXIS // 2), (0, 0, 1, 1), 2, "zero")]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 
 from dataclasses import dataclass, field
-from math import prod
+from math import gcd, prod
 
 from .. import contract
 from ..errors import TileUsageError
@@ -44,6 +44,18 @@ def coords_reach(*shapes) -> bool:
     """Whether the copy engine's coordinates reach every element of tensor
     maps of these shapes (every extent at most COORD_REACH)."""
     return all(int(d) <= COORD_REACH for shape in shapes for d in shape)
+
+
+# The inner part of a long axis seen as two (split_long_axes, split_long_pad).
+SPLIT_MAX = 2 ** 20
+
+
+def _split_factor(*extents) -> int:
+    """The largest power of two of at most SPLIT_MAX dividing every extent."""
+    g = 0
+    for e in extents:
+        g = gcd(g, abs(int(e)))
+    return min(g & -g, SPLIT_MAX)
 
 
 def box_tiles(shape, box) -> int:
@@ -224,13 +236,42 @@ def plan_permute(shape, strides, dims, elem: int, grid: int = 132,
                              f"(shape {tuple(shape)}, dims {tuple(dims)}); the copy "
                              f"engine addresses at most {MAX_RANK}")
     plan = _engine_permute(c, elem, grid, deeper)
-    if plan.kind == "simt":
+    if plan.kind == "simt" or _engine_reaches(plan):
         return plan
-    box = plan.params.get("box")
-    reach = coords_reach(plan.in_view[0], plan.out_view[0])
-    if reach and (box is None or box_tiles(plan.in_view[0], box) <= MAX_TILES):
-        return plan
+    split = split_long_axes(c)
+    if split is not None:
+        plan = _engine_permute(split, elem, grid, deeper)
+        if plan.kind != "simt" and _engine_reaches(plan):
+            return plan
     return _simt_permute(c, elem)
+
+
+def _engine_reaches(plan: PermutePlan) -> bool:
+    """Whether a copy-engine plan's tensor maps are within the coordinates'
+    reach and its launch within MAX_TILES tiles."""
+    box = plan.params.get("box")
+    return coords_reach(plan.in_view[0], plan.out_view[0]) and \
+        (box is None or box_tiles(plan.in_view[0], box) <= MAX_TILES)
+
+
+def split_long_axes(c: Canonical) -> Canonical | None:
+    """c with each axis longer than COORD_REACH seen as two, (d / g, g) for
+    the largest power of two g of at most SPLIT_MAX dividing d. The pair
+    stays adjacent and in order on both sides, so it is the same
+    permutation. None where an axis has no such split or the rank would
+    pass MAX_RANK."""
+    shape, strides, perm = list(c.shape), list(c.strides), list(c.perm)
+    for a in reversed(range(len(shape))):
+        d = shape[a]
+        if d <= COORD_REACH:
+            continue
+        g = _split_factor(d)
+        if d // g > COORD_REACH or len(shape) == MAX_RANK:
+            return None
+        shape[a:a + 1] = [d // g, g]
+        strides[a:a + 1] = [strides[a] * g, strides[a]]
+        perm = [q for p in perm for q in ((a, a + 1) if p == a else (p + (p > a),))]
+    return Canonical(tuple(shape), tuple(strides), tuple(perm))
 
 
 def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
@@ -613,6 +654,44 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
         raise TileUsageError("layout-rank", f"the pad's input has {c.rank} axes once "
                              f"unpadded axes merge into their neighbours (shape "
                              f"{c.shape}); the copy engine addresses at most {MAX_RANK}")
+    plan = _engine_pad(c, elem, fill, grid, fit, boxes)
+    if plan.kind != "simt" or coords_reach(c.shape, c.out_shape):
+        return plan
+    split = split_long_pad(c)
+    if split is not None:
+        again = _engine_pad(split, elem, fill, grid, fit, boxes)
+        if again.kind != "simt":
+            return again
+    return plan
+
+
+def split_long_pad(c: CanonicalPad) -> CanonicalPad | None:
+    """c with each axis whose input or output is longer than COORD_REACH
+    seen as two, (d / g, g) padded (l / g, r / g) and (0, 0), for the
+    largest power of two g of at most SPLIT_MAX dividing d, l and r. None
+    where an axis has no such split or the rank would pass MAX_RANK."""
+    shape, strides = list(c.shape), list(c.strides)
+    lefts, rights = list(c.lefts), list(c.rights)
+    for a in reversed(range(len(shape))):
+        d, l, r = shape[a], lefts[a], rights[a]
+        if max(d, d + l + r) <= COORD_REACH:
+            continue
+        g = _split_factor(d, l, r)
+        if (d + l + r) // g > COORD_REACH or d // g > COORD_REACH or \
+                len(shape) == MAX_RANK:
+            return None
+        shape[a:a + 1] = [d // g, g]
+        strides[a:a + 1] = [strides[a] * g, strides[a]]
+        lefts[a:a + 1] = [l // g, 0]
+        rights[a:a + 1] = [r // g, 0]
+    return CanonicalPad(tuple(shape), tuple(strides), tuple(lefts), tuple(rights))
+
+
+def _engine_pad(c: CanonicalPad, elem: int, fill: str, grid: int, fit: bool,
+                boxes: bool) -> PadPlan:
+    """plan_pad's kernel for a canonical pad of at most MAX_RANK axes: the
+    simt kernel where the copy engine cannot move it."""
+    out_shape = c.out_shape
     base = {"elem": elem, "rank": c.rank, "fill": fill}
     inner_ok = c.strides[-1] == 1 and prod(c.shape) > 0
     in_ok = inner_ok and aligned(s * elem for s in c.strides[:-1])
