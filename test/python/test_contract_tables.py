@@ -176,6 +176,8 @@ def test_limits():
     assert contract.TENSOR_MAP_BYTES == 16 * 8
     # PTX ISA, mbarrier: the tx-count of a phase is at most 2^20 - 1.
     assert contract.MAX_TX_BYTES == 2 ** 20 - 1
+    # PTX ISA, cp.async.bulk.tensor: tensorCoords are a vector of .s32.
+    assert (contract.COORD_RANGE.min, contract.COORD_RANGE.max) == (-2 ** 31, 2 ** 31 - 1)
 
 
 def _span(r):

@@ -32,9 +32,10 @@ SWIZZLE_SPANS = {128: 3, 64: 2, 32: 1}   # span bytes -> swizzle mode
 # Tile-mode coordinates are signed 32-bit (contract.COORD_RANGE). The layout
 # kernels start boxes anywhere up to an axis's end (the pad's row boxes up
 # to COORD_SLACK elements past it), so on an axis longer than COORD_REACH
-# some elements would have no coordinate: such shapes run on the threads'
-# kernels instead, as do launches of more than MAX_TILES tiles (the tile
-# tickets are 32-bit counters).
+# some elements would have no coordinate. Such an axis is seen as two where
+# it splits (split_long_axes, split_long_pad); otherwise the shape runs on
+# the threads' kernels, as do launches of more than MAX_TILES tiles (the
+# tile tickets are 32-bit counters).
 COORD_SLACK = 4 * BOX_MAX
 COORD_REACH = contract.COORD_RANGE.max + 1 - COORD_SLACK
 MAX_TILES = 2 ** 31
