@@ -61,3 +61,12 @@ def rng(request):
     print(f"[{request.node.name}] TILE_GPU_SEED={seed}")
     import numpy as np
     return np.random.default_rng(seed)
+
+
+@pytest.fixture
+def gen(rng):
+    """A CUDA torch generator seeded from `rng` (the layout ops' tests)."""
+    torch = pytest.importorskip("torch")
+    g = torch.Generator(device="cuda")
+    g.manual_seed(int(rng.integers(0, 2**62)))
+    return g

@@ -35,13 +35,6 @@ INTS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 plan_of = importlib.import_module("tile_mlir.kernels.permute").plan_for
 
 
-@pytest.fixture
-def gen(rng):
-    g = torch.Generator(device="cuda")
-    g.manual_seed(int(rng.integers(0, 2**62)))
-    return g
-
-
 def random_bits(shape, elem, gen, dtype=None):
     """Fresh random bits (NaN patterns included) as `dtype`."""
     ints = INTS[elem]

@@ -16,13 +16,6 @@ from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
 from tile_mlir.kernels.layout_cases import PAD_GRAD, PERMUTE_GRAD, UNFOLD_GRAD  # noqa: E402
 
 
-@pytest.fixture
-def gen(rng):
-    g = torch.Generator(device="cuda")
-    g.manual_seed(int(rng.integers(0, 2**62)))
-    return g
-
-
 def _bits(t):
     return t.contiguous().view({2: torch.int16, 8: torch.int64}[t.element_size()])
 

@@ -25,13 +25,6 @@ pytestmark = pytest.mark.skipif(
     reason="needs a GPU with at least 40 GiB")
 
 
-@pytest.fixture
-def gen(rng):
-    g = torch.Generator(device="cuda")
-    g.manual_seed(int(rng.integers(0, 2**62)))
-    return g
-
-
 def random_bits(shape, elem, gen):
     info = torch.iinfo(INTS[elem])
     return torch.randint(info.min, info.max, shape, dtype=INTS[elem], device="cuda",
