@@ -317,12 +317,24 @@ def test_a_long_kept_innermost_axis_is_seen_as_two():
 
 
 @pytest.mark.parametrize("shape,dims", [
-    ((16, LONG), (1, 0)),                 # a transpose's long output rows
+    ((40, LONG), (1, 0)),                 # a transpose's long output rows
+    ((LONG, 40), (1, 0)),                 # 40-byte pixels: not narrow either
     ((2, 2, 2 ** 31 + 1), (1, 0, 2)),     # an odd extent: no split
     ((2, 2, 2, 2, LONG), (3, 2, 1, 0, 4)),  # no rank left to split into
 ])
 def test_permutes_past_the_coordinates_run_on_threads(shape, dims):
     assert P.plan_permute(shape, dense(shape), dims, 1).kind == "simt"
+
+
+def test_a_narrow_transpose_of_long_rows_stays_within_the_coordinates():
+    # (16, LONG) by (1, 0) in uint8: the planar side seen in rows of 256,
+    # the interleaved side in 16-byte pixels, 16 of them a row: no extent
+    # of either view passes the reach.
+    plan = P.plan_permute((16, LONG), dense((16, LONG)), (1, 0), 1)
+    assert plan.kind == "narrow" and plan.params["direction"] == "interleave"
+    assert plan.in_view == ((1, 16, LONG // 256, 256), (16 * LONG, LONG, 256, 1))
+    assert plan.out_view == ((1, LONG // 16, 256), (16 * LONG, 256, 1))
+    assert _within_reach(plan.in_view[0], plan.out_view[0])
 
 
 def test_long_copies_stay_boxes_within_the_coordinates():

@@ -153,7 +153,7 @@ WIDE_VIEW_PAD = (1, 1)
 # (test/gpu/test_layout_long_axes.py, bench/long_axes.py).
 LONG_AXIS = 2 ** 31 + 4096
 # (shape, dims, elem): a kept innermost axis (split: the boxes kernel); a
-# transpose of two long rows (the threads).
+# transpose of two long rows (split: the narrow kernel).
 LONG_PERMUTES = [((2, 2, LONG_AXIS), (1, 0, 2), 1), ((2, LONG_AXIS), (1, 0), 2)]
 # (shape, pad, elem, fill): one input row past the reach, padded by one
 # element (the threads); rows padded by 16 bytes (split: the boxes pad); a
@@ -161,6 +161,49 @@ LONG_PERMUTES = [((2, 2, LONG_AXIS), (1, 0, 2), 1), ((2, LONG_AXIS), (1, 0), 2)]
 # into one axis past the reach; split: the boxes pad).
 LONG_PADS = [((1, LONG_AXIS), (1, 1), 1, "zero"), ((2, LONG_AXIS), (16, 16), 1, "value"),
              ((2, LONG_AXIS // 2), (0, 0, 1, 1), 2, "zero")]
+
+# Narrow transposes (layout_plan.plan_narrow): an axis of n elements too
+# short or unaligned for the transposing kernel, against a long one. Both
+# lengths are multiples of 16 but not of any tile, so every case ends in a
+# partial tile; n runs over the values each element size takes (n V <=
+# 256). NARROW_L (16 x 321) moves the planar side as boxes of 256 columns
+# side by side, NARROW_SPLIT_L (512 x 9) as one box of rows of 256.
+NARROW_L = 5136
+NARROW_SPLIT_L = 4608
+NARROW_NS = {1: (2, 3, 4, 5, 8, 15, 16), 2: (2, 3, 4, 5, 7, 8, 12, 15, 31),
+             4: (2, 3, 5, 7, 13), 8: (2, 3, 5, 37)}
+
+
+def narrow_test_cases():
+    """(shape, dims, elem) of the narrow GPU test: both directions, with a
+    batch axis and without, and NCHW <-> NHWC of three channels."""
+    for elem, ns in NARROW_NS.items():
+        for n in ns:
+            yield (2, n, NARROW_L), (0, 2, 1), elem
+            yield (2, NARROW_L, n), (0, 2, 1), elem
+        yield (3, NARROW_L), (1, 0), elem
+        yield (NARROW_L, 3), (1, 0), elem
+        for n in (2, 3, 5):
+            yield (2, n, NARROW_SPLIT_L), (0, 2, 1), elem
+            yield (2, NARROW_SPLIT_L, n), (0, 2, 1), elem
+        yield (2, 3, 48, 107), (0, 2, 3, 1), elem
+        yield (2, 48, 107, 3), (0, 3, 1, 2), elem
+
+
+# (shape, strides, dims) of views of a dense (4, 3, NARROW_L) or
+# (4, NARROW_L, 3) tensor: every other batch entry, and the channel axis
+# read from a permuted view.
+NARROW_VIEWS = [((2, 3, NARROW_L), (6 * NARROW_L, NARROW_L, 1), (0, 2, 1)),
+                ((2, NARROW_L, 3), (6 * NARROW_L, 3, 1), (0, 2, 1)),
+                ((4, NARROW_L, 3), (3 * NARROW_L, 1, NARROW_L), (0, 1, 2))]
+# The benchmark (bench/narrow_permute.py): about 1.6-2 GiB moved per row.
+NARROW_BENCH = [((512, 3, 1024, 1024), (0, 2, 3, 1), 1), ((512, 1024, 1024, 3), (0, 3, 1, 2), 1),
+                ((256, 3, 1024, 1024), (0, 2, 3, 1), 2), ((256, 1024, 1024, 3), (0, 3, 1, 2), 2),
+                ((128, 3, 1024, 1024), (0, 2, 3, 1), 4), ((2, 2 ** 29), (1, 0), 2),
+                ((2 ** 29, 2), (1, 0), 2), ((8, 2 ** 27), (1, 0), 2), ((2 ** 26, 16), (1, 0), 1)]
+# Scaled down for the variant test.
+NARROW_BENCH_SMALL = [((4, 3, 64, 80), (0, 2, 3, 1), 1), ((4, 64, 80, 3), (0, 3, 1, 2), 2),
+                      ((8, 40960), (1, 0), 2), ((8192, 16), (1, 0), 1)]
 
 # Expanded views (stride 0, torch's broadcast): (shape, strides, dims or pad).
 EXPANDED_PERMUTE = ((3, 80, 144), (0, 144, 1), (0, 2, 1))

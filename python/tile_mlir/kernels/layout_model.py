@@ -123,6 +123,11 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     if plan.kind in ("boxes", "copy"):
         return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"]),
                                        tile_order=tuple(p.get("order", ()))), A, B)
+    if plan.kind == "narrow":
+        flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
+        shape, strides = plan.in_view
+        A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
+        return model_narrow(p, A, B)
     if plan.kind == "transpose":
         geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
                                      p.get("gather", ()), p.get("wide_in", False),
@@ -132,7 +137,50 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(A.transpose(p["perm"]))
 
 
-__all__ = ["ELEM_DTYPES", "model_boxes", "model_permute", "model_transpose",
+def model_narrow(p: dict, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """build_permute_narrow: every tile's boxes loaded, each pixel group's
+    vectors regrouped by NarrowGeometry (all reads, then all writes, as a
+    thread does), the other side's boxes stored."""
+    from .narrow_geometry import NarrowGeometry
+    geo = NarrowGeometry(p["elem"], p["n"], p["rows"], p["width"], p.get("split", False),
+                         p.get("group", 1))
+    interleave = p["direction"] == "interleave"
+    planar_shape = A.shape if interleave else B.shape
+    counts = geo.counts(planar_shape, IntDynOps)
+    v, elem = geo.vec, geo.elem
+
+    def planar_boxes(b, x0):
+        return [(k * geo.planar_box_bytes, geo.planar_coords(b, x0, k, IntDynOps))
+                for k in range(geo.nb)]
+
+    for t in range(counts[0] * counts[1]):
+        b, x0 = geo.origin(t, counts, IntDynOps)
+        shared = _shared(geo.stage_bytes)
+        inter = [(geo.interleaved_offset, geo.interleaved_coords(b, x0, IntDynOps))]
+        loads, stores = (planar_boxes(b, x0), inter) if interleave else \
+            (inter, planar_boxes(b, x0))
+        box_in, box_out = (geo.planar_box, geo.interleaved_box) if interleave else \
+            (geo.interleaved_box, geo.planar_box)
+        for off, coords in loads:
+            emulator.load(shared, off, A, box=box_in, coords=coords)
+        for g in range(geo.rows):
+            if interleave:
+                src = [geo.planar_offset(g, ch, IntDynOps) for ch in range(geo.n)]
+                dst = [geo.interleaved_offset_of(g, m) for m in range(geo.n)]
+            else:
+                src = [geo.interleaved_offset_of(g, m) for m in range(geo.n)]
+                dst = [geo.planar_offset(g, ch, IntDynOps) for ch in range(geo.n)]
+            vectors = [[shared[a + i * elem:a + (i + 1) * elem].copy() for i in range(v)]
+                       for a in src]
+            for a, values in zip(dst, geo.regroup(vectors, p["direction"])):
+                for i, value in enumerate(values):
+                    shared[a + i * elem:a + (i + 1) * elem] = value
+        for off, coords in stores:
+            B = emulator.store(B, shared, off, box=box_out, coords=coords)
+    return B
+
+
+__all__ = ["ELEM_DTYPES", "model_boxes", "model_narrow", "model_permute", "model_transpose",
            "storage", "transpose_in_shared"]
 
 

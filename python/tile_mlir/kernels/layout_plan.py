@@ -150,9 +150,10 @@ class PermutePlan:
     kind "copy": the identity (a copy of a dense input, moved as boxes of a
     2-D view); "boxes": the innermost axis stays innermost, boxes move with
     a permuted coordinate mapping; "transpose": the innermost axis moves,
-    tiles are transposed through swizzled shared memory; "simt": a shape
-    the copy engine cannot describe (a stride that is not a multiple of 16
-    bytes), moved by threads. `params` are the builder's parameters;
+    tiles are transposed through swizzled shared memory; "narrow": a
+    transpose against an axis too short or unaligned for that (plan_narrow);
+    "simt": a shape the copy engine cannot describe (a stride that is not a
+    multiple of 16 bytes), moved by threads. `params` are the builder's parameters;
     `in_view`/`out_view` the (shape, strides) the kernel's arguments take."""
     kind: str
     canonical: Canonical
@@ -289,8 +290,9 @@ def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> Permute
     dense_ok = inner_ok and aligned(s * elem for s in c.strides[:-1]) and \
         aligned(s * elem for s in out_strides[:-1])
     if not dense_ok:
-        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm},
-                           (c.shape, c.strides), (c.out_shape, out_strides))
+        return plan_narrow(c, elem, grid) or PermutePlan(
+            "simt", c, {"elem": elem, "perm": c.perm}, (c.shape, c.strides),
+            (c.out_shape, out_strides))
     r = c.rank
     if c.perm[-1] == r - 1:
         k = c.perm[-2]
@@ -303,8 +305,9 @@ def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> Permute
                            (c.shape, c.strides), (c.out_shape, out_strides))
     found = gather_tile(c, elem, deeper)
     if found is None:
-        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm},
-                           (c.shape, c.strides), (c.out_shape, out_strides))
+        return plan_narrow(c, elem, grid) or PermutePlan(
+            "simt", c, {"elem": elem, "perm": c.perm}, (c.shape, c.strides),
+            (c.out_shape, out_strides))
     m, gather, span, t_k, t_l = found
     ldmatrix = elem == 2 and m == 1
     threads = 32 * max(1, min(8, t_k * t_l // 256)) if ldmatrix else min(256, t_k * t_l)
@@ -324,6 +327,78 @@ def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> Permute
                                         "grid": grid},
                        split_view(in_view, w) if wide_in else in_view,
                        split_view(out_view, w) if wide_out else out_view)
+
+
+# A narrow transpose's tile is about NARROW_TILE_BYTES (R rows of the
+# interleaved view, R a power of two of at most BOX_MAX); shapes whose
+# tiles would be smaller than NARROW_MIN_BYTES (short rows: many tiny
+# tiles) stay on the threads' kernel.
+NARROW_TILE_BYTES = 16384
+NARROW_MIN_BYTES = 4096
+NARROW_SPLIT_BYTES = 128
+
+
+def plan_narrow(c: Canonical, elem: int, grid: int) -> PermutePlan | None:
+    """The narrow transpose: the output's two innermost axes are the
+    input's innermost L and one axis of n elements (the interleave: planar
+    (B, n, L) in, (B, L, n) out), or the reverse (the deinterleave), where n
+    rows are too short or unaligned for the transposing kernel (an RGB
+    image's NCHW <-> NHWC). Seen in V = 16 / elem pixel groups, the
+    interleaved side is the aligned view (B, L / V, V n), so both sides are
+    tensor maps and the threads only regroup 16-byte vectors in shared
+    memory. None where the shape does not fit that form."""
+    r, perm, shape, strides = c.rank, c.perm, c.shape, c.strides
+    v = STRIDE_ALIGN // elem
+    if r not in (2, 3) or strides[-1] != 1 or perm[-2] != r - 1:
+        return None
+    j = perm[-1]
+    batch = [a for a in range(r) if a not in (j, r - 1)]
+    if batch and perm[0] != batch[0]:
+        return None
+    b, sb = (shape[batch[0]], strides[batch[0]]) if batch else (1, shape[j] * shape[-1])
+    if shape[j] * v <= BOX_MAX and shape[-1] % v == 0:
+        direction, n, length = "interleave", shape[j], shape[-1]
+        in_view = ((b, n, length), (sb, strides[j], 1))
+        out_view = ((b, length // v, v * n), (length * n, v * n, 1))
+    elif shape[-1] * v <= BOX_MAX and shape[j] % v == 0 and strides[j] == shape[-1]:
+        direction, n, length = "deinterleave", shape[-1], shape[j]
+        in_view = ((b, length // v, v * n), (sb, v * n, 1))
+        out_view = ((b, n, length), (n * length, length, 1))
+    else:
+        return None
+    if n < 2 or not aligned(s * elem for s in in_view[1][:-1]):
+        return None
+    rows = min(8 * BOX_MAX, pow2_floor(max(1, NARROW_TILE_BYTES // (STRIDE_ALIGN * n))),
+               pow2_floor(length // v))
+    # The interleaved side in rows of up to 8 pixel groups (the copy engine
+    # is slow on box rows of 32 or 48 bytes), where they divide the tile.
+    group = 1
+    while group < 8 and 2 * group * v * n <= BOX_MAX and length % (2 * group * v) == 0 \
+            and rows % (2 * group) == 0:
+        group *= 2
+    rows = min(rows, BOX_MAX * group)   # rows / group box rows
+    width = min(BOX_MAX, rows * v)
+    if STRIDE_ALIGN * rows * n < NARROW_MIN_BYTES or b * -(-length // (rows * v)) > MAX_TILES:
+        return None
+    # Where a power of two of at least 128 bytes divides L, the planar side
+    # is seen as (B, n, L / W, W): one box a tile instead of rows V / 256.
+    split = min(width, length & -length)
+    if split * elem >= NARROW_SPLIT_BYTES:
+        width = split
+        planar = in_view if direction == "interleave" else out_view
+        (pb, pn, pl), (psb, psn, _) = planar
+        planar = ((pb, pn, pl // width, width), (psb, psn, width, 1))
+        in_view, out_view = (planar, out_view) if direction == "interleave" else \
+            (in_view, planar)
+    if group > 1:
+        (ib, il, ivn), (isb, _, _) = in_view if direction == "deinterleave" else out_view
+        inter = ((ib, il // group, ivn * group), (isb, ivn * group, 1))
+        in_view, out_view = (in_view, inter) if direction == "interleave" else \
+            (inter, out_view)
+    return PermutePlan("narrow", c, {"elem": elem, "perm": c.perm, "direction": direction,
+                                     "n": n, "rows": rows, "width": width,
+                                     "split": split * elem >= NARROW_SPLIT_BYTES,
+                                     "group": group, "grid": grid}, in_view, out_view)
 
 
 def merged_out_view(c: Canonical, m: int) -> tuple:

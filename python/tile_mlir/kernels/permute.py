@@ -10,8 +10,10 @@ kernel (permute_kernels) is compiled once per element size, canonical
 permutation and box or tile and taken from the compile cache; extents are
 runtime values. A permuted view of a dense tensor is read in its memory
 order; other strides with an innermost stride other than 1 are made
-contiguous first; shapes whose strides are not multiples of 16 bytes run
-on the SIMT kernel.
+contiguous first. A transpose against an axis too short or unaligned for
+the transposing kernel (NCHW <-> NHWC of three channels) runs on the
+narrow kernel (permute_narrow); other shapes whose strides are not
+multiples of 16 bytes run on the SIMT kernel.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .layout_plan import (contiguous_strides, merged_out_view, normalize_dims, p
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
 BUILD_PERMUTE_SIMT = "tile_mlir.kernels.permute_kernels:build_permute_simt"
 BUILD_PERMUTE_TRANSPOSE = "tile_mlir.kernels.permute_kernels:build_permute_transpose"
+BUILD_PERMUTE_NARROW = "tile_mlir.kernels.permute_narrow:build_permute_narrow"
 
 SIMT_GRID = 1056  # the SIMT kernels' most CTAs (8 per SM of an H200)
 SIMT_THREADS = 256
@@ -53,8 +56,28 @@ def kernel_for(plan) -> tuple:
                                          "threads": p["threads"], "wide_in": p["wide_in"],
                                          "wide_out": p["wide_out"],
                                          "grid": _transpose_grid(p)}
+    if plan.kind == "narrow":
+        return BUILD_PERMUTE_NARROW, {"elem": p["elem"], "n": p["n"],
+                                      "direction": p["direction"], "rows": p["rows"],
+                                      "width": p["width"], "split": p["split"],
+                                      "group": p["group"],
+                                      **narrow_launch(p)}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
+
+
+def narrow_launch(p) -> dict:
+    """Stages, threads and grid of a narrow transpose: a thread per pixel
+    group of the tile (at most 256), as many CTAs an SM (up to four) as
+    their three stages of shared memory allow (the H200 run: three stages
+    were the fastest variant on 7 of the benchmark's 9 rows)."""
+    from .layout_call import ctas_fit
+    from .narrow_geometry import stage_bytes
+    threads = max(32, min(256, p["rows"]))
+    stages = 3
+    nbytes = stage_bytes(p["elem"], p["n"], p["rows"], p["width"], p["split"])
+    ctas = max([k for k in (1, 2, 3, 4) if ctas_fit(k, stages, nbytes)] or [1])
+    return {"stages": stages, "threads": threads, "grid": ctas * PERSISTENT_GRID}
 
 
 def _transpose_grid(p) -> int:
@@ -269,7 +292,41 @@ def variants(plan) -> list:
     elif plan.kind == "copy":
         out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
                                          "stages": 3})))
+    elif plan.kind == "narrow":
+        out += narrow_variants(builder, params)
     return out
+
+
+def narrow_variants(builder, params) -> list:
+    """Other CTA counts and stage depths of a narrow transpose, and tiles of
+    half the rows (W halved with them where they are narrower than a box)."""
+    from .layout_call import ctas_fit
+    from .narrow_geometry import stage_bytes
+    elem, n, rows = params["elem"], params["n"], params["rows"]
+    out = []
+    nbytes = stage_bytes(elem, n, rows, params["width"], params["split"])
+    for ctas in (1, 2, 3, 4):
+        for stages in (3, 4, 6):
+            k = {**params, "grid": ctas * PERSISTENT_GRID, "stages": stages}
+            if k != params and ctas_fit(ctas, stages, nbytes) and \
+                    ctas * params["threads"] <= 2048:
+                out.append((f"g{ctas * PERSISTENT_GRID} s{stages}", (builder, k)))
+    half, group = rows // 2, params["group"]
+    # Half the rows, where the views stay the same (the split planar rows
+    # still divide the tile, the interleaved rows its groups).
+    if rows >= 64 and half % group == 0 and (not params["split"] or
+                                             half * 16 // elem % params["width"] == 0):
+        width = params["width"] if params["split"] else min(params["width"], half * 16 // elem)
+        k = {**params, "rows": half, "width": width, "threads": max(32, min(256, half))}
+        out.append((f"rows {half}", (builder, k)))
+    return out
+
+
+def simt_plan(plan):
+    """The threads' kernel for a plan's canonical permutation (what a
+    narrow transpose replaced: the benchmark's comparison)."""
+    from .layout_plan import _simt_permute
+    return _simt_permute(plan.canonical, plan.params["elem"])
 
 
 WALK_BLOCKS = (1, 4, 16, 64)
@@ -349,11 +406,19 @@ def variant_test_recipes() -> list:
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
-    from .layout_cases import (EXPANDED_PERMUTE, LONG_PERMUTES, PERMUTE_EXTRA, PERMUTE_VIEWS,
+    from .layout_cases import (EXPANDED_PERMUTE, LONG_PERMUTES, NARROW_BENCH,
+                               NARROW_BENCH_SMALL, NARROW_VIEWS, PERMUTE_EXTRA, PERMUTE_VIEWS,
                                WIDE_VIEW, WIDE_VIEW_DIMS, grad_permute_cases,
-                               permute_test_cases)
+                               narrow_test_cases, permute_test_cases)
     cases = list(permute_test_cases()) + PERMUTE_EXTRA + LONG_PERMUTES + \
         list(grad_permute_cases()) + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
         for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2), (*EXPANDED_PERMUTE, 2)]
-    return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes())
+    cases += list(narrow_test_cases()) + [(shape, strides, dims, elem) for shape, strides, dims
+                                          in NARROW_VIEWS for elem in (1, 2)]
+    narrow = []
+    for shape, dims, elem in NARROW_BENCH + NARROW_BENCH_SMALL:
+        plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+        narrow += [kernel for _, kernel in variants(plan)] + [kernel_for(simt_plan(plan))]
+    return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes() +
+                          narrow)
