@@ -432,7 +432,7 @@ def test_an_element_size_the_engine_does_not_move_names_the_dtype():
 def test_the_plans_tested_cover_every_kind():
     from tile_mlir.kernels.layout_plan import contiguous_strides
     kinds = {plan_of(s, contiguous_strides(s), d, e).kind for s, d, e in PERMUTES}
-    assert kinds == {"boxes", "transpose", "simt", "copy"}
+    assert kinds == {"boxes", "transpose", "narrow", "simt", "copy"}
 
 
 two_devices = pytest.mark.skipif(torch.cuda.device_count() < 2,
