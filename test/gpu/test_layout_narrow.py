@@ -1,8 +1,8 @@
 """Narrow transposes on the GPU (tile_mlir.kernels.permute_narrow: an axis
 too short or unaligned for the transposing kernel, as in NCHW <-> NHWC of
-three channels), bit-exact against torch on fresh random bits: every n
-each element size takes, both directions, partial tiles, views, and every
-variant the benchmark measures.
+three channels), bit-exact against torch on fresh random bits: 4-9
+values of n for each element size, both directions, partial tiles,
+views, and every variant the benchmark measures.
 
     TILE_GPU_ARTIFACTS=.artifacts/layout TILE_MLIR_CACHE_DIR=.artifacts/layout/cache \\
         python3 -m pytest -q test/gpu/test_layout_narrow.py

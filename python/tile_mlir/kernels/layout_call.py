@@ -37,9 +37,15 @@ def rows_stage_bytes(rows_in: int, wbox: int, nb: int, elem: int) -> int:
     return -(-nb * box // 1024) * 1024
 
 
+# Each stage's mbarrier (8 bytes) and tile id (4) after the stages
+# (layout_pipeline.Stages).
+STAGE_BOOKKEEPING_BYTES = 12
+
+
 def ctas_fit(ctas: int, stages: int, stage_bytes: int) -> bool:
     """Whether `ctas` CTAs of `stages` stages fit in one SM's shared memory."""
-    return ctas * (stages * stage_bytes + CTA_RESERVED_BYTES) <= SM_SHARED_BYTES
+    per_cta = stages * (stage_bytes + STAGE_BOOKKEEPING_BYTES) + CTA_RESERVED_BYTES
+    return ctas * per_cta <= SM_SHARED_BYTES
 
 
 def rows_launch(rows_in: int, wbox: int, nb: int, elem: int, stages: int) -> dict:

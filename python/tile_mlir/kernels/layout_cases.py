@@ -166,12 +166,13 @@ LONG_PADS = [((1, LONG_AXIS), (1, 1), 1, "zero"), ((2, LONG_AXIS), (16, 16), 1, 
 # short or unaligned for the transposing kernel, against a long one. Both
 # lengths are multiples of 16 but not of any tile, so every case ends in a
 # partial tile; n runs over the values each element size takes (n V <=
-# 256). NARROW_L (16 x 321) moves the planar side as boxes of 256 columns
-# side by side, NARROW_SPLIT_L (512 x 9) as one box of rows of 256.
+# 256, n <= 32). NARROW_L (16 x 321) moves the planar side as boxes side
+# by side (for 8-byte elements, one box of rows of 16: 128 bytes),
+# NARROW_SPLIT_L (512 x 9) as one box of rows of 256.
 NARROW_L = 5136
 NARROW_SPLIT_L = 4608
 NARROW_NS = {1: (2, 3, 4, 5, 8, 15, 16), 2: (2, 3, 4, 5, 7, 8, 12, 15, 31),
-             4: (2, 3, 5, 7, 13), 8: (2, 3, 5, 37)}
+             4: (2, 3, 5, 7, 13, 31), 8: (2, 3, 5, 31, 32)}
 
 
 def narrow_test_cases():

@@ -140,7 +140,10 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
 def model_narrow(p: dict, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """build_permute_narrow: every tile's boxes loaded, each pixel group's
     vectors regrouped by NarrowGeometry (all reads, then all writes, as a
-    thread does), the other side's boxes stored."""
+    thread does), the other side's boxes stored. The lanes' rotation only
+    changes which instruction moves which vector, not what lands where, so
+    the model leaves it out; test_layout_narrow checks that it moves every
+    vector once and the GPU test runs it."""
     from .narrow_geometry import NarrowGeometry
     geo = NarrowGeometry(p["elem"], p["n"], p["rows"], p["width"], p.get("split", False),
                          p.get("group", 1))

@@ -336,6 +336,9 @@ def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> Permute
 NARROW_TILE_BYTES = 16384
 NARROW_MIN_BYTES = 4096
 NARROW_SPLIT_BYTES = 128
+# A thread holds its group's n vectors of both sides: past 32 channels
+# ptxas spills them (8-byte elements, 48 channels: 100 bytes a thread).
+NARROW_MAX_N = 32
 
 
 def plan_narrow(c: Canonical, elem: int, grid: int) -> PermutePlan | None:
@@ -366,7 +369,7 @@ def plan_narrow(c: Canonical, elem: int, grid: int) -> PermutePlan | None:
         out_view = ((b, n, length), (n * length, length, 1))
     else:
         return None
-    if n < 2 or not aligned(s * elem for s in in_view[1][:-1]):
+    if not 2 <= n <= NARROW_MAX_N or not aligned(s * elem for s in in_view[1][:-1]):
         return None
     # At most BOX_MAX groups a tile: 512 groups of two channels (16 KB
     # tiles) measured 0.97 of copy_ on the H200, 256 (8 KB) 0.98.

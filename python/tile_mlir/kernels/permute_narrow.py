@@ -5,9 +5,10 @@ channels.
 
 With V = 16 / elem, V consecutive pixels of all n channels are 16 n
 contiguous bytes of the interleaved side, so that side is the aligned
-tensor map (B, L / V, V n) and the planar side the map (B, n, L). A tile is
-R rows of the interleaved view (R V pixels of one batch entry): one box
-there, R V / W boxes of n x W on the planar side. Thread g of the tile
+tensor map (B, L / V, V n) (rows of `group` such pixel groups) and the
+planar side the map (B, n, L). A tile is R pixel groups (R V pixels of one
+batch entry): one box there, R V / W boxes of n x W on the planar side (or
+one box of its split view). Thread g of the tile
 regroups pixel group g: n 16-byte vectors of one side in shared memory
 become the n of the other (one vector per channel row on the planar
 side, n consecutive vectors on the interleaved side), with the copy
