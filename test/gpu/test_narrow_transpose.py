@@ -5,7 +5,7 @@ values of n for each element size, both directions, partial tiles,
 views, and every variant the benchmark measures.
 
     TILE_GPU_ARTIFACTS=.artifacts/layout TILE_MLIR_CACHE_DIR=.artifacts/layout/cache \\
-        python3 -m pytest -q test/gpu/test_layout_narrow.py
+        python3 -m pytest -q test/gpu/test_narrow_transpose.py
 """
 
 import importlib
