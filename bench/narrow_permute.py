@@ -92,14 +92,15 @@ def row(shape, dims, elem, no_triton: bool) -> dict:
     return {"row": name, "kind": plan.kind, "tbps": tbps, "ours": ours, "triton": triton_best}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
+def main(cases=NARROW_BENCH, doc: str = __doc__) -> None:
+    """Times `cases` ((shape, dims, elem)), one row each."""
+    parser = argparse.ArgumentParser(description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", default=None)
     parser.add_argument("--no-triton", action="store_true")
     args = parser.parse_args()
     print(torch.cuda.get_device_name(), f"torch {torch.__version__}, triton {triton.__version__}")
-    rows = [row(shape, dims, elem, args.no_triton) for shape, dims, elem in NARROW_BENCH]
+    rows = [row(shape, dims, elem, args.no_triton) for shape, dims, elem in cases]
     if args.json:
         Path(args.json).write_text(json.dumps({"device": torch.cuda.get_device_name(),
                                                "rows": rows}, indent=1))

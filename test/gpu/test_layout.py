@@ -30,23 +30,9 @@ from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST, 
                                             unfold_test_cases)
 from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
 
-DTYPES = {1: torch.uint8, 2: torch.bfloat16, 4: torch.float32, 8: torch.float64}
-INTS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+from torch_bits import DTYPES, INTS, bits, random_bits  # noqa: E402
+from torch_bits import case_id as _id  # noqa: E402
 plan_of = importlib.import_module("tile_mlir.kernels.permute").plan_for
-
-
-def random_bits(shape, elem, gen, dtype=None):
-    """Fresh random bits (NaN patterns included) as `dtype`."""
-    ints = INTS[elem]
-    info = torch.iinfo(ints)
-    raw = torch.randint(info.min, info.max, tuple(shape), dtype=ints, device="cuda",
-                        generator=gen) if elem < 8 else \
-        torch.randint(-2**62, 2**62, tuple(shape), dtype=ints, device="cuda", generator=gen)
-    return raw.view(dtype or DTYPES[elem])
-
-
-def bits(t):
-    return t.view(INTS[t.element_size()])
 
 
 def same_bits(a, b) -> bool:
@@ -55,10 +41,6 @@ def same_bits(a, b) -> bool:
 
 def ref_permute(x, dims):
     return bits(x).permute(dims).contiguous().view(x.dtype)
-
-
-def _id(case):
-    return "-".join(str(x).replace(" ", "") for x in case)
 
 
 PERMUTES = list(permute_test_cases())

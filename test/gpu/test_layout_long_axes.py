@@ -16,23 +16,12 @@ F = pytest.importorskip("torch.nn.functional")
 from tile_mlir.kernels import pad, permute  # noqa: E402
 from tile_mlir.kernels.layout_cases import LONG_PADS, LONG_PERMUTES  # noqa: E402
 
-INTS = {1: torch.uint8, 2: torch.int16}
-DTYPES = {1: torch.uint8, 2: torch.bfloat16}
+from torch_bits import INTS, case_id as _id, random_bits  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not torch.cuda.is_available() or
     torch.cuda.get_device_properties(0).total_memory < 40 * 2**30,
     reason="needs a GPU with at least 40 GiB")
-
-
-def random_bits(shape, elem, gen):
-    info = torch.iinfo(INTS[elem])
-    return torch.randint(info.min, info.max, shape, dtype=INTS[elem], device="cuda",
-                         generator=gen).view(DTYPES[elem])
-
-
-def _id(case):
-    return "-".join(str(x).replace(" ", "") for x in case)
 
 
 @pytest.fixture(autouse=True)

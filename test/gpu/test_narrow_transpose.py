@@ -17,24 +17,9 @@ torch = pytest.importorskip("torch")
 from tile_mlir.kernels import permute  # noqa: E402
 from tile_mlir.kernels.layout_cases import (NARROW_BENCH_SMALL, NARROW_L,  # noqa: E402
                                             NARROW_VIEWS, narrow_test_cases)
+from torch_bits import bits as ints, case_id as _id, random_bits  # noqa: E402
 
 P = importlib.import_module("tile_mlir.kernels.permute")
-DTYPES = {1: torch.uint8, 2: torch.bfloat16, 4: torch.float32, 8: torch.float64}
-INTS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
-
-
-def random_bits(shape, elem, gen):
-    info = torch.iinfo(INTS[elem])
-    return torch.randint(info.min, info.max, tuple(shape), dtype=INTS[elem], device="cuda",
-                         generator=gen).view(DTYPES[elem])
-
-
-def ints(t):
-    return t.view(INTS[t.element_size()])
-
-
-def _id(case):
-    return "-".join(str(x).replace(" ", "") for x in case)
 
 
 CASES = list(narrow_test_cases())

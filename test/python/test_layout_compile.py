@@ -1,8 +1,9 @@
 """The layout kernels build, verify, lower to PTX and assemble with ptxas for
 sm_90a: one of each kind (boxes, transposes of every element size and
-method, gathered rows, pad boxes/rows/SIMT with every fill, unfold im2col,
-rows and SIMT), and the instructions each must contain. The cache recipes
-of the GPU tests and the benchmark are JSON and name module-level builders."""
+method, the SIMT transpose through shared memory, gathered rows, pad
+boxes/rows/SIMT with every fill, unfold im2col, rows and SIMT), and the
+instructions each must contain. The cache recipes of the GPU tests and the
+benchmark are JSON and name module-level builders."""
 
 import importlib
 import json
@@ -13,6 +14,7 @@ from tile_mlir import cache, compiler
 from tile_mlir.kernels.pad_kernels import build_pad_boxes, build_pad_rows, build_pad_simt
 from tile_mlir.kernels.permute_kernels import (build_permute_boxes, build_permute_simt,
                                                build_permute_transpose)
+from tile_mlir.kernels.permute_simt_tiled import build_permute_simt_tiled
 from tile_mlir.kernels.unfold_kernels import (build_unfold_nchw, build_unfold_nhwc,
                                               build_unfold_simt)
 from tile_mlir.kernels.unfold_taps import build_unfold_nchw_taps
@@ -41,6 +43,11 @@ KERNELS = {
                                                            evict_first="load"),
                            {"ldmatrix": 1, "L2::cache_hint": 1, "%ctaid.x": 1}),
     "permute_simt": (lambda: build_permute_simt(4, (2, 0, 1)), {"ld.global": 1}),
+    "permute_simt_tiled": (lambda: build_permute_simt_tiled(2, (0, 2, 1)),
+                           {"ld.global.b16": 16, "st.shared.b16": 16, "ld.shared.b16": 16,
+                            "bar.sync": 2}),
+    "permute_simt_tiled_b64": (lambda: build_permute_simt_tiled(8, (4, 1, 2, 3, 0), tile=32),
+                               {"ld.shared.b64": 4, "st.shared.b64": 4}),
     "pad_boxes_zero": (lambda: build_pad_boxes("i16", 3, (1, 32, 128)), {"tensor.3d": 1}),
     "pad_boxes_nan": (lambda: build_pad_boxes("bfloat16", 2, (64, 64), "nan"),
                       {"tensor.2d": 1}),

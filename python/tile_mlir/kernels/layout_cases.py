@@ -206,6 +206,31 @@ NARROW_BENCH = [((512, 3, 1024, 1024), (0, 2, 3, 1), 1), ((512, 1024, 1024, 3), 
 NARROW_BENCH_SMALL = [((4, 3, 64, 80), (0, 2, 3, 1), 1), ((4, 64, 80, 3), (0, 3, 1, 2), 2),
                       ((8, 40960), (1, 0), 2), ((8192, 16), (1, 0), 1)]
 
+# Transposes whose strides the copy engine cannot address, on the SIMT
+# kernel through shared memory (permute_simt_tiled): partial tiles, axes
+# between the tiled ones, ranks 2-5, and views (shape, strides, dims).
+SIMT_TILED_SHAPES = [((100, 129), (1, 0)), ((3, 65, 97), (0, 2, 1)), ((33, 7, 95), (2, 1, 0)),
+                     ((40, 3, 2, 35), (3, 1, 2, 0)), ((33, 2, 3, 2, 41), (4, 2, 1, 3, 0)),
+                     ((1003, 64), (1, 0)), ((64, 33), (1, 0)), ((2, 47, 3, 7, 7), (0, 2, 3, 4, 1))]
+SIMT_TILED_VIEWS = [((70, 45), (1, 75), (0, 1)), ((3, 40, 33), (4000, 97, 1), (0, 2, 1))]
+# The benchmark (bench/unaligned_permute.py): bf16 unless given, 0.8-2 GiB
+# moved a row: GPT-2 embedding matrices (50257 x 768) transposed, square matrices
+# one element off the alignment, a batch of them, NCHW -> NHWC of 7 x 7
+# maps, and uint8 and float32 matrices.
+SIMT_TILED_BENCH = [((8, 50257, 768), (0, 2, 1), 2), ((32767, 32767), (1, 0), 2),
+                    ((64, 4095, 4097), (0, 2, 1), 2), ((8192, 512, 7, 7), (0, 2, 3, 1), 2),
+                    ((32769, 32767), (1, 0), 1), ((16383, 16385), (1, 0), 4)]
+SIMT_TILED_BENCH_SMALL = [((768, 5025), (1, 0), 2), ((4, 409, 417), (0, 2, 1), 2),
+                          ((64, 512, 7, 7), (0, 2, 3, 1), 2)]
+
+
+def simt_tiled_test_cases():
+    """(shape, dims, elem) of the GPU test of the SIMT transpose."""
+    for elem in ELEMS:
+        for shape, dims in SIMT_TILED_SHAPES:
+            yield shape, dims, elem
+
+
 # Expanded views (stride 0, torch's broadcast): (shape, strides, dims or pad).
 EXPANDED_PERMUTE = ((3, 80, 144), (0, 144, 1), (0, 2, 1))
 EXPANDED_PAD = ((3, 20, 32), (0, 32, 1), (1, 1, 1, 1))

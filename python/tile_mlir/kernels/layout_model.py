@@ -134,7 +134,42 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
                                      p.get("wide_out", False), p.get("walk", ()),
                                      p.get("order", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
+    if plan.kind == "simt" and p.get("tile"):
+        from .permute_simt_tiled import SimtTileGeometry
+        flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
+        shape, strides = plan.in_view
+        A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
+        return model_simt_tiled(SimtTileGeometry(tuple(p["perm"]), elem, p["tile"]), A, B)
     return np.ascontiguousarray(A.transpose(p["perm"]))
+
+
+def model_simt_tiled(geo, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """build_permute_simt_tiled: each tile's clamped loads into a shared
+    tile of the kernel's pitch, then the bounded stores, slot by slot as
+    the threads do them (all the threads of a slot at once)."""
+    ops, k, l, q, r = IntDynOps, geo.k, geo.l, geo.q, A.ndim
+    counts = geo.counts(A.shape, ops)
+    tid = np.arange(geo.threads)
+    lane, warp = tid % 32, tid // 32
+    for t in range(int(np.prod(counts))):
+        src = geo.origin(t, counts, ops)
+        last_k = min(A.shape[k] - src[k], geo.tile) - 1
+        last_l = min(A.shape[l] - src[l], geo.tile) - 1
+        shared = np.zeros((geo.tile, geo.pitch), dtype=A.dtype)
+        for s in range(geo.steps):
+            i, j = geo.load_slot(lane, warp, s)
+            at = [np.full(geo.threads, c) for c in src]
+            at[k] = src[k] + np.minimum(i, last_k)
+            at[l] = src[l] + np.minimum(j, last_l)
+            shared[i, j] = A[tuple(at)]
+        for s in range(geo.steps):
+            i, j = geo.store_slot(lane, warp, s)
+            keep = (i <= last_k) & (j <= last_l)
+            out = [np.full(geo.threads, src[a]) for a in geo.perm]
+            out[r - 1] = out[r - 1] + i
+            out[q] = out[q] + j
+            B[tuple(o[keep] for o in out)] = shared[i[keep], j[keep]]
+    return B
 
 
 def model_narrow(p: dict, A: np.ndarray, B: np.ndarray) -> np.ndarray:

@@ -153,7 +153,9 @@ class PermutePlan:
     tiles are transposed through swizzled shared memory; "narrow": a
     transpose against an axis too short or unaligned for that (plan_narrow);
     "simt": a shape the copy engine cannot describe (a stride that is not a
-    multiple of 16 bytes), moved by threads. `params` are the builder's parameters;
+    multiple of 16 bytes), moved by threads (params["tile"] T: a transpose
+    in T x T tiles through shared memory; 0: one element a thread). `params`
+    are the builder's parameters;
     `in_view`/`out_view` the (shape, strides) the kernel's arguments take."""
     kind: str
     canonical: Canonical
@@ -276,9 +278,19 @@ def split_long_axes(c: Canonical) -> Canonical | None:
     return Canonical(tuple(shape), tuple(strides), tuple(perm))
 
 
+# The SIMT transpose's tile (permute_simt_tiled): T x T elements through
+# shared memory, where both tiled axes hold at least SIMT_TILE_MIN (a tile
+# at least a quarter used); other SIMT plans copy one element per thread.
+SIMT_TILE = 64
+SIMT_TILE_MIN = 32
+
+
 def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
-    return PermutePlan("simt", c, {"elem": elem, "perm": c.perm}, (c.shape, c.strides),
-                       (c.out_shape, contiguous_strides(c.out_shape)))
+    k, inner = (c.perm[-1], c.rank - 1) if c.rank else (0, 0)
+    tiled = k != inner and min(c.shape[k], c.shape[inner]) >= SIMT_TILE_MIN
+    return PermutePlan("simt", c, {"elem": elem, "perm": c.perm,
+                                   "tile": SIMT_TILE if tiled else 0},
+                       (c.shape, c.strides), (c.out_shape, contiguous_strides(c.out_shape)))
 
 
 def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> PermutePlan:
@@ -290,9 +302,7 @@ def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> Permute
     dense_ok = inner_ok and aligned(s * elem for s in c.strides[:-1]) and \
         aligned(s * elem for s in out_strides[:-1])
     if not dense_ok:
-        return plan_narrow(c, elem, grid) or PermutePlan(
-            "simt", c, {"elem": elem, "perm": c.perm}, (c.shape, c.strides),
-            (c.out_shape, out_strides))
+        return plan_narrow(c, elem, grid) or _simt_permute(c, elem)
     r = c.rank
     if c.perm[-1] == r - 1:
         k = c.perm[-2]
@@ -305,9 +315,7 @@ def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> Permute
                            (c.shape, c.strides), (c.out_shape, out_strides))
     found = gather_tile(c, elem, deeper)
     if found is None:
-        return plan_narrow(c, elem, grid) or PermutePlan(
-            "simt", c, {"elem": elem, "perm": c.perm}, (c.shape, c.strides),
-            (c.out_shape, out_strides))
+        return plan_narrow(c, elem, grid) or _simt_permute(c, elem)
     m, gather, span, t_k, t_l = found
     ldmatrix = elem == 2 and m == 1
     threads = 32 * max(1, min(8, t_k * t_l // 256)) if ldmatrix else min(256, t_k * t_l)

@@ -13,11 +13,13 @@ order; other strides with an innermost stride other than 1 are made
 contiguous first. A transpose against an axis too short or unaligned for
 the transposing kernel (NCHW <-> NHWC of three channels) runs on the
 narrow kernel (permute_narrow); other shapes whose strides are not
-multiples of 16 bytes run on the SIMT kernel.
+multiples of 16 bytes run on the SIMT kernels: transposes through shared
+memory (permute_simt_tiled), the rest one element per thread.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import prod
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
@@ -31,6 +33,7 @@ BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
 BUILD_PERMUTE_SIMT = "tile_mlir.kernels.permute_kernels:build_permute_simt"
 BUILD_PERMUTE_TRANSPOSE = "tile_mlir.kernels.permute_kernels:build_permute_transpose"
 BUILD_PERMUTE_NARROW = "tile_mlir.kernels.permute_narrow:build_permute_narrow"
+BUILD_PERMUTE_SIMT_TILED = "tile_mlir.kernels.permute_simt_tiled:build_permute_simt_tiled"
 
 SIMT_GRID = 1056  # the SIMT kernels' most CTAs (8 per SM of an H200)
 SIMT_THREADS = 256
@@ -62,8 +65,20 @@ def kernel_for(plan) -> tuple:
                                       "width": p["width"], "split": p["split"],
                                       "group": p["group"],
                                       **narrow_launch(p)}
+    if p.get("tile"):
+        return BUILD_PERMUTE_SIMT_TILED, {"elem": p["elem"], "perm": list(p["perm"]),
+                                          "tile": p["tile"], "grid": SIMT_GRID}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
+
+
+def simt_tiles(canonical, tile: int) -> int:
+    """Tiles of the SIMT transpose over the canonical input: T x T over
+    the output's innermost axis and the input's (each CTA takes one at a
+    time)."""
+    k, inner = canonical.perm[-1], canonical.rank - 1
+    return prod(-(-d // tile) if a in (k, inner) else d
+                for a, d in enumerate(canonical.shape))
 
 
 def narrow_launch(p) -> dict:
@@ -158,9 +173,9 @@ def run(plan, t, out, kernel=None) -> None:
         src = strided(bits_view(t), *in_view)
         dst = bits_view(out).view(out_view[0])
     if plan.kind == "simt":
-        n = out.numel()
-        grid = max(1, min(SIMT_GRID, -(-n // SIMT_THREADS)))
-        launch(builder, params, (src, dst), grid)
+        n = simt_tiles(plan.canonical, params["tile"]) if params.get("tile") else \
+            -(-out.numel() // SIMT_THREADS)
+        launch(builder, params, (src, dst), max(1, min(params["grid"], n)))
         return
     if params["grid"] == 0:   # one tile per CTA
         grid = transpose_tile_count(plan.canonical, params)
@@ -295,6 +310,11 @@ def variants(plan) -> list:
                                          "stages": 3})))
     elif plan.kind == "narrow":
         out += narrow_variants(builder, params)
+    elif plan.kind == "simt" and params.get("tile"):
+        # Fewer CTAs, and a smaller tile (the kernel it replaced, one element
+        # a thread, is simt_plan's).
+        out.append(("g528", (builder, {**params, "grid": SIMT_GRID // 2})))
+        out.append(("tile 32", (builder, {**params, "tile": 32})))
     return out
 
 
@@ -324,10 +344,12 @@ def narrow_variants(builder, params) -> list:
 
 
 def simt_plan(plan):
-    """The threads' kernel for a plan's canonical permutation (what a
-    narrow transpose replaced: the benchmark's comparison)."""
+    """The one-element-a-thread SIMT plan of a plan's canonical permutation
+    (what the narrow and the tiled SIMT transposes replaced: the
+    benchmarks' comparison)."""
     from .layout_plan import _simt_permute
-    return _simt_permute(plan.canonical, plan.params["elem"])
+    simt = _simt_permute(plan.canonical, plan.params["elem"])
+    return replace(simt, params={**simt.params, "tile": 0})
 
 
 WALK_BLOCKS = (1, 4, 16, 64)
@@ -409,16 +431,20 @@ def cache_recipes() -> list:
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
     from .layout_cases import (EXPANDED_PERMUTE, LONG_PERMUTES, NARROW_BENCH,
                                NARROW_BENCH_SMALL, NARROW_VIEWS, PERMUTE_EXTRA, PERMUTE_VIEWS,
+                               ELEMS, SIMT_TILED_BENCH, SIMT_TILED_BENCH_SMALL, SIMT_TILED_VIEWS,
                                WIDE_VIEW, WIDE_VIEW_DIMS, grad_permute_cases,
-                               narrow_test_cases, permute_test_cases)
+                               narrow_test_cases, permute_test_cases, simt_tiled_test_cases)
     cases = list(permute_test_cases()) + PERMUTE_EXTRA + LONG_PERMUTES + \
         list(grad_permute_cases()) + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
         for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2), (*EXPANDED_PERMUTE, 2)]
     cases += list(narrow_test_cases()) + [(shape, strides, dims, elem) for shape, strides, dims
                                           in NARROW_VIEWS for elem in (1, 2)]
+    cases += list(simt_tiled_test_cases()) + [(shape, strides, dims, elem) for shape, strides,
+                                              dims in SIMT_TILED_VIEWS for elem in ELEMS]
     narrow = []
-    for shape, dims, elem in NARROW_BENCH + NARROW_BENCH_SMALL:
+    for shape, dims, elem in NARROW_BENCH + NARROW_BENCH_SMALL + SIMT_TILED_BENCH + \
+            SIMT_TILED_BENCH_SMALL:
         plan = plan_for(shape, contiguous_strides(shape), dims, elem)
         narrow += [kernel for _, kernel in variants(plan)] + [kernel_for(simt_plan(plan))]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes() +

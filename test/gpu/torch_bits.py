@@ -1,0 +1,28 @@
+"""Random bits as torch tensors, and their bit views, for the layout ops'
+GPU tests (imported after each test's `pytest.importorskip("torch")`)."""
+
+import torch
+
+DTYPES = {1: torch.uint8, 2: torch.bfloat16, 4: torch.float32, 8: torch.float64}
+INTS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def random_bits(shape, elem, gen, dtype=None):
+    """Fresh random bits (NaN patterns included) as `dtype` (default: the
+    float type of the element size)."""
+    ints = INTS[elem]
+    info = torch.iinfo(ints)
+    # randint's bounds must fit int64 with room for high - low
+    low, high = (info.min, info.max) if elem < 8 else (-2**62, 2**62)
+    raw = torch.randint(low, high, tuple(shape), dtype=ints, device="cuda", generator=gen)
+    return raw.view(dtype or DTYPES[elem])
+
+
+def bits(t):
+    """The same bytes as integers (torch.equal on them compares bit for bit:
+    NaN patterns included)."""
+    return t.view(INTS[t.element_size()])
+
+
+def case_id(case):
+    return "-".join(str(x).replace(" ", "") for x in case)
