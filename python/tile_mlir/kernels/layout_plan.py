@@ -490,9 +490,7 @@ def _plan_copy(c: Canonical, elem: int, grid: int) -> PermutePlan:
     dense = c.rank == 0 or c.strides[-1] == 1 and all(
         c.strides[i] == c.strides[i + 1] * c.shape[i + 1] for i in range(c.rank - 1))
     if not dense or n == 0:
-        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm},
-                           (c.shape, c.strides),
-                           (c.out_shape, contiguous_strides(c.out_shape)))
+        return _simt_permute(c, elem)
     for cols in (256, 128, 64, 32, 16, 8, 4, 2, 1):
         if n % cols == 0 and (cols * elem) % STRIDE_ALIGN == 0:
             rows = n // cols
@@ -503,7 +501,7 @@ def _plan_copy(c: Canonical, elem: int, grid: int) -> PermutePlan:
                                 "stages": 4, "grid": grid}, view, view)
     shape = (n,)
     return PermutePlan("simt", Canonical(shape, (1,), (0,)),
-                       {"elem": elem, "perm": (0,)}, (shape, (1,)), (shape, (1,)))
+                       {"elem": elem, "perm": (0,), "tile": 0}, (shape, (1,)), (shape, (1,)))
 
 
 # -- pad ------------------------------------------------------------------
