@@ -207,11 +207,15 @@ NARROW_BENCH_SMALL = [((4, 3, 64, 80), (0, 2, 3, 1), 1), ((4, 64, 80, 3), (0, 3,
                       ((8, 40960), (1, 0), 2), ((8192, 16), (1, 0), 1)]
 
 # Transposes whose strides the copy engine cannot address, on the SIMT
-# kernel through shared memory (permute_simt_tiled): partial tiles, axes
-# between the tiled ones, ranks 2-5, and views (shape, strides, dims).
+# kernel through shared memory (permute_simt_tiled): partial tiles of each
+# tile length, axes between the tiled ones, ranks 2-5, input and output rows
+# of whole 16-byte vectors (the vector forms) for every element size, and
+# views (shape, strides, dims).
 SIMT_TILED_SHAPES = [((100, 129), (1, 0)), ((3, 65, 97), (0, 2, 1)), ((33, 7, 95), (2, 1, 0)),
                      ((40, 3, 2, 35), (3, 1, 2, 0)), ((33, 2, 3, 2, 41), (4, 2, 1, 3, 0)),
-                     ((1003, 64), (1, 0)), ((64, 33), (1, 0)), ((2, 47, 3, 7, 7), (0, 2, 3, 4, 1))]
+                     ((1003, 64), (1, 0)), ((64, 33), (1, 0)), ((2, 47, 3, 7, 7), (0, 2, 3, 4, 1)),
+                     ((300, 5, 97), (2, 1, 0)), ((2, 150, 77), (0, 2, 1)), ((129, 131), (1, 0)),
+                     ((3, 101, 80), (0, 2, 1)), ((2, 96, 3, 69), (0, 3, 2, 1))]
 SIMT_TILED_VIEWS = [((70, 45), (1, 75), (0, 1)), ((3, 40, 33), (4000, 97, 1), (0, 2, 1))]
 # The benchmark (bench/unaligned_permute.py): bf16 unless given, 0.8-2 GiB
 # moved a row: GPT-2 embedding matrices (50257 x 768) transposed, square matrices

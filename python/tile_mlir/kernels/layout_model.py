@@ -135,40 +135,67 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
                                      p.get("order", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
     if plan.kind == "simt" and p.get("tile"):
-        from .permute_simt_tiled import SimtTileGeometry
+        from .permute_simt_tiled import simt_geometry
         flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
         shape, strides = plan.in_view
         A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
-        return model_simt_tiled(SimtTileGeometry(tuple(p["perm"]), elem, p["tile"]), A, B)
+        return model_simt_tiled(simt_geometry(p, elem), A, B)
     return np.ascontiguousarray(A.transpose(p["perm"]))
 
 
 def model_simt_tiled(geo, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """build_permute_simt_tiled: each tile's clamped loads into a shared
-    tile of the kernel's pitch, then the bounded stores, slot by slot as
+    tile of the kernel's layout, then the bounded stores, slot by slot as
     the threads do them (all the threads of a slot at once)."""
     ops, k, l, q, r = IntDynOps, geo.k, geo.l, geo.q, A.ndim
     counts = geo.counts(A.shape, ops)
     tid = np.arange(geo.threads)
     lane, warp = tid % 32, tid // 32
+    w = geo.width
+
+    def output_at(src, i, j, keep):
+        out = [np.full(i.shape, src[a]) for a in geo.perm]
+        out[r - 1] = out[r - 1] + i
+        out[q] = out[q] + j
+        return tuple(o[keep] for o in out)
+
     for t in range(int(np.prod(counts))):
         src = geo.origin(t, counts, ops)
         last_k = min(A.shape[k] - src[k], geo.tile) - 1
-        last_l = min(A.shape[l] - src[l], geo.tile) - 1
-        shared = np.zeros((geo.tile, geo.pitch), dtype=A.dtype)
-        for s in range(geo.steps):
-            i, j = geo.load_slot(lane, warp, s)
+        last_l = min(A.shape[l] - src[l], geo.cols) - 1
+        shared = np.zeros(geo.shared_shape, dtype=A.dtype)
+
+        def read(i, j):
             at = [np.full(geo.threads, c) for c in src]
             at[k] = src[k] + np.minimum(i, last_k)
             at[l] = src[l] + np.minimum(j, last_l)
-            shared[i, j] = A[tuple(at)]
-        for s in range(geo.steps):
-            i, j = geo.store_slot(lane, warp, s)
+            return A[tuple(at)]
+
+        if not geo.vec:
+            for s in range(geo.steps):
+                i, j = geo.load_slot(lane, warp, s)
+                shared[i, j] = read(i, j)
+            for s in range(geo.steps):
+                i, j = geo.store_slot(lane, warp, s)
+                keep = (i <= last_k) & (j <= last_l)
+                B[output_at(src, i, j, keep)] = shared[i[keep], j[keep]]
+            continue
+        # The vector forms: a shared vector is `w` elements of a row from
+        # column chunk * w on; an input vector may not start past the last
+        # whole one (vec "in": the rows are whole vectors).
+        for s in range(geo.vec_steps):
+            i, j, row, chunk = geo.vec_load_task(tid, s, ops)
+            for m in range(w):
+                value = read(i + m, j) if geo.vec == "out" else \
+                    read(i, np.minimum(j, last_l - (w - 1)) + m)
+                shared[row, chunk * w + m] = value
+        for s in range(geo.vec_steps):
+            i, j, row, chunk = geo.vec_store_task(tid, s, ops)
             keep = (i <= last_k) & (j <= last_l)
-            out = [np.full(geo.threads, src[a]) for a in geo.perm]
-            out[r - 1] = out[r - 1] + i
-            out[q] = out[q] + j
-            B[tuple(o[keep] for o in out)] = shared[i[keep], j[keep]]
+            for m in range(w):
+                di, dj = (m, 0) if geo.vec == "out" else (0, m)
+                B[output_at(src, i + di, j + dj, keep)] = shared[row[keep],
+                                                                 chunk[keep] * w + m]
     return B
 
 

@@ -28,6 +28,7 @@ ELEM_DTYPES = {1: "i8", 2: "i16", 4: "i32", 8: "i64"}
 MAX_RANK = 5                      # the copy engine's rank limit
 BOX_MAX = contract.BOX_EXTENT_RANGE.max
 STRIDE_ALIGN = 16                 # bytes: outer global strides, inner coords
+VECTOR_BYTES = 16                 # a thread's widest load or store (v4.b32)
 SWIZZLE_SPANS = {128: 3, 64: 2, 32: 1}   # span bytes -> swizzle mode
 # Tile-mode coordinates are signed 32-bit (contract.COORD_RANGE). The layout
 # kernels start boxes anywhere up to an axis's end (the pad's row boxes up
@@ -153,8 +154,11 @@ class PermutePlan:
     tiles are transposed through swizzled shared memory; "narrow": a
     transpose against an axis too short or unaligned for that (plan_narrow);
     "simt": a shape the copy engine cannot describe (a stride that is not a
-    multiple of 16 bytes), moved by threads (params["tile"] T: a transpose
-    in T x T tiles through shared memory; 0: one element a thread). `params`
+    multiple of 16 bytes), moved by threads (params["tile"] T and
+    params["tile_l"] U: a transpose in tiles of T elements along the
+    output's rows by U along the input's, through shared memory, one side
+    in 16-byte vectors where params["vec"] names it; T = 0: one element a
+    thread). `params`
     are the builder's parameters;
     `in_view`/`out_view` the (shape, strides) the kernel's arguments take."""
     kind: str
@@ -278,18 +282,44 @@ def split_long_axes(c: Canonical) -> Canonical | None:
     return Canonical(tuple(shape), tuple(strides), tuple(perm))
 
 
-# The SIMT transpose's tile (permute_simt_tiled): T x T elements through
-# shared memory, where both tiled axes hold at least SIMT_TILE_MIN (a tile
-# at least a quarter used); other SIMT plans copy one element per thread.
-SIMT_TILE = 64
+# The SIMT transpose's tile (permute_simt_tiled), where both tiled axes
+# hold at least SIMT_TILE_MIN (a tile at least a quarter used): SIMT_TILE_L
+# elements along the input's rows by the longest of SIMT_TILES the output's
+# rows fill (at least the shortest) and SIMT_TILE_BYTES allow; other SIMT
+# plans copy one element per thread. On the H200 256 x 64 ran the fastest
+# of twelve tile shapes and thread counts on bench/unaligned_permute.py
+# (docs/NOTES.md).
+SIMT_TILES = (256, 128, 64)
+SIMT_TILE_L = 64
 SIMT_TILE_MIN = 32
+SIMT_TILE_BYTES = 65536
+
+
+def simt_tile(out_row: int, elem: int) -> int:
+    """The SIMT transpose's tile along output rows of `out_row` elements."""
+    fits = [t for t in SIMT_TILES if t * SIMT_TILE_L * elem <= SIMT_TILE_BYTES]
+    return next((t for t in fits if t <= out_row), fits[-1])
+
+
+def simt_vector_side(c: Canonical, elem: int) -> str:
+    """Which side of a SIMT transpose moves 16-byte vectors: "out" where the
+    output's rows are whole vectors, else "in" where the input's rows and
+    strides are (the input's base is 16-byte aligned: permute copies an
+    input that is not), else "" (elements both ways)."""
+    width = VECTOR_BYTES // elem
+    if c.shape[c.perm[-1]] % width == 0:
+        return "out"
+    if c.shape[-1] % width == 0 and all(s % width == 0 for s in c.strides[:-1]):
+        return "in"
+    return ""
 
 
 def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
     k, inner = (c.perm[-1], c.rank - 1) if c.rank else (0, 0)
     tiled = k != inner and min(c.shape[k], c.shape[inner]) >= SIMT_TILE_MIN
-    return PermutePlan("simt", c, {"elem": elem, "perm": c.perm,
-                                   "tile": SIMT_TILE if tiled else 0},
+    tile = {"tile": simt_tile(c.shape[k], elem), "tile_l": SIMT_TILE_L,
+            "vec": simt_vector_side(c, elem)} if tiled else {"tile": 0}
+    return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, **tile},
                        (c.shape, c.strides), (c.out_shape, contiguous_strides(c.out_shape)))
 
 

@@ -25,8 +25,8 @@ from math import prod
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
-from .layout_plan import (contiguous_strides, merged_out_view, normalize_dims, plan_or_dense,
-                          plan_permute, split_view, transpose_tile_extents)
+from .layout_plan import (SIMT_TILES, contiguous_strides, merged_out_view, normalize_dims,
+                          plan_or_dense, plan_permute, split_view, transpose_tile_extents)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
@@ -65,19 +65,21 @@ def kernel_for(plan) -> tuple:
                                       "width": p["width"], "split": p["split"],
                                       "group": p["group"],
                                       **narrow_launch(p)}
-    if p.get("tile"):
+    if p.get("tile"):   # one tile a CTA (grid 0)
         return BUILD_PERMUTE_SIMT_TILED, {"elem": p["elem"], "perm": list(p["perm"]),
-                                          "tile": p["tile"], "grid": SIMT_GRID}
+                                          "tile": p["tile"], "tile_l": p["tile_l"],
+                                          "vec": p["vec"], "grid": 0}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
 
 
-def simt_tiles(canonical, tile: int) -> int:
-    """Tiles of the SIMT transpose over the canonical input: T x T over
-    the output's innermost axis and the input's (each CTA takes one at a
-    time)."""
+def simt_tiles(canonical, tile: int, tile_l: int | None = None) -> int:
+    """Tiles of the SIMT transpose over the canonical input: `tile` along
+    the output's innermost axis by `tile_l` (`tile` when None) along the
+    input's (each CTA takes one at a time)."""
     k, inner = canonical.perm[-1], canonical.rank - 1
-    return prod(-(-d // tile) if a in (k, inner) else d
+    extent = {k: tile, inner: tile if tile_l is None else tile_l}
+    return prod(-(-d // extent[a]) if a in extent else d
                 for a, d in enumerate(canonical.shape))
 
 
@@ -173,9 +175,11 @@ def run(plan, t, out, kernel=None) -> None:
         src = strided(bits_view(t), *in_view)
         dst = bits_view(out).view(out_view[0])
     if plan.kind == "simt":
-        n = simt_tiles(plan.canonical, params["tile"]) if params.get("tile") else \
+        n = simt_tiles(plan.canonical, params["tile"], params.get("tile_l")) \
+            if params.get("tile") else \
             -(-out.numel() // SIMT_THREADS)
-        launch(builder, params, (src, dst), max(1, min(params["grid"], n)))
+        launch(builder, params, (src, dst), n if params.get("grid") == 0 else
+               max(1, min(params["grid"], n)))
         return
     if params["grid"] == 0:   # one tile per CTA
         grid = transpose_tile_count(plan.canonical, params)
@@ -311,10 +315,17 @@ def variants(plan) -> list:
     elif plan.kind == "narrow":
         out += narrow_variants(builder, params)
     elif plan.kind == "simt" and params.get("tile"):
-        # Fewer CTAs, and a smaller tile (the kernel it replaced, one element
-        # a thread, is simt_plan's).
-        out.append(("g528", (builder, {**params, "grid": SIMT_GRID // 2})))
-        out.append(("tile 32", (builder, {**params, "tile": 32})))
+        # The other tile lengths, elements on both sides (a vector plan),
+        # twice the threads, and a CTA that loops over tiles (four and eight
+        # a SM); the kernel the tiled one replaced,
+        # one element a thread, is simt_plan's.
+        out += [(f"{t}x{params['tile_l']}", (builder, {**params, "tile": t}))
+                for t in SIMT_TILES if t != params["tile"]]
+        if params["vec"]:
+            out.append(("elements", (builder, {**params, "vec": ""})))
+        out.append(("t512", (builder, {**params, "threads": 512})))
+        out += [(f"loop g{g}", (builder, {**params, "grid": g}))
+                for g in (SIMT_GRID // 2, SIMT_GRID)]
     return out
 
 
