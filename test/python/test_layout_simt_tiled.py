@@ -42,6 +42,7 @@ def test_unaligned_transposes_take_the_tiled_kernel(shape, dims, elem):
     assert builder.endswith(":build_permute_simt_tiled")
     assert (params["tile"], params["tile_l"], params["grid"]) == \
         (plan.params["tile"], SIMT_TILE_L, 0)
+    assert params["threads"] == (512 if elem == 2 and not plan.params["vec"] else 256)
 
 
 @pytest.mark.parametrize("out_row,elem,tile", [
@@ -146,7 +147,8 @@ def test_every_benchmark_variant_models_numpy(shape, dims, elem):
         A = x.reshape(plan.in_view[0])
         B = np.zeros(plan.out_view[0], dtype=storage(elem))
         assert np.array_equal(model_simt_tiled(geo, A, B).reshape(-1), want), name
-    assert {"t512", "loop g528", "loop g1056"} <= set(names)
+    assert {"loop g528", "loop g1056"} <= set(names)
+    assert ("t256" if plan.params["threads"] == 512 else "t512") in names
     assert ("elements" in names) == bool(plan.params["vec"])
     assert len([n for n in names if n.endswith(f"x{SIMT_TILE_L}")]) == len(SIMT_TILES) - 1
     assert simt_plan(plan).params["tile"] == 0

@@ -301,6 +301,14 @@ def simt_tile(out_row: int, elem: int) -> int:
     return next((t for t in fits if t <= out_row), fits[-1])
 
 
+def simt_threads(elem: int, vec: str) -> int:
+    """The SIMT transpose's threads: 512 for 2-byte elements both ways
+    (2.94 and 3.10 TB/s against 2.73 and 2.83 for 256 on the two such rows
+    of bench/unaligned_permute.py on the H200), else 256 (the vector forms
+    and the other element sizes ran faster on 256)."""
+    return 512 if elem == 2 and not vec else 256
+
+
 def simt_vector_side(c: Canonical, elem: int) -> str:
     """Which side of a SIMT transpose moves 16-byte vectors: "out" where the
     output's rows are whole vectors, else "in" where the input's rows and
@@ -317,8 +325,9 @@ def simt_vector_side(c: Canonical, elem: int) -> str:
 def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
     k, inner = (c.perm[-1], c.rank - 1) if c.rank else (0, 0)
     tiled = k != inner and min(c.shape[k], c.shape[inner]) >= SIMT_TILE_MIN
-    tile = {"tile": simt_tile(c.shape[k], elem), "tile_l": SIMT_TILE_L,
-            "vec": simt_vector_side(c, elem)} if tiled else {"tile": 0}
+    vec = simt_vector_side(c, elem) if tiled else ""
+    tile = {"tile": simt_tile(c.shape[k], elem), "tile_l": SIMT_TILE_L, "vec": vec,
+            "threads": simt_threads(elem, vec)} if tiled else {"tile": 0}
     return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, **tile},
                        (c.shape, c.strides), (c.out_shape, contiguous_strides(c.out_shape)))
 

@@ -68,7 +68,8 @@ def kernel_for(plan) -> tuple:
     if p.get("tile"):   # one tile a CTA (grid 0)
         return BUILD_PERMUTE_SIMT_TILED, {"elem": p["elem"], "perm": list(p["perm"]),
                                           "tile": p["tile"], "tile_l": p["tile_l"],
-                                          "vec": p["vec"], "grid": 0}
+                                          "vec": p["vec"], "threads": p["threads"],
+                                          "grid": 0}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
 
@@ -261,7 +262,8 @@ def variants(plan) -> list:
     if plan.kind == "transpose":
         g = params["grid"] // PERSISTENT_GRID
         if params["threads"] == 256:
-            out.append(("t512", (builder, {**params, "threads": 512})))
+            other = 256 if params["threads"] == 512 else 512
+        out.append((f"t{other}", (builder, {**params, "threads": other})))
         if g == 1:
             out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
         else:
@@ -323,7 +325,8 @@ def variants(plan) -> list:
                 for t in SIMT_TILES if t != params["tile"]]
         if params["vec"]:
             out.append(("elements", (builder, {**params, "vec": ""})))
-        out.append(("t512", (builder, {**params, "threads": 512})))
+        other = 256 if params["threads"] == 512 else 512
+        out.append((f"t{other}", (builder, {**params, "threads": other})))
         out += [(f"loop g{g}", (builder, {**params, "grid": g}))
                 for g in (SIMT_GRID // 2, SIMT_GRID)]
     return out
