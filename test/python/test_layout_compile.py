@@ -14,6 +14,7 @@ from tile_mlir import cache, compiler
 from tile_mlir.kernels.pad_kernels import build_pad_boxes, build_pad_rows, build_pad_simt
 from tile_mlir.kernels.permute_kernels import (build_permute_boxes, build_permute_simt,
                                                build_permute_transpose)
+from tile_mlir.kernels.permute_simt_rows import build_permute_simt_rows
 from tile_mlir.kernels.permute_simt_tiled import build_permute_simt_tiled
 from tile_mlir.kernels.unfold_kernels import (build_unfold_nchw, build_unfold_nhwc,
                                               build_unfold_simt)
@@ -60,6 +61,14 @@ KERNELS = {
                                 {"ld.global.b32": 16, "bar.sync": 2}),
     "permute_simt_tiled_b64": (lambda: build_permute_simt_tiled(8, (4, 1, 2, 3, 0), tile=32),
                                {"ld.shared.b64": 4, "st.shared.b64": 4}),
+    # The row copy: every load issued before the first bounded store.
+    "permute_simt_rows": (lambda: build_permute_simt_rows(2, (1, 0, 2), 32, 256),
+                          {"ld.global.b16": 32, "st.global.b16": 32}),
+    "permute_simt_rows_rank1": (lambda: build_permute_simt_rows(1, (0,), 1, 4096),
+                                {"ld.global.b8": 16, "st.global.b8": 16}),
+    # 8-byte global elements move as two 4-byte words, as in every kernel.
+    "permute_simt_rows_b64": (lambda: build_permute_simt_rows(8, (3, 1, 0, 2, 4), 16, 128, 128),
+                              {"ld.global.b32": 32, "st.global.b32": 32}),
     "pad_boxes_zero": (lambda: build_pad_boxes("i16", 3, (1, 32, 128)), {"tensor.3d": 1}),
     "pad_boxes_nan": (lambda: build_pad_boxes("bfloat16", 2, (64, 64), "nan"),
                       {"tensor.2d": 1}),

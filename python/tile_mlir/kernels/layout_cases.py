@@ -228,6 +228,33 @@ SIMT_TILED_BENCH_SMALL = [((768, 5025), (1, 0), 2), ((4, 409, 417), (0, 2, 1), 2
                           ((64, 512, 7, 7), (0, 2, 3, 1), 2)]
 
 
+# Permutations that keep the innermost axis, on strides the copy engine
+# cannot address (odd rows: unaligned for every element size), on the SIMT
+# row copy (permute_simt_rows): rows shorter than a warp, partial tiles
+# both ways, ranks 1-5, the identity of a run whose length is no multiple
+# of 16 bytes, and views (shape, strides, dims).
+SIMT_ROWS_SHAPES = [((7, 9, 41), (1, 0, 2)), ((33, 17, 65), (1, 0, 2)),
+                    ((100, 3, 257), (1, 0, 2)), ((5, 6, 7, 301), (2, 0, 1, 3)),
+                    ((3, 4, 5, 6, 33), (3, 1, 0, 2, 4)), ((1001,), (0,)), ((7, 143), (0, 1)),
+                    ((100, 50, 3), (1, 0, 2)), ((40, 2, 9, 513), (2, 0, 1, 3))]
+SIMT_ROWS_VIEWS = [((70, 45), (75, 1), (0, 1)), ((3, 40, 33), (4000, 97, 1), (1, 0, 2))]
+# The benchmark (bench/rows_permute.py): bf16 unless given, 0.3-2 GiB moved
+# a row: the issue table's (1, 0, 2) and (0, 2, 1, 3) rows with odd rows,
+# 18-byte rows, and uint8 and float32.
+SIMT_ROWS_BENCH = [((4096, 64, 4095), (1, 0, 2), 2), ((64, 4095, 32, 127), (0, 2, 1, 3), 2),
+                   ((4096, 4096, 9), (1, 0, 2), 2), ((2048, 64, 4095), (1, 0, 2), 1),
+                   ((1024, 64, 4095), (1, 0, 2), 4)]
+SIMT_ROWS_BENCH_SMALL = [((64, 16, 255), (1, 0, 2), 2), ((4, 95, 8, 31), (0, 2, 1, 3), 2),
+                         ((256, 64, 9), (1, 0, 2), 2)]
+
+
+def simt_rows_test_cases():
+    """(shape, dims, elem) of the GPU test of the SIMT row copy."""
+    for elem in ELEMS:
+        for shape, dims in SIMT_ROWS_SHAPES:
+            yield shape, dims, elem
+
+
 def simt_tiled_test_cases():
     """(shape, dims, elem) of the GPU test of the SIMT transpose."""
     for elem in ELEMS:

@@ -134,6 +134,12 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
                                      p.get("wide_out", False), p.get("walk", ()),
                                      p.get("order", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
+    if plan.kind == "simt" and p.get("cols"):
+        from .permute_simt_rows import rows_geometry
+        flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
+        shape, strides = plan.in_view
+        A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
+        return model_simt_rows(rows_geometry(p, elem), A, B)
     if plan.kind == "simt" and p.get("tile"):
         from .permute_simt_tiled import simt_geometry
         flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
@@ -141,6 +147,40 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
         A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
         return model_simt_tiled(simt_geometry(p, elem), A, B)
     return np.ascontiguousarray(A.transpose(p["perm"]))
+
+
+def model_simt_rows(geo, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """build_permute_simt_rows: each tile's clamped loads, then its bounded
+    stores, slot by slot as the threads do them. Raises where a load would
+    leave A or two stores would write one element."""
+    ops, k, l, r = IntDynOps, geo.k, geo.l, A.ndim
+    counts = geo.counts(A.shape, ops)
+    tid = np.arange(geo.threads)
+    written = np.zeros(B.shape, dtype=np.int64)
+    for t in range(int(np.prod(counts))):
+        src = geo.origin(t, counts, ops)
+        last_l = min(A.shape[l] - src[l], geo.cols) - 1
+        last_k = min(A.shape[k] - src[k], geo.rows) - 1 if k is not None else 0
+        for s in range(geo.steps):
+            i, j = geo.slot(tid, s, ops)
+            at = [np.full(geo.threads, c) for c in src]
+            at[l] = src[l] + np.minimum(j, last_l)
+            if k is not None:
+                at[k] = src[k] + np.minimum(i, last_k)
+            for a in range(r):
+                if at[a].max() >= A.shape[a]:
+                    raise IndexError(f"tile {t} slot {s} loads past axis {a}")
+            keep = (j <= last_l) & (i <= last_k if k is not None else True)
+            out = [np.full(geo.threads, src[a]) for a in geo.perm]
+            out[r - 1] = out[r - 1] + j
+            if k is not None:
+                out[r - 2] = out[r - 2] + i
+            where = tuple(o[keep] for o in out)
+            B[where] = A[tuple(a[keep] for a in at)]
+            np.add.at(written, where, 1)
+    if written.max(initial=0) > 1:
+        raise AssertionError("an element is stored twice")
+    return B
 
 
 def model_simt_tiled(geo, A: np.ndarray, B: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ MAX_RANK = 5                      # the copy engine's rank limit
 BOX_MAX = contract.BOX_EXTENT_RANGE.max
 STRIDE_ALIGN = 16                 # bytes: outer global strides, inner coords
 VECTOR_BYTES = 16                 # a thread's widest load or store (v4.b32)
+WARP_LANES = 32
 SWIZZLE_SPANS = {128: 3, 64: 2, 32: 1}   # span bytes -> swizzle mode
 # Tile-mode coordinates are signed 32-bit (contract.COORD_RANGE). The layout
 # kernels start boxes anywhere up to an axis's end (the pad's row boxes up
@@ -63,6 +64,10 @@ def _split_factor(*extents) -> int:
 def box_tiles(shape, box) -> int:
     """How many boxes `box` tile `shape`."""
     return prod(-(-int(d) // int(b)) for d, b in zip(shape, box))
+
+
+def pow2_ceil(n: int) -> int:
+    return 1 << max(0, n - 1).bit_length()
 
 
 def pow2_floor(n: int) -> int:
@@ -322,8 +327,42 @@ def simt_vector_side(c: Canonical, elem: int) -> str:
     return ""
 
 
+# The SIMT row copy (permute_simt_rows) of the permutations that keep the
+# innermost axis (the identity included): tiles of SIMT_ROW_TILE_BYTES (at
+# most SIMT_ROW_TILE_ELEMS elements), `cols` along the rows (a power of two
+# from SIMT_ROW_COLS, at least the row where it is shorter; the one the
+# fewest padded columns, the widest of equals; wider where the next axis is
+# short) by `rows` along the output's next axis, SIMT_ROW_THREADS threads. Shapes whose tile would be smaller
+# (rows and the next axis both short) copy one element per thread.
+SIMT_ROW_COLS = (2, 4, 8, 16, 32, 64, 128, 256)
+SIMT_ROW_TILE_BYTES = 16384
+SIMT_ROW_TILE_ELEMS = 8192
+SIMT_ROW_THREADS = 256
+
+
+def simt_row_tile(row: int, next_axis: int | None, elem: int) -> tuple:
+    """(rows, cols, threads) of the row copy's tile over rows of `row`
+    elements whose output's next axis holds `next_axis` (None: rank 1).
+    Where the next axis is too short to fill the tile, the columns widen up
+    to the row's power of two."""
+    elems = min(SIMT_ROW_TILE_ELEMS, SIMT_ROW_TILE_BYTES // elem)
+    least = min(WARP_LANES, pow2_ceil(row))
+    cols = min((c for c in SIMT_ROW_COLS if c >= least),
+               key=lambda c: (-(-row // c) * c, -c))
+    rows = 1 if next_axis is None else min(elems // cols, pow2_ceil(next_axis))
+    cols = min(elems // rows, max(cols, pow2_ceil(row)))
+    return rows, cols, min(SIMT_ROW_THREADS, rows * cols)
+
+
 def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
     k, inner = (c.perm[-1], c.rank - 1) if c.rank else (0, 0)
+    rows, cols, threads = simt_row_tile(c.shape[inner], c.shape[c.perm[-2]]
+                                        if c.rank > 1 else None, elem) if c.rank else (0,) * 3
+    if k == inner and threads == SIMT_ROW_THREADS:   # at least a CTA's worth a tile
+        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, "tile": 0,
+                                       "rows": rows, "cols": cols, "threads": threads},
+                           (c.shape, c.strides),
+                           (c.out_shape, contiguous_strides(c.out_shape)))
     tiled = k != inner and min(c.shape[k], c.shape[inner]) >= SIMT_TILE_MIN
     vec = simt_vector_side(c, elem) if tiled else ""
     tile = {"tile": simt_tile(c.shape[k], elem), "tile_l": SIMT_TILE_L, "vec": vec,
@@ -538,9 +577,7 @@ def _plan_copy(c: Canonical, elem: int, grid: int) -> PermutePlan:
             return PermutePlan("copy", Canonical((rows, cols), (cols, 1), (0, 1)),
                                {"elem": elem, "perm": (0, 1), "box": (bk, cols),
                                 "stages": 4, "grid": grid}, view, view)
-    shape = (n,)
-    return PermutePlan("simt", Canonical(shape, (1,), (0,)),
-                       {"elem": elem, "perm": (0,), "tile": 0}, (shape, (1,)), (shape, (1,)))
+    return _simt_permute(Canonical((n,), (1,), (0,)), elem)
 
 
 # -- pad ------------------------------------------------------------------

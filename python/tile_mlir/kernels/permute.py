@@ -34,6 +34,7 @@ BUILD_PERMUTE_SIMT = "tile_mlir.kernels.permute_kernels:build_permute_simt"
 BUILD_PERMUTE_TRANSPOSE = "tile_mlir.kernels.permute_kernels:build_permute_transpose"
 BUILD_PERMUTE_NARROW = "tile_mlir.kernels.permute_narrow:build_permute_narrow"
 BUILD_PERMUTE_SIMT_TILED = "tile_mlir.kernels.permute_simt_tiled:build_permute_simt_tiled"
+BUILD_PERMUTE_SIMT_ROWS = "tile_mlir.kernels.permute_simt_rows:build_permute_simt_rows"
 
 SIMT_GRID = 1056  # the SIMT kernels' most CTAs (8 per SM of an H200)
 SIMT_THREADS = 256
@@ -65,6 +66,10 @@ def kernel_for(plan) -> tuple:
                                       "width": p["width"], "split": p["split"],
                                       "group": p["group"],
                                       **narrow_launch(p)}
+    if p.get("cols"):   # the row copy: one tile a CTA
+        return BUILD_PERMUTE_SIMT_ROWS, {"elem": p["elem"], "perm": list(p["perm"]),
+                                         "rows": p["rows"], "cols": p["cols"],
+                                         "threads": p["threads"]}
     if p.get("tile"):   # one tile a CTA (grid 0)
         return BUILD_PERMUTE_SIMT_TILED, {"elem": p["elem"], "perm": list(p["perm"]),
                                           "tile": p["tile"], "tile_l": p["tile_l"],
@@ -80,6 +85,18 @@ def simt_tiles(canonical, tile: int, tile_l: int | None = None) -> int:
     input's (each CTA takes one at a time)."""
     k, inner = canonical.perm[-1], canonical.rank - 1
     extent = {k: tile, inner: tile if tile_l is None else tile_l}
+    return prod(-(-d // extent[a]) if a in extent else d
+                for a, d in enumerate(canonical.shape))
+
+
+def simt_row_tiles(canonical, params) -> int:
+    """Tiles of the SIMT row copy over the canonical input: `cols` along
+    the innermost axis by `rows` along the output's next (its launch
+    grid)."""
+    r = canonical.rank
+    extent = {r - 1: params["cols"]}
+    if r > 1:
+        extent[canonical.perm[-2]] = params["rows"]
     return prod(-(-d // extent[a]) if a in extent else d
                 for a, d in enumerate(canonical.shape))
 
@@ -176,6 +193,9 @@ def run(plan, t, out, kernel=None) -> None:
         src = strided(bits_view(t), *in_view)
         dst = bits_view(out).view(out_view[0])
     if plan.kind == "simt":
+        if params.get("cols"):
+            launch(builder, params, (src, dst), simt_row_tiles(plan.canonical, params))
+            return
         n = simt_tiles(plan.canonical, params["tile"], params.get("tile_l")) \
             if params.get("tile") else \
             -(-out.numel() // SIMT_THREADS)
@@ -316,6 +336,10 @@ def variants(plan) -> list:
                                          "stages": 3})))
     elif plan.kind == "narrow":
         out += narrow_variants(builder, params)
+    elif plan.kind == "simt" and params.get("cols"):
+        # Tiles of half and twice the elements (along the rows where the
+        # row allows, else across them), and other thread counts.
+        out += [(name, (builder, {**params, **form})) for name, form in row_variants(params)]
     elif plan.kind == "simt" and params.get("tile"):
         # The other tile lengths, elements on both sides (a vector plan),
         # twice the threads, and a CTA that loops over tiles (four and eight
@@ -329,6 +353,25 @@ def variants(plan) -> list:
         out.append((f"t{other}", (builder, {**params, "threads": other})))
         out += [(f"loop g{g}", (builder, {**params, "grid": g}))
                 for g in (SIMT_GRID // 2, SIMT_GRID)]
+    return out
+
+
+def row_variants(params) -> list:
+    """(name, params) of the row copy's benchmark variants: the tile's
+    rows halved and doubled, and twice and half the threads."""
+    rows, cols, threads = params["rows"], params["cols"], params["threads"]
+    out = []
+    if rows > 1:
+        out.append((f"rows {rows // 2}", {"rows": rows // 2,
+                                          "threads": min(threads, rows // 2 * cols)}))
+    if len(params["perm"]) > 1:
+        out.append((f"rows {rows * 2}", {"rows": rows * 2}))
+    else:
+        out.append((f"cols {cols * 2}", {"cols": cols * 2}))
+    if threads * 2 <= min(1024, rows * cols):
+        out.append((f"t{threads * 2}", {"threads": threads * 2}))
+    if threads >= 64:
+        out.append((f"t{threads // 2}", {"threads": threads // 2}))
     return out
 
 
@@ -363,7 +406,8 @@ def simt_plan(plan):
     benchmarks' comparison)."""
     from .layout_plan import _simt_permute
     simt = _simt_permute(plan.canonical, plan.params["elem"])
-    return replace(simt, params={**simt.params, "tile": 0})
+    return replace(simt, params={"elem": simt.params["elem"], "perm": simt.params["perm"],
+                                 "tile": 0})
 
 
 WALK_BLOCKS = (1, 4, 16, 64)
@@ -445,9 +489,11 @@ def cache_recipes() -> list:
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
     from .layout_cases import (EXPANDED_PERMUTE, LONG_PERMUTES, NARROW_BENCH,
                                NARROW_BENCH_SMALL, NARROW_VIEWS, PERMUTE_EXTRA, PERMUTE_VIEWS,
-                               ELEMS, SIMT_TILED_BENCH, SIMT_TILED_BENCH_SMALL, SIMT_TILED_VIEWS,
+                               ELEMS, SIMT_ROWS_BENCH, SIMT_ROWS_BENCH_SMALL, SIMT_ROWS_VIEWS,
+                               SIMT_TILED_BENCH, SIMT_TILED_BENCH_SMALL, SIMT_TILED_VIEWS,
                                WIDE_VIEW, WIDE_VIEW_DIMS, grad_permute_cases,
-                               narrow_test_cases, permute_test_cases, simt_tiled_test_cases)
+                               narrow_test_cases, permute_test_cases, simt_rows_test_cases,
+                               simt_tiled_test_cases)
     cases = list(permute_test_cases()) + PERMUTE_EXTRA + LONG_PERMUTES + \
         list(grad_permute_cases()) + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
@@ -456,9 +502,11 @@ def cache_recipes() -> list:
                                           in NARROW_VIEWS for elem in (1, 2)]
     cases += list(simt_tiled_test_cases()) + [(shape, strides, dims, elem) for shape, strides,
                                               dims in SIMT_TILED_VIEWS for elem in ELEMS]
+    cases += list(simt_rows_test_cases()) + [(shape, strides, dims, elem) for shape, strides,
+                                             dims in SIMT_ROWS_VIEWS for elem in ELEMS]
     narrow = []
     for shape, dims, elem in NARROW_BENCH + NARROW_BENCH_SMALL + SIMT_TILED_BENCH + \
-            SIMT_TILED_BENCH_SMALL:
+            SIMT_TILED_BENCH_SMALL + SIMT_ROWS_BENCH + SIMT_ROWS_BENCH_SMALL:
         plan = plan_for(shape, contiguous_strides(shape), dims, elem)
         narrow += [kernel for _, kernel in variants(plan)] + [kernel_for(simt_plan(plan))]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes() +

@@ -1,0 +1,142 @@
+"""The SIMT row copy (layout_plan's "simt" plans that keep the innermost
+axis, the identity included): B = A.permute(perm) where perm[-1] is A's
+innermost axis and the strides are ones the copy engine cannot address
+(rows not a multiple of 16 bytes, as in the (1, 0, 2) permute of a
+(4096, 64, 4095) tensor).
+
+Each output row is a run of one input row, so no element changes rows and
+no shared memory is needed. A tile is `rows` output rows (consecutive
+along the output's next axis, A's axis perm[-2]) by `cols` elements of
+them; a thread moves the elements n = tid + s * threads of the tile (row
+n // cols, column n % cols), so consecutive lanes read and write
+consecutive elements of one row. The loads of a partial tile are clamped
+to its last row and column (every load in bounds and unpredicated, so a
+thread's loads are all in flight at once); the stores are bounded. One
+tile a CTA, numbered in the output's order (the last axis fastest): the
+digits of the tile index are the only divisions by runtime extents, one
+set a tile rather than one an element. Every extent and stride is a
+runtime value; the element size, the permutation, the tile and the thread
+count are static.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir.dialects import arith
+
+from .. import builder as K
+from .layout_ir import DynOps, extents
+from .layout_plan import ELEM_DTYPES
+
+
+@dataclass(frozen=True)
+class SimtRowsGeometry:
+    """Which tile element thread `tid` moves in each of its `steps` slots,
+    and the tile walk."""
+    perm: tuple
+    elem: int
+    rows: int
+    cols: int
+    threads: int
+
+    def __post_init__(self):
+        r = len(self.perm)
+        if sorted(self.perm) != list(range(r)) or not 1 <= r <= 5 or self.perm[-1] != r - 1:
+            raise ValueError(f"perm {self.perm}: a permutation of rank 1..5 that keeps "
+                             f"the innermost axis")
+        pow2 = all(v > 0 and v & (v - 1) == 0 for v in (self.rows, self.cols, self.threads))
+        if not pow2 or self.rows * self.cols % self.threads or (r == 1 and self.rows != 1):
+            raise ValueError(f"tile {self.rows} x {self.cols} with {self.threads} threads: "
+                             f"powers of two, the tile a multiple of the threads (one row "
+                             f"at rank 1)")
+
+    @property
+    def steps(self) -> int:
+        return self.rows * self.cols // self.threads
+
+    @property
+    def l(self) -> int:
+        return len(self.perm) - 1
+
+    @property
+    def k(self) -> int | None:
+        """The input axis the tile's rows run along (the output's next)."""
+        return self.perm[-2] if len(self.perm) > 1 else None
+
+    def tile_extent(self, axis: int) -> int:
+        return {self.k: self.rows, self.l: self.cols}.get(axis, 1)
+
+    def counts(self, dims, ops) -> list:
+        return [ops.cdiv(d, self.tile_extent(a)) if self.tile_extent(a) > 1 else d
+                for a, d in enumerate(dims)]
+
+    def origin(self, t, counts, ops) -> list:
+        """Input coordinates of tile t's first element (tiles numbered over
+        the input axes in the output's order, the last fastest)."""
+        coords = [None] * len(self.perm)
+        for a in reversed(self.perm):
+            coords[a] = ops.mod(t, counts[a]) * self.tile_extent(a)
+            t = ops.div(t, counts[a])
+        return coords
+
+    def slot(self, tid, s, ops) -> tuple:
+        """(row, column) of the tile that thread `tid` moves in slot s."""
+        n = tid + s * self.threads
+        return ops.div(n, self.cols), ops.mod(n, self.cols)
+
+
+def rows_geometry(params: dict, elem: int) -> SimtRowsGeometry:
+    """The geometry of build_permute_simt_rows(**params)'s kernel."""
+    return SimtRowsGeometry(tuple(params["perm"]), elem, params["rows"], params["cols"],
+                            params["threads"])
+
+
+def _and(a: K.Expr, b: K.Expr) -> K.Expr:
+    return K.Expr(arith.andi(a.value, b.value))
+
+
+def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int = 256,
+                            name: str = "permute_simt_rows") -> K.KernelDef:
+    """B = A.permute(perm) row by row (module docstring); A has runtime
+    strides (innermost 1), B is contiguous. The launch's grid is the tile
+    count."""
+    perm = tuple(int(p) for p in perm)
+    geo = SimtRowsGeometry(perm, elem, rows, cols, threads)
+    dtype = ELEM_DTYPES[elem]
+    r, k, l = len(perm), geo.k, geo.l
+    q = r - 2   # the output axis the tile's rows run along
+
+    def body(A, B):
+        dims = extents(A)
+        counts = geo.counts(dims, DynOps)
+        src = geo.origin(K.block_id(), counts, DynOps)
+        last_l = DynOps.min(dims[l] - src[l], cols) - 1
+        last_k = DynOps.min(dims[k] - src[k], rows) - 1 if k is not None else None
+        tid = K.thread_id()
+        slots = [geo.slot(tid, s, DynOps) for s in range(geo.steps)]
+        values = []
+        for i, j in slots:   # every load first: all of them in flight
+            at = list(src)
+            at[l] = src[l] + DynOps.min(j, last_l)
+            if k is not None:
+                at[k] = src[k] + DynOps.min(i, last_k)
+            values.append(A[tuple(at)])
+        for (i, j), v in zip(slots, values):
+            out = [src[a] for a in perm]
+            out[r - 1] = out[r - 1] + j
+            inside = j <= last_l
+            if k is not None:
+                out[q] = out[q] + i
+                inside = _and(i <= last_k, inside)
+            out = tuple(out)   # the address before the bound (fewer registers)
+            with K.if_(inside):
+                B[out] = v
+
+    params = [("A", K.Tensor((None,) * r, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * r, dtype))]
+    # The launch's grid is the tile count; the declared (known) grid bounds
+    # the block index, so it is the largest there is.
+    kdef = K.KernelDef(body, grid=(1 << 31) - 1, block=threads, params=params, name=name)
+    kdef.geometry = geo
+    return kdef
