@@ -358,7 +358,10 @@ def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
     k, inner = (c.perm[-1], c.rank - 1) if c.rank else (0, 0)
     rows, cols, threads = simt_row_tile(c.shape[inner], c.shape[c.perm[-2]]
                                         if c.rank > 1 else None, elem) if c.rank else (0,) * 3
-    if k == inner and threads == SIMT_ROW_THREADS:   # at least a CTA's worth a tile
+    extent = {inner: cols, **({c.perm[-2]: rows} if c.rank > 1 else {})}
+    tiles = prod(-(-d // extent.get(a, 1)) for a, d in enumerate(c.shape)) if c.rank else 0
+    # At least a CTA's worth a tile, and a tile a CTA within the grid's reach.
+    if k == inner and threads == SIMT_ROW_THREADS and tiles < MAX_TILES:
         return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, "tile": 0,
                                        "rows": rows, "cols": cols, "threads": threads},
                            (c.shape, c.strides),

@@ -14,7 +14,8 @@ contiguous first. A transpose against an axis too short or unaligned for
 the transposing kernel (NCHW <-> NHWC of three channels) runs on the
 narrow kernel (permute_narrow); other shapes whose strides are not
 multiples of 16 bytes run on the SIMT kernels: transposes through shared
-memory (permute_simt_tiled), the rest one element per thread.
+memory (permute_simt_tiled), permutations that keep the innermost axis as
+row copies (permute_simt_rows), the rest one element per thread.
 """
 
 from __future__ import annotations
