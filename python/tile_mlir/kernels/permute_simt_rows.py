@@ -11,8 +11,8 @@ them; a thread moves the elements n = tid + s * threads of the tile (row
 n // cols, column n % cols), so consecutive lanes read and write
 consecutive elements of one row. The loads of a partial tile are clamped
 to its last row and column (every load in bounds and unpredicated, so a
-thread's loads are all in flight at once); the stores are bounded. One
-tile a CTA, numbered in the output's order (the last axis fastest): the
+thread's loads are all in flight at once); the stores are bounded. A
+whole tile takes a branch with neither clamps nor bounds. One tile a CTA, numbered in the output's order (the last axis fastest): the
 digits of the tile index are the only divisions by runtime extents, one
 set a tile rather than one an element. Every extent and stride is a
 runtime value; the element size, the permutation, the tile and the thread
@@ -115,23 +115,38 @@ def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int 
         last_k = DynOps.min(dims[k] - src[k], rows) - 1 if k is not None else None
         tid = K.thread_id()
         slots = [geo.slot(tid, s, DynOps) for s in range(geo.steps)]
-        values = []
-        for i, j in slots:   # every load first: all of them in flight
-            at = list(src)
-            at[l] = src[l] + DynOps.min(j, last_l)
-            if k is not None:
-                at[k] = src[k] + DynOps.min(i, last_k)
-            values.append(A[tuple(at)])
-        for (i, j), v in zip(slots, values):
-            out = [src[a] for a in perm]
-            out[r - 1] = out[r - 1] + j
-            inside = j <= last_l
-            if k is not None:
-                out[q] = out[q] + i
-                inside = _and(i <= last_k, inside)
-            out = tuple(out)   # the address before the bound (fewer registers)
-            with K.if_(inside):
-                B[out] = v
+
+        def move(partial: bool) -> list:
+            """A tile's loads, then its stores: a partial tile's loads
+            clamped and its stores bounded; a whole tile's neither (its
+            addresses are a row base plus constants, far fewer
+            instructions an element)."""
+            values = []
+            for i, j in slots:   # every load first: all of them in flight
+                at = list(src)
+                at[l] = src[l] + (DynOps.min(j, last_l) if partial else j)
+                if k is not None:
+                    at[k] = src[k] + (DynOps.min(i, last_k) if partial else i)
+                values.append(A[tuple(at)])
+            for (i, j), v in zip(slots, values):
+                out = [src[a] for a in perm]
+                out[r - 1] = out[r - 1] + j
+                inside = j <= last_l
+                if k is not None:
+                    out[q] = out[q] + i
+                    inside = _and(i <= last_k, inside)
+                out = tuple(out)   # the address before the bound (fewer registers)
+                if not partial:
+                    B[out] = v
+                    continue
+                with K.if_(inside):
+                    B[out] = v
+            return []
+
+        whole = last_l >= cols - 1
+        if k is not None:
+            whole = _and(whole, last_k >= rows - 1)
+        K.if_else(whole, [], lambda: move(False), lambda: move(True))
 
     params = [("A", K.Tensor((None,) * r, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,) * r, dtype))]
