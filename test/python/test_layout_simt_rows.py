@@ -112,7 +112,7 @@ def test_every_benchmark_variant_models_numpy(shape, dims, elem):
         B = np.zeros(plan.out_view[0], dtype=storage(elem))
         assert np.array_equal(model_simt_rows(rows_geometry(params, elem), A, B).reshape(-1),
                               want), name
-    assert names == ["default", f"rows {rows // 2}", f"rows {rows * 2}", "t512", "t128"]
+    assert names == ["default", f"rows {rows // 2}", f"rows {rows * 2}", "t512", "t128", "t64"]
     assert simt_plan(plan).params == {"elem": elem, "perm": plan.canonical.perm, "tile": 0}
 
 

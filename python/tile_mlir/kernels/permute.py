@@ -359,7 +359,8 @@ def variants(plan) -> list:
 
 def row_variants(params) -> list:
     """(name, params) of the row copy's benchmark variants: the tile's
-    rows halved and doubled, and twice and half the threads."""
+    rows halved and doubled, and twice, half and a quarter of the threads
+    (more elements each)."""
     rows, cols, threads = params["rows"], params["cols"], params["threads"]
     out = []
     if rows > 1:
@@ -371,8 +372,8 @@ def row_variants(params) -> list:
         out.append((f"cols {cols * 2}", {"cols": cols * 2}))
     if threads * 2 <= min(1024, rows * cols):
         out.append((f"t{threads * 2}", {"threads": threads * 2}))
-    if threads >= 64:
-        out.append((f"t{threads // 2}", {"threads": threads // 2}))
+    out += [(f"t{threads // d}", {"threads": threads // d}) for d in (2, 4)
+            if threads // d >= 32]
     return out
 
 
