@@ -12,7 +12,9 @@ n // cols, column n % cols), so consecutive lanes read and write
 consecutive elements of one row. The loads of a partial tile are clamped
 to its last row and column (every load in bounds and unpredicated, so a
 thread's loads are all in flight at once); the stores are bounded. A
-whole tile takes a branch with neither clamps nor bounds. One tile a CTA, numbered in the output's order (the last axis fastest): the
+tile of whole rows takes a branch that clamps and bounds only the columns
+(a thread's columns are few values), so each address is a row base plus
+constants. One tile a CTA, numbered in the output's order (the last axis fastest): the
 digits of the tile index are the only divisions by runtime extents, one
 set a tile rather than one an element. Every extent and stride is a
 runtime value; the element size, the permutation, the tile and the thread
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from mlir.dialects import arith
 
 from .. import builder as K
+from ..builder import IrOps
 from .layout_ir import DynOps, extents
 from .layout_plan import ELEM_DTYPES
 
@@ -82,8 +85,16 @@ class SimtRowsGeometry:
 
     def slot(self, tid, s, ops) -> tuple:
         """(row, column) of the tile that thread `tid` moves in slot s."""
-        n = tid + s * self.threads
-        return ops.div(n, self.cols), ops.mod(n, self.cols)
+        i_thread, i_slot, j = self.slot_parts(tid, s, ops)
+        return i_thread + i_slot, j
+
+    def slot_parts(self, tid, s, ops) -> tuple:
+        """slot's row as a thread's part plus a constant of the slot, and
+        its column (n = tid + s threads: row n / cols, column n mod cols)."""
+        if self.cols >= self.threads:   # a slot's lanes share a row
+            per_row = self.cols // self.threads
+            return 0, s // per_row, tid + (s % per_row) * self.threads
+        return ops.div(tid, self.cols), s * (self.threads // self.cols), ops.mod(tid, self.cols)
 
 
 def rows_geometry(params: dict, elem: int) -> SimtRowsGeometry:
@@ -114,39 +125,53 @@ def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int 
         last_l = DynOps.min(dims[l] - src[l], cols) - 1
         last_k = DynOps.min(dims[k] - src[k], rows) - 1 if k is not None else None
         tid = K.thread_id()
-        slots = [geo.slot(tid, s, DynOps) for s in range(geo.steps)]
+        # A thread's row part, where lanes span rows (cols < threads), is
+        # max'ed with extent >> 40 (0 for any extent there is) so that LLVM
+        # cannot prove its bits disjoint from the slots' constants: it then
+        # keeps `row + constant` an add, and each slot's address a row base
+        # plus a constant, rather than an `or` and a multiply per element.
+        parts = [geo.slot_parts(tid, s, DynOps) for s in range(geo.steps)]
+        i_thread = parts[0][0]
+        if k is not None and not isinstance(i_thread, int):
+            i_thread = DynOps.max(i_thread, IrOps.shr(dims[k], 40))
+        slots = [(i_thread + c, j) if not isinstance(i_thread, int) else (c, j)
+                 for _, c, j in parts]
 
-        def move(partial: bool) -> list:
-            """A tile's loads, then its stores: a partial tile's loads
-            clamped and its stores bounded; a whole tile's neither (its
-            addresses are a row base plus constants, far fewer
-            instructions an element)."""
+        def move(clamp_rows: bool, clamp_cols: bool) -> list:
+            """A tile's loads, then its stores, clamped and bounded along
+            the rows and the columns where asked. A thread's columns are
+            few values (one where cols <= threads), so their clamps cost
+            little; unclamped rows make each address a row base plus
+            constants."""
             values = []
             for i, j in slots:   # every load first: all of them in flight
                 at = list(src)
-                at[l] = src[l] + (DynOps.min(j, last_l) if partial else j)
+                at[l] = src[l] + (DynOps.min(j, last_l) if clamp_cols else j)
                 if k is not None:
-                    at[k] = src[k] + (DynOps.min(i, last_k) if partial else i)
+                    at[k] = src[k] + (DynOps.min(i, last_k) if clamp_rows else i)
                 values.append(A[tuple(at)])
             for (i, j), v in zip(slots, values):
                 out = [src[a] for a in perm]
                 out[r - 1] = out[r - 1] + j
-                inside = j <= last_l
+                bounds = [j <= last_l] if clamp_cols else []
                 if k is not None:
                     out[q] = out[q] + i
-                    inside = _and(i <= last_k, inside)
+                    bounds += [i <= last_k] if clamp_rows else []
                 out = tuple(out)   # the address before the bound (fewer registers)
-                if not partial:
+                if not bounds:
                     B[out] = v
                     continue
-                with K.if_(inside):
+                with K.if_(bounds[0] if len(bounds) == 1 else _and(*bounds)):
                     B[out] = v
             return []
 
-        whole = last_l >= cols - 1
-        if k is not None:
-            whole = _and(whole, last_k >= rows - 1)
-        K.if_else(whole, [], lambda: move(False), lambda: move(True))
+        # The fast branch: a tile of whole rows (rank 1: whole columns).
+        if k is None:
+            K.if_else(last_l >= cols - 1, [], lambda: move(False, False),
+                      lambda: move(False, True))
+        else:
+            K.if_else(last_k >= rows - 1, [], lambda: move(False, True),
+                      lambda: move(True, True))
 
     params = [("A", K.Tensor((None,) * r, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,) * r, dtype))]
