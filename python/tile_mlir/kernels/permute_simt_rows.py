@@ -86,6 +86,8 @@ class SimtRowsGeometry:
     def slot(self, tid, s, ops) -> tuple:
         """(row, column) of the tile that thread `tid` moves in slot s."""
         i_thread, i_slot, j = self.slot_parts(tid, s, ops)
+        if isinstance(i_thread, int):   # the row is the slot's: one per lane too
+            return j * 0 + i_slot, j
         return i_thread + i_slot, j
 
     def slot_parts(self, tid, s, ops) -> tuple:
