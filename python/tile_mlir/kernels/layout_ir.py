@@ -128,6 +128,29 @@ def digits(t, radices, ops) -> list:
     return list(reversed(out))
 
 
+class OutputOrderTiles:
+    """The tile walk of the SIMT permutes: tiles numbered over the input
+    axes in the output's order, the last fastest. A subclass has `perm`
+    and names each input axis's tile extent (1 where the axis is not
+    tiled)."""
+    perm: tuple
+
+    def tile_extent(self, axis: int) -> int:
+        raise NotImplementedError
+
+    def counts(self, dims, ops) -> list:
+        return [ops.cdiv(d, self.tile_extent(a)) if self.tile_extent(a) > 1 else d
+                for a, d in enumerate(dims)]
+
+    def origin(self, t, counts, ops) -> list:
+        """Input coordinates of tile t's first element."""
+        coords = [None] * len(self.perm)
+        for a in reversed(self.perm):
+            coords[a] = ops.mod(t, counts[a]) * self.tile_extent(a)
+            t = ops.div(t, counts[a])
+        return coords
+
+
 def product(values, one=1):
     total = one
     for v in values:

@@ -29,12 +29,12 @@ from mlir.dialects import arith
 
 from .. import builder as K
 from ..builder import IrOps
-from .layout_ir import DynOps, extents
+from .layout_ir import DynOps, OutputOrderTiles, extents
 from .layout_plan import ELEM_DTYPES
 
 
 @dataclass(frozen=True)
-class SimtRowsGeometry:
+class SimtRowsGeometry(OutputOrderTiles):
     """Which tile element thread `tid` moves in each of its `steps` slots,
     and the tile walk."""
     perm: tuple
@@ -69,19 +69,6 @@ class SimtRowsGeometry:
 
     def tile_extent(self, axis: int) -> int:
         return {self.k: self.rows, self.l: self.cols}.get(axis, 1)
-
-    def counts(self, dims, ops) -> list:
-        return [ops.cdiv(d, self.tile_extent(a)) if self.tile_extent(a) > 1 else d
-                for a, d in enumerate(dims)]
-
-    def origin(self, t, counts, ops) -> list:
-        """Input coordinates of tile t's first element (tiles numbered over
-        the input axes in the output's order, the last fastest)."""
-        coords = [None] * len(self.perm)
-        for a in reversed(self.perm):
-            coords[a] = ops.mod(t, counts[a]) * self.tile_extent(a)
-            t = ops.div(t, counts[a])
-        return coords
 
     def slot(self, tid, s, ops) -> tuple:
         """(row, column) of the tile that thread `tid` moves in slot s."""

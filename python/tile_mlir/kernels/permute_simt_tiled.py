@@ -28,7 +28,7 @@ from mlir.dialects import arith, vector
 
 from .. import builder as K
 from ..builder import IrOps
-from .layout_ir import DynOps, extents, product
+from .layout_ir import DynOps, OutputOrderTiles, extents, product
 from .layout_plan import ELEM_DTYPES, VECTOR_BYTES
 
 WARP = 32
@@ -36,7 +36,7 @@ VEC_SIDES = ("", "in", "out")
 
 
 @dataclass(frozen=True)
-class SimtTileGeometry:
+class SimtTileGeometry(OutputOrderTiles):
     """Which element of a tile thread `tid` moves in each of its `steps`
     slots, and the tile walk (the output's order, k fastest). A tile is
     `tile` elements along k (the output's rows) by `tile_l` along l (the
@@ -153,19 +153,6 @@ class SimtTileGeometry:
 
     def tile_extent(self, axis: int) -> int:
         return {self.k: self.tile, self.l: self.cols}.get(axis, 1)
-
-    def counts(self, dims, ops) -> list:
-        return [ops.cdiv(d, self.tile_extent(a)) if self.tile_extent(a) > 1 else d
-                for a, d in enumerate(dims)]
-
-    def origin(self, t, counts, ops) -> list:
-        """Input coordinates of tile t's first element (tiles numbered over
-        the input axes in the output's order, the last fastest)."""
-        coords = [None] * len(self.perm)
-        for a in reversed(self.perm):
-            coords[a] = ops.mod(t, counts[a]) * self.tile_extent(a)
-            t = ops.div(t, counts[a])
-        return coords
 
     def load_slot(self, lane, warp, s) -> tuple:
         """(row along k, column along l) that a thread reads in slot s."""
