@@ -35,8 +35,6 @@ import sys
 import time
 from pathlib import Path
 
-import importlib.util
-
 import torch
 import torch.nn.functional as F
 import triton
@@ -46,17 +44,9 @@ from tile_mlir.kernels.layout_call import load as load_kernel
 from tile_mlir.kernels.layout_cases import (PAD_BENCH, PAD_WIDEN_BENCH, PERMUTE_BENCH,
                                             TRANSPOSE_BENCH, UNFOLD_BENCH)
 
-
-def _sibling(name: str):
-    """A module of bench/ by file (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-T = _sibling("layout_triton")   # the Triton peers
-R = _sibling("row_filter")      # --rows
+# Sibling scripts (a script's own folder is first on sys.path).
+import layout_triton as T  # the Triton peers
+import row_filter as R     # --rows
 
 P = importlib.import_module("tile_mlir.kernels.permute")
 PD = importlib.import_module("tile_mlir.kernels.pad")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import json
 from pathlib import Path
 
@@ -23,18 +22,10 @@ import triton
 
 from tile_mlir.kernels.layout_cases import NARROW_BENCH
 
+import layout_triton as T  # a sibling script (its folder is first on sys.path)
+
 P = importlib.import_module("tile_mlir.kernels.permute")
 DTYPES = {1: torch.uint8, 2: torch.bfloat16, 4: torch.float32}
-
-
-def _sibling(name: str):
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-T = _sibling("layout_triton")
 
 
 def bench(fn) -> float:
