@@ -1,11 +1,14 @@
-"""Compiles every kernel the layout ops' GPU tests (test/gpu/test_layout.py,
-test_layout_grad.py) and benchmark (bench/layout.py) run into a compile
-cache folder, here where MLIR is: the recipes of tile_mlir.kernels.permute, pad and unfold
-(`cache_recipes()`), for sm_90a. Carry the folder (default
-.artifacts/layout) with build/python_packages to the GPU machine and run
+"""Compiles every kernel the layout ops' GPU tests (test/gpu/test_layout*.py,
+test_narrow_transpose.py, test_simt_transpose.py, test_simt_rows.py) and
+benchmarks (bench/layout.py, narrow_permute.py, unaligned_permute.py,
+rows_permute.py) run into a compile cache folder, here where MLIR is: the
+recipes of tile_mlir.kernels.permute, pad and unfold (`cache_recipes()`),
+for sm_90a. Carry the folder (default .artifacts/layout) with
+build/python_packages to the GPU machine and run
 
     TILE_GPU_ARTIFACTS=.artifacts/layout TILE_MLIR_CACHE_DIR=.artifacts/layout/cache \\
-        python3 -m pytest -q test/gpu/test_layout.py test/gpu/test_layout_grad.py
+        python3 -m pytest -q test/gpu/test_layout*.py test/gpu/test_narrow_transpose.py \\
+        test/gpu/test_simt_transpose.py test/gpu/test_simt_rows.py
     TILE_MLIR_CACHE_DIR=.artifacts/layout/cache python3 bench/layout.py
 
 The cache's recipe keys include a fingerprint of the package's sources, so
