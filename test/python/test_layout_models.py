@@ -14,16 +14,13 @@ from tile_mlir.kernels.layout_call import _converter, as_tensor
 from tile_mlir.kernels.layout_plan import channels_last_like
 from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
                                             model_unfold_nchw, model_unfold_nhwc,
-                                            model_unfold_taps, storage)
+                                            model_unfold_taps)
 from tile_mlir.kernels.layout_plan import (ENGINE_NAN, contiguous_strides, plan_pad,
                                            plan_unfold, unfold_spec)
 from tile_mlir.kernels.permute import plan_for
 from tile_mlir.kernels.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
 
-
-def bits(rng, shape, elem):
-    return rng.integers(0, (1 << (8 * elem)) - 1, size=shape, dtype=storage(elem),
-                        endpoint=True)
+from layout_bits import bits
 
 
 PERMUTES = [

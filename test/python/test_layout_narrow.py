@@ -7,18 +7,15 @@ import numpy as np
 import pytest
 
 from tile_mlir.kernels import layout_plan as P
-from tile_mlir.kernels.layout_model import model_narrow, model_permute, storage
+from tile_mlir.kernels.layout_model import model_narrow, model_permute
 from tile_mlir.kernels.narrow_geometry import NarrowGeometry
 from tile_mlir.kernels.permute import call_plan, kernel_for, narrow_variants, plan_for
+
+from layout_bits import bits
 
 
 def dense(shape):
     return P.contiguous_strides(shape)
-
-
-def bits(rng, shape, elem):
-    return rng.integers(0, (1 << (8 * elem)) - 1, size=shape, dtype=storage(elem),
-                        endpoint=True)
 
 
 @pytest.mark.parametrize("elem", [1, 2, 4, 8])

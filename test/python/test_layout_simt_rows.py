@@ -12,17 +12,14 @@ import pytest
 from tile_mlir.kernels.layout_cases import (ELEMS, SIMT_ROWS_BENCH, SIMT_ROWS_BENCH_SMALL,
                                             SIMT_ROWS_SHAPES, SIMT_ROWS_VIEWS)
 from tile_mlir.kernels.layout_ir import IntDynOps
-from tile_mlir.kernels.layout_model import model_permute, model_simt_rows, storage
+from tile_mlir.kernels.layout_model import input_view, model_permute, model_simt_rows, storage
 from tile_mlir.kernels.layout_plan import contiguous_strides, simt_row_tile
 from tile_mlir.kernels.permute import (call_plan, kernel_for, plan_for, simt_plan,
                                        simt_row_tiles, variants)
 from tile_mlir.kernels.permute_simt_rows import (SimtRowsGeometry, build_permute_simt_rows,
                                                  rows_geometry)
 
-
-def bits(rng, shape, elem):
-    return rng.integers(0, (1 << (8 * elem)) - 1, size=shape, dtype=storage(elem),
-                        endpoint=True)
+from layout_bits import bits, strided_input
 
 
 @pytest.mark.parametrize("elem", ELEMS)
@@ -86,13 +83,10 @@ def test_model_matches_numpy(shape, dims, elem):
 def test_model_of_views_matches_numpy(shape, strides, dims, elem):
     """Strided inputs (a sliced matrix, a strided batch): read in place."""
     rng = np.random.default_rng(len(shape) + elem)
-    span = 1 + sum((d - 1) * s for d, s in zip(shape, strides))
-    flat = bits(rng, (span,), elem)
-    view = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
+    flat, view = strided_input(rng, shape, strides, elem)
     plan, dense = call_plan(shape, strides, dims, elem)
     assert not dense and plan.kind == "simt" and plan.params["cols"]
-    shape_in, strides_in = plan.in_view
-    A = np.lib.stride_tricks.as_strided(flat, shape_in, [s * elem for s in strides_in])
+    A = input_view(plan, flat)
     B = np.zeros(plan.out_view[0], dtype=storage(elem))
     got = model_simt_rows(rows_geometry(plan.params, elem), A, B)
     assert np.array_equal(got.reshape(-1), view.transpose(dims).reshape(-1))

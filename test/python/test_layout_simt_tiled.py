@@ -10,7 +10,7 @@ import pytest
 from tile_mlir.kernels.layout_cases import (ELEMS, SIMT_TILED_BENCH, SIMT_TILED_BENCH_SMALL,
                                             SIMT_TILED_SHAPES, SIMT_TILED_VIEWS)
 from tile_mlir.kernels.layout_ir import IntDynOps
-from tile_mlir.kernels.layout_model import model_permute, model_simt_tiled, storage
+from tile_mlir.kernels.layout_model import input_view, model_permute, model_simt_tiled, storage
 from tile_mlir.kernels.layout_plan import (SIMT_TILE_L, SIMT_TILES, contiguous_strides,
                                            simt_tile)
 from tile_mlir.kernels.permute import (call_plan, kernel_for, plan_for, simt_plan, simt_tiles,
@@ -18,18 +18,7 @@ from tile_mlir.kernels.permute import (call_plan, kernel_for, plan_for, simt_pla
 from tile_mlir.kernels.permute_simt_tiled import (SimtTileGeometry, build_permute_simt_tiled,
                                                   simt_geometry)
 
-
-def bits(rng, shape, elem):
-    return rng.integers(0, (1 << (8 * elem)) - 1, size=shape, dtype=storage(elem),
-                        endpoint=True)
-
-
-def strided_input(rng, shape, strides, elem):
-    """A random buffer just large enough for the view, and the view."""
-    span = 1 + sum((d - 1) * s for d, s in zip(shape, strides))
-    flat = bits(rng, (span,), elem)
-    view = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
-    return flat, view
+from layout_bits import bits, strided_input
 
 
 @pytest.mark.parametrize("elem", ELEMS)
@@ -125,8 +114,7 @@ def test_model_of_views_matches_numpy(shape, strides, dims, elem):
     plan, _ = call_plan(shape, strides, dims, elem)
     assert plan.kind == "simt" and plan.params["tile"]
     geo = simt_geometry(plan.params, elem)
-    shape_in, strides_in = plan.in_view
-    A = np.lib.stride_tricks.as_strided(flat, shape_in, [s * elem for s in strides_in])
+    A = input_view(plan, flat)
     B = np.zeros(plan.out_view[0], dtype=storage(elem))
     got = model_simt_tiled(geo, A, B)
     assert np.array_equal(got.reshape(-1), view.transpose(dims).reshape(-1))

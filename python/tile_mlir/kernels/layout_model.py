@@ -108,6 +108,15 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
     return B
 
 
+def input_view(plan, x: np.ndarray) -> np.ndarray:
+    """`x`'s bits as the plan's input view (shape and element strides), for
+    the kernels that read a view in place."""
+    elem = plan.params["elem"]
+    flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
+    shape, strides = plan.in_view
+    return np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
+
+
 def model_permute(plan, x: np.ndarray) -> np.ndarray:
     """What the plan's kernel leaves in the output, for input `x` (an array
     of the plan's input view)."""
@@ -124,10 +133,7 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
         return model_boxes(BoxGeometry(tuple(p["perm"]), tuple(p["box"]),
                                        tile_order=tuple(p.get("order", ()))), A, B)
     if plan.kind == "narrow":
-        flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
-        shape, strides = plan.in_view
-        A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
-        return model_narrow(p, A, B)
+        return model_narrow(p, input_view(plan, x), B)
     if plan.kind == "transpose":
         geo = TransposeGeometry.make(tuple(p["perm"]), tuple(p["tile"]), p["span"], elem,
                                      p.get("gather", ()), p.get("wide_in", False),
@@ -136,16 +142,10 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
     if plan.kind == "simt" and p.get("cols"):
         from .permute_simt_rows import rows_geometry
-        flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
-        shape, strides = plan.in_view
-        A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
-        return model_simt_rows(rows_geometry(p, elem), A, B)
+        return model_simt_rows(rows_geometry(p, elem), input_view(plan, x), B)
     if plan.kind == "simt" and p.get("tile"):
         from .permute_simt_tiled import simt_geometry
-        flat = np.ascontiguousarray(x).view(storage(elem)).reshape(-1)
-        shape, strides = plan.in_view
-        A = np.lib.stride_tricks.as_strided(flat, shape, [s * elem for s in strides])
-        return model_simt_tiled(simt_geometry(p, elem), A, B)
+        return model_simt_tiled(simt_geometry(p, elem), input_view(plan, x), B)
     return np.ascontiguousarray(A.transpose(p["perm"]))
 
 

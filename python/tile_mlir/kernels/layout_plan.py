@@ -354,18 +354,26 @@ def simt_row_tile(row: int, next_axis: int | None, elem: int) -> tuple:
     return rows, cols, min(SIMT_ROW_THREADS, rows * cols)
 
 
+def simt_row_box(perm, rows: int, cols: int) -> tuple:
+    """The row copy's tile as a box over the input's axes: `cols` along
+    the innermost, `rows` along the output's next (perm[-2]), 1 elsewhere."""
+    r = len(perm)
+    return tuple(cols if a == r - 1 else rows if r > 1 and a == perm[-2] else 1
+                 for a in range(r))
+
+
 def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
     k, inner = (c.perm[-1], c.rank - 1) if c.rank else (0, 0)
-    rows, cols, threads = simt_row_tile(c.shape[inner], c.shape[c.perm[-2]]
-                                        if c.rank > 1 else None, elem) if c.rank else (0,) * 3
-    extent = {inner: cols, **({c.perm[-2]: rows} if c.rank > 1 else {})}
-    tiles = prod(-(-d // extent.get(a, 1)) for a, d in enumerate(c.shape)) if c.rank else 0
-    # At least a CTA's worth a tile, and a tile a CTA within the grid's reach.
-    if k == inner and threads == SIMT_ROW_THREADS and tiles < MAX_TILES:
-        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, "tile": 0,
-                                       "rows": rows, "cols": cols, "threads": threads},
-                           (c.shape, c.strides),
-                           (c.out_shape, contiguous_strides(c.out_shape)))
+    if c.rank and k == inner:
+        rows, cols, threads = simt_row_tile(c.shape[inner], c.shape[c.perm[-2]]
+                                            if c.rank > 1 else None, elem)
+        tiles = box_tiles(c.shape, simt_row_box(c.perm, rows, cols))
+        # At least a CTA's worth a tile, and a tile a CTA within the grid's reach.
+        if threads == SIMT_ROW_THREADS and tiles < MAX_TILES:
+            return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, "tile": 0,
+                                           "rows": rows, "cols": cols, "threads": threads},
+                               (c.shape, c.strides),
+                               (c.out_shape, contiguous_strides(c.out_shape)))
     tiled = k != inner and min(c.shape[k], c.shape[inner]) >= SIMT_TILE_MIN
     vec = simt_vector_side(c, elem) if tiled else ""
     tile = {"tile": simt_tile(c.shape[k], elem), "tile_l": SIMT_TILE_L, "vec": vec,

@@ -26,8 +26,9 @@ from math import prod
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
-from .layout_plan import (SIMT_TILES, contiguous_strides, merged_out_view, normalize_dims,
-                          plan_or_dense, plan_permute, split_view, transpose_tile_extents)
+from .layout_plan import (SIMT_TILES, box_tiles, contiguous_strides, merged_out_view,
+                          normalize_dims, plan_or_dense, plan_permute, simt_row_box, split_view,
+                          transpose_tile_extents)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
@@ -94,12 +95,8 @@ def simt_row_tiles(canonical, params) -> int:
     """Tiles of the SIMT row copy over the canonical input: `cols` along
     the innermost axis by `rows` along the output's next (its launch
     grid)."""
-    r = canonical.rank
-    extent = {r - 1: params["cols"]}
-    if r > 1:
-        extent[canonical.perm[-2]] = params["rows"]
-    return prod(-(-d // extent[a]) if a in extent else d
-                for a, d in enumerate(canonical.shape))
+    return box_tiles(canonical.shape,
+                     simt_row_box(canonical.perm, params["rows"], params["cols"]))
 
 
 def narrow_launch(p) -> dict:

@@ -30,7 +30,7 @@ from mlir.dialects import arith
 from .. import builder as K
 from ..builder import IrOps
 from .layout_ir import DynOps, OutputOrderTiles, extents
-from .layout_plan import ELEM_DTYPES
+from .layout_plan import ELEM_DTYPES, simt_row_box
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class SimtRowsGeometry(OutputOrderTiles):
         return self.perm[-2] if len(self.perm) > 1 else None
 
     def tile_extent(self, axis: int) -> int:
-        return {self.k: self.rows, self.l: self.cols}.get(axis, 1)
+        return simt_row_box(self.perm, self.rows, self.cols)[axis]
 
     def slot(self, tid, s, ops) -> tuple:
         """(row, column) of the tile that thread `tid` moves in slot s."""
@@ -123,8 +123,7 @@ def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int 
         i_thread = parts[0][0]
         if k is not None and not isinstance(i_thread, int):
             i_thread = DynOps.max(i_thread, IrOps.shr(dims[k], 40))
-        slots = [(i_thread + c, j) if not isinstance(i_thread, int) else (c, j)
-                 for _, c, j in parts]
+        slots = [(i_thread + c, j) for _, c, j in parts]
 
         def move(clamp_rows: bool, clamp_cols: bool) -> list:
             """A tile's loads, then its stores, clamped and bounded along
