@@ -18,7 +18,8 @@ torch = pytest.importorskip("torch")
 from tile_mlir.kernels import permute  # noqa: E402
 from tile_mlir.kernels.layout_cases import (ELEMS, SIMT_ROWS_BENCH_SMALL,  # noqa: E402
                                             SIMT_ROWS_VIEWS, simt_rows_test_cases)
-from torch_bits import bits as ints, case_id as _id, random_bits  # noqa: E402
+from torch_bits import (bits as ints, case_id as _id,  # noqa: E402
+                        check_permute_variants, random_bits)
 
 P = importlib.import_module("tile_mlir.kernels.permute")
 
@@ -59,11 +60,6 @@ def test_row_copy_of_views(elem, gen):
 def test_row_copy_variants_are_exact(case, gen):
     shape, dims, elem = case
     x = random_bits(shape, elem, gen)
-    ref = ints(x).permute(dims).contiguous()
     plan = P.plan_for(x.shape, x.stride(), dims, elem)
     assert is_rows(plan)
-    for name, kernel in P.variants(plan) + [("simt", P.kernel_for(P.simt_plan(plan)))]:
-        out = torch.full_like(ref, -1).view(x.dtype)
-        P.run(P.simt_plan(plan) if name == "simt" else plan, x, out, kernel)
-        torch.cuda.synchronize()
-        assert torch.equal(ints(out), ref), f"variant {name}"
+    check_permute_variants(P, plan, x, dims)

@@ -26,3 +26,16 @@ def bits(t):
 
 def case_id(case):
     return "-".join(str(x).replace(" ", "") for x in case)
+
+
+def check_permute_variants(P, plan, x, dims):
+    """Every benchmark variant of the permute plan (P: tile_mlir.kernels.
+    permute) and the one-element-a-thread kernel it replaced, each bit-exact
+    against torch on x, into an output poisoned with all-ones bits."""
+    ref = bits(x).permute(dims).contiguous()
+    simt = P.simt_plan(plan)
+    for name, kernel in P.variants(plan) + [("simt", P.kernel_for(simt))]:
+        out = torch.full_like(ref, -1).view(x.dtype)
+        P.run(simt if name == "simt" else plan, x, out, kernel)
+        torch.cuda.synchronize()
+        assert torch.equal(bits(out), ref), f"variant {name}"

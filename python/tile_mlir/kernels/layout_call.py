@@ -17,6 +17,11 @@ import importlib
 from ..errors import TileUsageError
 from .layout_plan import ELEM_DTYPES, check_elem
 
+# The benchmark variants of the kernels whose threads only read their stages
+# (build_pad_rows, build_unfold_nchw): where the stage's proxy fence goes
+# (layout_pipeline.all_thread_pipeline's `fence`), by variant name.
+READER_FENCES = {"issuer": "issuer fence", "none": "no fence"}
+
 # The most CTAs a persistent layout kernel is built for (the H200's SMs); a
 # launch runs min(this, the device's SM count).
 PERSISTENT_GRID = 132

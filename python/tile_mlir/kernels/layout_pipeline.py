@@ -102,7 +102,7 @@ def one_thread_pipeline(stages: Stages, store_lag: int, Ctr: K.Buffer, n_tiles: 
 
 def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Callable,
                         work: Callable, store: Callable | None = None,
-                        store_lag: int = 1) -> None:
+                        store_lag: int = 1, fence: str = "all") -> None:
     """Thread 0 claims tickets and loads stages (`load(s, ticket, bar, tag)`);
     every thread, for its j-th tile: reads the stage's ticket (one past the
     end ends the loop for the whole CTA), waits on its mbarrier, runs
@@ -113,13 +113,28 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
 
     A refilled stage's ticket is read by the other threads at the head of
     iteration j - store_lag + stages, which must be j + 2 or later (the CTA
-    barrier of iteration j + 1 lies between): store_lag <= stages - 2."""
+    barrier of iteration j + 1 lies between): store_lag <= stages - 2.
+
+    `fence`: where the proxy fence (fence.proxy.async) that orders the
+    threads' shared accesses before the copy engine's next access of the
+    stage goes. "all": every thread's, before the CTA barrier (needed where
+    threads write a stage that a TMA store then reads). With `store=None`
+    the threads only read the stages, and a thread's fence is a
+    MEMBAR.ALL.CTA in SASS that also waits for its own global stores, so:
+    "issuer": thread 0's alone, after the barrier, before the refill;
+    "none": no fence (every read of a stage feeds a store issued before the
+    barrier, so none is outstanding at the refill: the ordering rests on
+    that dependency and the barrier). Both are benchmark variants."""
     S = stages.count
     lag = store_lag if store is not None else 0
     if store is not None and not 1 <= lag <= S - 2:
         raise ValueError("store_lag must be in 1..stages-2")
     if store is None and S < 2:
         raise ValueError("at least two stages")
+    if fence not in ("all", "issuer", "none"):
+        raise ValueError(f"fence {fence!r}: one of all, issuer, none")
+    if fence != "all" and store is not None:
+        raise ValueError("threads that write a stage for a TMA store fence it: fence='all'")
     tid = K.thread_id()
     bars = stages.barriers()
     claims = RuntimeClaims(Ctr, stages.ids(), tile_count_i32(n_tiles))
@@ -133,10 +148,13 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
         ticket = claims.tile_id(stage)
         K.mbarrier_wait(bars.ptr_to([stage]), K.full_parity(j, S))
         K.on_stage(stage, S, lambda s: work(s, ticket))
-        K.fence_proxy_async_shared_cta()
+        if fence == "all":
+            K.fence_proxy_async_shared_cta()
         K.cta_sync()
 
         def finish():
+            if fence == "issuer":
+                K.fence_proxy_async_shared_cta()
             if store is not None:
                 K.on_stage(stage, S, lambda s: store(s, ticket))
                 K.bulk_commit_group()

@@ -29,9 +29,9 @@ import math
 import numbers
 
 from ..errors import TileUsageError
-from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter, ctas_fit,
-                          launch, persistent_grid, rows_launch, rows_stage_bytes, strided,
-                          torch_module, unique_recipes)
+from .layout_call import (PERSISTENT_GRID, READER_FENCES, aligned, as_tensor, bits_view,
+                          counter, ctas_fit, launch, persistent_grid, rows_launch,
+                          rows_stage_bytes, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, equal_tile_height,
                           fill_kind, pad_box, pad_spec, plan_or_dense, plan_pad)
@@ -265,7 +265,7 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     of a static height (the earlier default's 32 rows, whose last tile of a
     258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
     258), the box as high as the tiles, L2 promotion and evict_first loads,
-    power-of-two boxes."""
+    the stage's proxy fence in thread 0 alone or none, power-of-two boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
     G = PERSISTENT_GRID
@@ -291,6 +291,10 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     cands.append((f"box r{tile_rows} t256 g{3 * G} s{s}", shape(256, 3, s, rows=tile_rows)))
     cands += [("l2-256B", {**params, "l2_promotion": 3}),
               ("evict-first", {**params, "evict_first": True})]
+    # The stage's proxy fence in thread 0 alone, or none (all_thread_pipeline).
+    cands += [(name, {**params, "fence": f}) for f, name in READER_FENCES.items()]
+    cands += [(f"{name} t512 g264", shape(512, 2, s, fence=f))
+              for f, name in READER_FENCES.items()]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

@@ -237,12 +237,15 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   equal: bool = False, name: str = "pad_rows") -> K.KernelDef:
+                   equal: bool = False, fence: str = "all",
+                   name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
     and `evict_first` (the loads' L2 policy) are benchmark variants;
-    `equal`: tiles of one height at most `rows` (RowsGeometry)."""
+    `equal`: tiles of one height at most `rows` (RowsGeometry);
+    `fence`: where the stage's proxy fence goes (all_thread_pipeline:
+    "all", "issuer" or "none")."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
@@ -344,7 +347,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         with K.if_(x < n_x):
                             B[f + x] = K.Expr(element(ebase, x, row_ok))
 
-        all_thread_pipeline(st, Ctr, product(counts), load, work, None)
+        all_thread_pipeline(st, Ctr, product(counts), load, work, None,
+                            fence=fence)
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]

@@ -27,8 +27,8 @@ and tile; extents are runtime values.
 
 from __future__ import annotations
 
-from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, rows_launch, torch_module,
+from .layout_call import (PERSISTENT_GRID, READER_FENCES, aligned, as_tensor, bits_view,
+                          counter, launch, persistent_grid, rows_launch, torch_module,
                           unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import plan_unfold, unfold_spec
@@ -146,7 +146,10 @@ def variants(plan) -> list:
                                                      "grid": 3 * PERSISTENT_GRID})))
         rows_plan = plan_unfold(plan.spec, True, params["elem"], PERSISTENT_GRID,
                                 taps=False)
-        out.append(("rows kernel", kernel_for(rows_plan)))
+        rows_builder, rows_params = kernel_for(rows_plan)
+        out.append(("rows kernel", (rows_builder, rows_params)))
+        out += [(f"rows kernel {name}", (rows_builder, {**rows_params, "fence": f}))
+                for f, name in READER_FENCES.items()]
     if plan.kind == "rows":
         t256 = {**params, "threads": 256}
         out.append(("t256 g132", (builder, {**t256, "grid": PERSISTENT_GRID})))
@@ -156,6 +159,7 @@ def variants(plan) -> list:
         out.append(("t256 g528", (builder, {**t256, "grid": 4 * PERSISTENT_GRID})))
         out.append(("t256 g396 s4", (builder, {**t256, "grid": 3 * PERSISTENT_GRID,
                                                "stages": params["stages"] + 1})))
+        out += [(name, (builder, {**params, "fence": f})) for f, name in READER_FENCES.items()]
         if params["rows"] > 8:
             out.append(("half rows t256 g528", (builder, {
                 **t256, "rows": params["rows"] // 2, "grid": 4 * PERSISTENT_GRID})))

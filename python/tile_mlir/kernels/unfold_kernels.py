@@ -201,9 +201,11 @@ class RowsUnfoldGeometry:
 
 def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, nb: int,
                       rows: int, stages: int = 3, grid: int = 132, threads: int = 256,
-                      width: int = 0, name: str = "unfold_nchw") -> K.KernelDef:
+                      width: int = 0, fence: str = "all",
+                      name: str = "unfold_nchw") -> K.KernelDef:
     """F.unfold's layout. Parameters A (N C, H, W), B (flat N C kh kw L), Ctr.
-    `width`: output columns per tile (at most what the boxes hold; 0: that)."""
+    `width`: output columns per tile (at most what the boxes hold; 0: that);
+    `fence`: as build_pad_rows'."""
     conv = Conv.of(kernel, padding, stride, dilation)
     geo = RowsUnfoldGeometry(conv, elem, int(wbox), int(nb), int(rows), int(width))
     if geo.columns < 1 or geo.rows_in > 256:
@@ -281,7 +283,8 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
                             with K.if_(tail < n_x):
                                 B[f + tail] = K.Expr(src(tail))
 
-        all_thread_pipeline(st, Ctr, product(counts), load, work, None)
+        all_thread_pipeline(st, Ctr, product(counts), load, work, None,
+                            fence=fence)
 
     params = [("A", K.Tensor((None,) * 3, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]

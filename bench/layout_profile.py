@@ -1,0 +1,134 @@
+"""One launch of each layout table row's planned kernel, for a profiler:
+the rows of bench/layout.py (bf16, 2 GiB each), our identity copy of the
+same bytes and torch copy_ as the streaming references. Each launch runs
+once to warm up (module load, tensor maps), then once inside an NVTX range
+named "profile", so Nsight Compute reads that launch alone:
+
+    TILE_MLIR_CACHE_DIR=.artifacts/layout/cache ncu --clock-control none \\
+        --nvtx --nvtx-include "profile/" --section SpeedOfLight \\
+        --section WarpStateStats --section SchedulerStats \\
+        python3 bench/layout_profile.py --rows "transpose,F.pad (1"
+
+Without a profiler it times each launch too (device events, median of
+`--reps`), so its printed TB/s say which launches ran in a slow stretch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import statistics
+import sys
+
+import torch
+
+from tile_mlir.kernels import pad as tm_pad, permute as tm_permute
+from tile_mlir.kernels.layout_cases import PAD_BENCH, PERMUTE_BENCH, TRANSPOSE_BENCH
+from tile_mlir.kernels.layout_plan import contiguous_strides
+
+import row_filter as R  # --rows (a sibling script)
+
+PD = importlib.import_module("tile_mlir.kernels.pad")
+
+
+def pad_variants(names):
+    """(name, make_input, run) of the pad row's benchmark variants `names`
+    (pad.variants), each writing into one preallocated output."""
+    shape, pad_ = PAD_BENCH
+    plan = PD.plan_for(shape, contiguous_strides(shape), pad_, 2, "zero")
+    kernels = dict(PD.variants(plan, "bfloat16"))
+    out, outs = [], {}
+
+    def runner(kernel):
+        def run(x):
+            if "y" not in outs:   # run() views it as the plan's output shape
+                outs["y"] = torch.empty(math.prod(plan.out_shape), device="cuda",
+                                        dtype=x.dtype)
+            PD.run(plan, x, outs["y"], 0, kernel)
+            return outs["y"]
+        return run
+
+    for name in names:
+        if name not in kernels:
+            raise SystemExit(f"--pad-variants: no variant {name!r}; the pad row's are "
+                             f"{', '.join(kernels)}")
+        out.append((f"F.pad {pad_} [{name}]",
+                    lambda: torch.randn(shape, device="cuda", dtype=torch.bfloat16),
+                    runner(kernels[name])))
+    return out
+
+
+def rows():
+    """(name, make_input, run) of every profiled row; run None: torch copy_."""
+    out = [("torch copy_ 32768x32768", lambda: torch.randn(
+        TRANSPOSE_BENCH, device="cuda", dtype=torch.bfloat16), None)]
+    out.append(("identity permute 32768x32768 (our copy)", out[0][1],
+                lambda x: tm_permute(x, (0, 1))))
+    out.append(("transpose 2-D 32768x32768", out[0][1], lambda x: tm_permute(x, (1, 0))))
+    for shape, dims in PERMUTE_BENCH:
+        out.append((f"permute {dims} " + "x".join(map(str, shape)),
+                    lambda s=shape: torch.randn(s, device="cuda", dtype=torch.bfloat16),
+                    lambda x, d=dims: tm_permute(x, d)))
+    shape, pad_ = PAD_BENCH
+    out.append((f"F.pad {pad_} NCHW " + "x".join(map(str, shape)),
+                lambda: torch.randn(shape, device="cuda", dtype=torch.bfloat16),
+                lambda x: tm_pad(x, pad_)))
+    return out
+
+
+def timed(fn, reps: int) -> float:
+    """Median milliseconds of `reps` launches (device events)."""
+    times = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", default=None, help="as bench/layout.py --rows")
+    parser.add_argument("--pad-variants", default="",
+                        help="comma-separated names of the pad row's benchmark variants "
+                             "to profile after the rows (pad.variants)")
+    parser.add_argument("--reps", type=int, default=5,
+                        help="timed launches after the profiled one (0: none)")
+    args = parser.parse_args()
+    keep = R.row_filter(args.rows)
+    extra = pad_variants([v for v in args.pad_variants.split(",") if v])
+    for name, make, run in [r for r in rows() if keep(r[0])] + extra:
+        x = make()
+        if run is None:   # torch copy_ into a preallocated tensor
+            y = torch.empty_like(x)
+            fn = (lambda: y.copy_(x))
+            nbytes = 2 * x.numel() * x.element_size()
+        else:
+            fn = (lambda: run(x))
+            y = fn()
+            nbytes = (x.numel() + y.numel()) * x.element_size()
+            if "pad" in name:   # the table's input-bytes basis
+                nbytes = 2 * x.numel() * x.element_size()
+        fn()
+        torch.cuda.synchronize()
+        torch.cuda.nvtx.range_push("profile")
+        fn()
+        torch.cuda.nvtx.range_pop()
+        torch.cuda.synchronize()
+        line = f"{name:48s}"
+        if args.reps:
+            ms = timed(fn, args.reps)
+            line += f" {ms:7.3f} ms {nbytes / ms / 1e9:6.2f} TB/s"
+        print(line, flush=True)
+        del x, y
+        torch.cuda.empty_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
