@@ -295,12 +295,6 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     cands += [(name, {**params, "fence": f}) for f, name in READER_FENCES.items()]
     cands += [(f"{name} t512 g264", shape(512, 2, s, fence=f))
               for f, name in READER_FENCES.items()]
-    # Warp 0 (which claims and loads) spared a tile's extra rows.
-    cands += [("spare warp0", {**params, "spare_warp0": True}),
-              (f"spare warp0 box r{tile_rows}", shape(256, 3, s, rows=tile_rows,
-                                                      spare_warp0=True)),
-              ("spare warp0 no fence", {**params, "spare_warp0": True, "fence": "none"}),
-              ("spare warp0 t512 g264", shape(512, 2, s, spare_warp0=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

@@ -237,7 +237,7 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   equal: bool = False, fence: str = "all", spare_warp0: bool = False,
+                   equal: bool = False, fence: str = "all",
                    name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
@@ -245,9 +245,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     and `evict_first` (the loads' L2 policy) are benchmark variants;
     `equal`: tiles of one height at most `rows` (RowsGeometry);
     `fence`: where the stage's proxy fence goes (all_thread_pipeline:
-    "all", "issuer" or "none"); `spare_warp0`: warp w takes the rows of
-    warp (warps - 1 - w), so a tile's rows past a multiple of the warps go
-    to the last warps, not to warp 0, which also claims and loads."""
+    "all", "issuer" or "none")."""
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
@@ -305,9 +303,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 ok = _all([row_ok, c_in >= 0, c_in < dims[-1]])
                 return arith.select(ok.value, v, value)
 
-            first = (warps - 1) - warp if spare_warp0 else warp
             for step in range(row_steps):
-                rho = first + step * warps
+                rho = warp + step * warps
                 orow = row0 + rho
                 with K.if_(_all([rho < height, orow < out[-2]]) if equal else
                            _all([rho < rows, orow < out[-2]]) if rows % warps
