@@ -139,9 +139,7 @@ def permute_row(shape, dims, args) -> Row:
     n = 1
     for d in shape:
         n *= d
-    name = ("transpose 2-D " if len(shape) == 2 else f"permute {dims} ") + \
-        "x".join(map(str, shape))
-    row = Row(name, 2 * n * 2)
+    row = Row(R.permute_row_name(shape, dims), 2 * n * 2)
     print(f"{row.name}: {row.nbytes / 2**30:.2f} GiB moved", flush=True)
     x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
     ref = x.permute(dims).contiguous()
@@ -189,17 +187,12 @@ def previous_transpose(row, x, out, ref, fresh) -> None:
     measure(row, "ours", "previous: one tile a CTA, wide boxes", launch, out, ref, fresh)
 
 
-def pad_row_name(case) -> str:
-    shape, pad_ = case
-    return f"F.pad {pad_} NCHW " + "x".join(map(str, shape))
-
-
 def pad_row(case, args) -> Row:
     shape, pad_ = case
     n = 1
     for d in shape:
         n *= d
-    row = Row(pad_row_name(case), 2 * n * 2)
+    row = Row(R.pad_row_name(case), 2 * n * 2)
     print(f"{row.name}: {row.nbytes / 2**30:.2f} GiB (input-bytes basis)", flush=True)
     x = torch.randn(shape, device="cuda", dtype=torch.bfloat16)
     ref = F.pad(x, pad_)
@@ -311,12 +304,10 @@ def main() -> int:
     rows = []
     table = [(TRANSPOSE_BENCH, (1, 0))] + PERMUTE_BENCH
     for shape, dims in table:
-        name = ("transpose 2-D " if len(shape) == 2 else f"permute {dims} ") + \
-            "x".join(map(str, shape))
-        if want(name):
+        if want(R.permute_row_name(shape, dims)):
             rows.append(permute_row(shape, dims, args))
     for case in (PAD_BENCH, PAD_WIDEN_BENCH):
-        if want(pad_row_name(case)) or want("pad"):
+        if want(R.pad_row_name(case)) or want("pad"):
             rows.append(pad_row(case, args))
     for layout in ("NCHW", "NHWC"):
         if want(f"unfold {layout}") or want("unfold"):

@@ -65,13 +65,12 @@ def rows():
         TRANSPOSE_BENCH, device="cuda", dtype=torch.bfloat16), None)]
     out.append(("identity permute 32768x32768 (our copy)", out[0][1],
                 lambda x: tm_permute(x, (0, 1))))
-    out.append(("transpose 2-D 32768x32768", out[0][1], lambda x: tm_permute(x, (1, 0))))
-    for shape, dims in PERMUTE_BENCH:
-        out.append((f"permute {dims} " + "x".join(map(str, shape)),
+    for shape, dims in [(TRANSPOSE_BENCH, (1, 0))] + PERMUTE_BENCH:
+        out.append((R.permute_row_name(shape, dims),
                     lambda s=shape: torch.randn(s, device="cuda", dtype=torch.bfloat16),
                     lambda x, d=dims: tm_permute(x, d)))
     shape, pad_ = PAD_BENCH
-    out.append((f"F.pad {pad_} NCHW " + "x".join(map(str, shape)),
+    out.append((R.pad_row_name(PAD_BENCH),
                 lambda: torch.randn(shape, device="cuda", dtype=torch.bfloat16),
                 lambda x: tm_pad(x, pad_)))
     return out
@@ -107,15 +106,12 @@ def main() -> int:
         if run is None:   # torch copy_ into a preallocated tensor
             y = torch.empty_like(x)
             fn = (lambda: y.copy_(x))
-            nbytes = 2 * x.numel() * x.element_size()
         else:
             fn = (lambda: run(x))
-            y = fn()
-            nbytes = (x.numel() + y.numel()) * x.element_size()
-            if "pad" in name:   # the table's input-bytes basis
-                nbytes = 2 * x.numel() * x.element_size()
-        fn()
+        y = fn()          # the warm-up: module load, tensor maps
         torch.cuda.synchronize()
+        # Read plus written; the pad on the table's input-bytes basis.
+        nbytes = (x.numel() + (x.numel() if "pad" in name else y.numel())) * x.element_size()
         torch.cuda.nvtx.range_push("profile")
         fn()
         torch.cuda.nvtx.range_pop()
@@ -125,7 +121,7 @@ def main() -> int:
             ms = timed(fn, args.reps)
             line += f" {ms:7.3f} ms {nbytes / ms / 1e9:6.2f} TB/s"
         print(line, flush=True)
-        del x, y
+        del x, y, fn
         torch.cuda.empty_cache()
     return 0
 

@@ -1,4 +1,5 @@
-"""`--rows` of bench/layout.py: which table rows to run.
+"""`--rows` of bench/layout.py (and bench/layout_profile.py): the table
+rows' names, and which rows to run.
 
 A spec is comma-separated words; a row runs where its name holds one of
 them. Row names hold ", " (a permutation's dims), so a comma followed by a
@@ -24,3 +25,15 @@ def row_filter(spec: str | None) -> Callable[[str], bool]:
     """A predicate on row names: whether the row runs."""
     wanted = words(spec)
     return lambda name: wanted is None or any(w in name for w in wanted)
+
+
+def permute_row_name(shape, dims) -> str:
+    """A permute row's name (a 2-D shape is the transpose row)."""
+    kind = "transpose 2-D " if len(shape) == 2 else f"permute {tuple(dims)} "
+    return kind + "x".join(map(str, shape))
+
+
+def pad_row_name(case) -> str:
+    """A pad row's name; case is (NCHW shape, pad)."""
+    shape, pad_ = case
+    return f"F.pad {tuple(pad_)} NCHW " + "x".join(map(str, shape))

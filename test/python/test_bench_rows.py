@@ -1,4 +1,5 @@
-"""bench/row_filter.py: which rows `bench/layout.py --rows` runs."""
+"""bench/row_filter.py: the layout table rows' names, and which rows
+`bench/layout.py --rows` runs."""
 
 import importlib.util
 from pathlib import Path
@@ -32,3 +33,13 @@ def test_rows_are_picked_by_words(spec, picked):
 def test_an_empty_word_is_refused(spec):
     with pytest.raises(ValueError, match=r"--rows .*: an empty word"):
         R.row_filter(spec)
+
+
+@pytest.mark.parametrize("make,name", [
+    (lambda: R.permute_row_name((32768, 32768), (1, 0)), NAMES[0]),
+    (lambda: R.permute_row_name((64, 4096, 4096), [0, 2, 1]), NAMES[1]),
+    (lambda: R.permute_row_name((8, 8, 16, 1024, 1024), (4, 3, 2, 1, 0)), NAMES[2]),
+    (lambda: R.pad_row_name(((64, 256, 256, 256), (1, 1, 1, 1))), NAMES[3]),
+])
+def test_row_names(make, name):
+    assert make() == name
