@@ -265,7 +265,8 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     of a static height (the earlier default's 32 rows, whose last tile of a
     258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
     258), the box as high as the tiles, L2 promotion and evict_first loads,
-    the stage's proxy fence in thread 0 alone or none, power-of-two boxes."""
+    the stage's proxy fence in thread 0 alone or none, a producer warp
+    (producer_warp_pipeline), power-of-two boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
     G = PERSISTENT_GRID
@@ -295,6 +296,13 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     cands += [(name, {**params, "fence": f}) for f, name in READER_FENCES.items()]
     cands += [(f"{name} t512 g264", shape(512, 2, s, fence=f))
               for f, name in READER_FENCES.items()]
+    # A producer warp beside the workers, which never meet at a CTA
+    # barrier (producer_warp_pipeline).
+    cands += [("producer warp", {**params, "pipeline": "producer"}),
+              (f"producer warp box r{tile_rows}", shape(256, 3, s, rows=tile_rows,
+                                                        pipeline="producer")),
+              (f"producer warp s{s + 1}", shape(256, 3, s + 1, pipeline="producer")),
+              ("producer warp t512 g264 s4", shape(512, 2, 4, pipeline="producer"))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

@@ -31,7 +31,8 @@ from ..builder import IrOps
 from ..builder.pointers import shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
 from .layout_call import rows_stage_bytes
-from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
+from .layout_pipeline import (Stages, all_thread_pipeline, one_thread_pipeline,
+                              producer_warp_pipeline)
 from .layout_plan import STRIDE_ALIGN, equal_tile_height
 from .opcodes import load_opcode, store_opcode
 from .transpose_inplace import cache_hints
@@ -237,7 +238,7 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   equal: bool = False, fence: str = "all",
+                   equal: bool = False, fence: str = "all", pipeline: str = "cta",
                    name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
@@ -245,14 +246,21 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     and `evict_first` (the loads' L2 policy) are benchmark variants;
     `equal`: tiles of one height at most `rows` (RowsGeometry);
     `fence`: where the stage's proxy fence goes (all_thread_pipeline:
-    "all", "issuer" or "none")."""
+    "all", "issuer" or "none"). `pipeline`: "cta" (all_thread_pipeline,
+    `threads` in all) or "producer" (producer_warp_pipeline: `threads`
+    workers plus a producer warp; the warps take a tile's extra rows in
+    turn, tile after tile, so none is behind the others for long)."""
+    if pipeline not in ("cta", "producer"):
+        raise ValueError(f"pipeline {pipeline!r}: one of cta, producer")
+    if pipeline == "producer" and fence != "all":
+        raise ValueError("the producer pipeline has no stage fence to move")
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
     elem = dtype_bytes(dtype)
     geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal))
     V = geo.vec
-    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem))
+    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem), empty=pipeline == "producer")
     oob = 1 if fill == "nan" else 0
     warps = threads // 32
     row_steps = -(-rows // warps)
@@ -284,8 +292,15 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                           (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
-        def work(s, ticket):
+        def work(s, ticket, j=None):
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
+            # The warps whose turn it is take the tile's extra rows.
+            turn = warp
+            if j is not None:
+                extra = height % warps if isinstance(height, int) else \
+                    DynOps.mod(height, warps)
+                if not isinstance(extra, int) or extra:
+                    turn = DynOps.mod(warp + j * extra, warps)
             _, delta = geo.load_start(c0, lefts[-1], DynOps)
             n_x = DynOps.min(out[-1] - c0, geo.columns)
             flat_outer = 0
@@ -304,7 +319,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 return arith.select(ok.value, v, value)
 
             for step in range(row_steps):
-                rho = warp + step * warps
+                rho = turn + step * warps
                 orow = row0 + rho
                 with K.if_(_all([rho < height, orow < out[-2]]) if equal else
                            _all([rho < rows, orow < out[-2]]) if rows % warps
@@ -347,15 +362,18 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         with K.if_(x < n_x):
                             B[f + x] = K.Expr(element(ebase, x, row_ok))
 
-        all_thread_pipeline(st, Ctr, product(counts), load, work, None,
-                            fence=fence)
+        if pipeline == "producer":
+            producer_warp_pipeline(st, Ctr, product(counts), threads, load, work)
+        else:
+            all_thread_pipeline(st, Ctr, product(counts), load, work, None, fence=fence)
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]
     params += _scalars("left", rank) + _scalars("right", rank)
     if fill == "value":
         params.append(("value", K.Scalar("int64")))
-    kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
+    block = threads + (32 if pipeline == "producer" else 0)
+    kdef = K.KernelDef(body, grid=grid, block=block, params=params, name=name)
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
     return kdef
