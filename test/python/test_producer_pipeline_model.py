@@ -171,3 +171,24 @@ def test_producer_pad_rows_meets_only_at_the_init():
 def test_producer_pipeline_arguments(kw, rule):
     with pytest.raises(ValueError, match=re.escape(rule)):
         _ptx(**kw)
+
+
+def test_batched_rows_load_before_they_store():
+    # batch=2: each slot's four 16-byte shared loads (two rows) come before
+    # the two rows' predicated stores, with no branch between them.
+    ptx = _ptx(pipeline="producer", stages=3, batch=2).ptx
+    store = "@p st.global.v4.b32"
+    assert store in ptx
+    runs = []
+    for block in re.split(r"\n\$L__BB\d+_\d+:|\bbra\b", ptx):
+        if store in block:
+            head = block.split(store)[0]
+            runs.append(head.count("ld.shared.v4.b32"))
+    assert runs and max(runs) >= 4, runs
+    plain = _ptx(pipeline="producer", stages=3).ptx
+    assert store not in plain
+
+
+def test_batch_must_be_positive():
+    with pytest.raises(ValueError, match="batch 0: at least one row at a time"):
+        _ptx(batch=0)

@@ -266,7 +266,8 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
     258), the box as high as the tiles, L2 promotion and evict_first loads,
     the stage's proxy fence in thread 0 alone or none, a producer warp
-    (producer_warp_pipeline), power-of-two boxes."""
+    (producer_warp_pipeline) with rows one or two at a time, power-of-two
+    boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
     G = PERSISTENT_GRID
@@ -302,7 +303,12 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
               (f"producer warp box r{tile_rows}", shape(256, 3, s, rows=tile_rows,
                                                         pipeline="producer")),
               (f"producer warp s{s + 1}", shape(256, 3, s + 1, pipeline="producer")),
-              ("producer warp t512 g264 s4", shape(512, 2, 4, pipeline="producer"))]
+              ("producer warp t512 g264 s4", shape(512, 2, 4, pipeline="producer")),
+              # Two rows a warp at a time: their shared loads before their
+              # (predicated) stores.
+              ("producer warp batch 2", {**params, "pipeline": "producer", "batch": 2}),
+              (f"producer warp batch 2 box r{tile_rows}",
+               shape(256, 3, s, rows=tile_rows, pipeline="producer", batch=2))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

@@ -239,7 +239,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
                    equal: bool = False, fence: str = "all", pipeline: str = "cta",
-                   name: str = "pad_rows") -> K.KernelDef:
+                   batch: int = 1, name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
@@ -249,7 +249,11 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     "all", "issuer" or "none"). `pipeline`: "cta" (all_thread_pipeline,
     `threads` in all) or "producer" (producer_warp_pipeline: `threads`
     workers plus a producer warp; the warps take a tile's extra rows in
-    turn, tile after tile, so none is behind the others for long)."""
+    turn, tile after tile, so none is behind the others for long).
+    `batch`: rows a warp moves together, all their shared loads before
+    their stores (1: row after row, each behind a branch)."""
+    if batch < 1:
+        raise ValueError(f"batch {batch}: at least one row at a time")
     if pipeline not in ("cta", "producer"):
         raise ValueError(f"pipeline {pipeline!r}: one of cta, producer")
     if pipeline == "producer" and fence != "all":
@@ -292,6 +296,51 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                           (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
+        def batch_rows(rhos, row_cond, vector_at, element, f_of, n_x, row0, outer_ok, s):
+            """The rows `rhos` of one warp together: every 16-byte vector
+            of them read from the stage (at clamped addresses, so rows and
+            vectors past the tile read inside it), then each stored where
+            it belongs to the output; then the rows' ends."""
+            info = []
+            for rho in rhos:
+                orow = row0 + rho
+                ok = row_cond(rho, orow)
+                ebase = bases[s] + (DynOps.min(rho, rows - 1) if row_steps * warps > rows
+                                    else rho) * (wbox * elem)
+                row_ok = None
+                if value is not None:
+                    i_row = orow - lefts[-2]
+                    conds = [i_row >= 0, i_row < dims[-2]]
+                    row_ok = _all(conds + ([outer_ok] if outer_ok is not None else []))
+                f = f_of(orow)
+                head = DynOps.mod(V - DynOps.mod(f, V), V)
+                n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
+                info.append((ok, ebase, row_ok, f, head, n_vec))
+            most = info[0][5]
+            for r in info[1:]:
+                most = DynOps.max(most, r[5])
+            for j in range(slots):
+                v_i = lane + 32 * j
+                with K.if_(most > 32 * j):   # the slot holds a vector of some row
+                    got = []
+                    for ok, ebase, row_ok, f, head, n_vec in info:
+                        last = DynOps.max(n_vec, 1) - 1
+                        x0 = head + DynOps.min(v_i, last) * V
+                        got.append((_all([ok, v_i < n_vec]), f + x0,
+                                    vector_at(ebase, x0, row_ok)))
+                    for live, at, v in got:
+                        K.vector_store_if(live, v, B, at)
+            for ok, ebase, row_ok, f, head, n_vec in info:
+                with K.if_(ok):
+                    with K.if_(lane < V):
+                        x = lane
+                        with K.if_(_all([x < head, x < n_x])):
+                            B[f + x] = K.Expr(element(ebase, x, row_ok))
+                    with K.if_(_all([lane >= V, lane < 2 * V])):
+                        x = head + n_vec * V + (lane - V)
+                        with K.if_(x < n_x):
+                            B[f + x] = K.Expr(element(ebase, x, row_ok))
+
         def work(s, ticket, j=None):
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
             # The warps whose turn it is take the tile's extra rows.
@@ -318,6 +367,30 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 ok = _all([row_ok, c_in >= 0, c_in < dims[-1]])
                 return arith.select(ok.value, v, value)
 
+            def row_cond(rho, orow):
+                return (_all([rho < height, orow < out[-2]]) if equal else
+                        _all([rho < rows, orow < out[-2]]) if rows % warps
+                        else (orow < out[-2]))
+
+            def vector_at(ebase, x0, row_ok):
+                if value is None:
+                    # 16 shifted bytes from the two aligned chunks under
+                    # them (the second may start the next box).
+                    s_idx = x0 + delta
+                    a = IrOps.and_(s_idx, -V)
+                    return vector.bitcast(vtype, chunk_pair_vector(
+                        ebase + geo.shared_offset(0, a, DynOps),
+                        ebase + geo.shared_offset(0, a + V, DynOps), (s_idx - a) * elem))
+                return vector.from_elements(
+                    vtype, [element(ebase, x0 + i, row_ok) for i in range(V)])
+
+            if batch > 1:
+                for step in range(0, row_steps, batch):
+                    rhos = [turn + (step + b) * warps for b in range(min(batch, row_steps - step))]
+                    batch_rows(rhos, row_cond, vector_at, element, f_of=lambda orow: (
+                        flat_outer * out[-2] + orow) * out[-1] + c0, n_x=n_x,
+                        row0=row0, outer_ok=outer_ok, s=s)
+                return
             for step in range(row_steps):
                 rho = turn + step * warps
                 orow = row0 + rho
