@@ -300,7 +300,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             """The rows `rhos` of one warp together: every 16-byte vector
             of them read from the stage (at clamped addresses, so rows and
             vectors past the tile read inside it), then each stored where
-            it belongs to the output; then the rows' ends."""
+            it belongs to the output; then the rows' ends. f_of(rho): the
+            flat output index of row rho's first column (one add a row)."""
             info = []
             for rho in rhos:
                 orow = row0 + rho
@@ -312,7 +313,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     i_row = orow - lefts[-2]
                     conds = [i_row >= 0, i_row < dims[-2]]
                     row_ok = _all(conds + ([outer_ok] if outer_ok is not None else []))
-                f = f_of(orow)
+                f = f_of(rho)
                 head = DynOps.mod(V - DynOps.mod(f, V), V)
                 n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
                 info.append((ok, ebase, row_ok, f, head, n_vec))
@@ -330,16 +331,15 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                                     vector_at(ebase, x0, row_ok)))
                     for live, at, v in got:
                         K.vector_store_if(live, v, B, at)
+            # The ends, one path a row: lanes 0..V-1 the head, V..2V-1 the tail.
+            is_head = lane < V
             for ok, ebase, row_ok, f, head, n_vec in info:
-                with K.if_(ok):
-                    with K.if_(lane < V):
-                        x = lane
-                        with K.if_(_all([x < head, x < n_x])):
-                            B[f + x] = K.Expr(element(ebase, x, row_ok))
-                    with K.if_(_all([lane >= V, lane < 2 * V])):
-                        x = head + n_vec * V + (lane - V)
-                        with K.if_(x < n_x):
-                            B[f + x] = K.Expr(element(ebase, x, row_ok))
+                x = K.Expr(arith.select(is_head.value, K.Expr.of(lane),
+                                        K.Expr.of(head + n_vec * V + (lane - V))))
+                in_end = K.Expr(arith.select(is_head.value, (x < head).value,
+                                             (lane < 2 * V).value))
+                with K.if_(_all([ok, in_end, x < n_x])):
+                    B[f + x] = K.Expr(element(ebase, x, row_ok))
 
         def work(s, ticket, j=None):
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
@@ -385,11 +385,12 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     vtype, [element(ebase, x0 + i, row_ok) for i in range(V)])
 
             if batch > 1:
+                f_tile = (flat_outer * out[-2] + row0) * out[-1] + c0
                 for step in range(0, row_steps, batch):
                     rhos = [turn + (step + b) * warps for b in range(min(batch, row_steps - step))]
-                    batch_rows(rhos, row_cond, vector_at, element, f_of=lambda orow: (
-                        flat_outer * out[-2] + orow) * out[-1] + c0, n_x=n_x,
-                        row0=row0, outer_ok=outer_ok, s=s)
+                    batch_rows(rhos, row_cond, vector_at, element,
+                               f_of=lambda rho: f_tile + rho * out[-1], n_x=n_x,
+                               row0=row0, outer_ok=outer_ok, s=s)
                 return
             for step in range(row_steps):
                 rho = turn + step * warps
