@@ -266,7 +266,7 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
     258), the box as high as the tiles, L2 promotion and evict_first loads,
     the stage's proxy fence in thread 0 alone or none, a producer warp
-    (producer_warp_pipeline) with rows one or two at a time, power-of-two
+    (producer_warp_pipeline) with rows one, two or three at a time, power-of-two
     boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
@@ -308,7 +308,9 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
               # (predicated) stores.
               ("producer warp batch 2", {**params, "pipeline": "producer", "batch": 2}),
               (f"producer warp batch 2 box r{tile_rows}",
-               shape(256, 3, s, rows=tile_rows, pipeline="producer", batch=2))]
+               shape(256, 3, s, rows=tile_rows, pipeline="producer", batch=2)),
+              ("producer warp batch 2 g528", shape(256, 4, s, pipeline="producer", batch=2)),
+              ("producer warp batch 3", {**params, "pipeline": "producer", "batch": 3})]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)
