@@ -189,6 +189,13 @@ def test_batched_rows_load_before_they_store():
     assert store not in plain
 
 
+def test_flat_takes_the_engines_fill_only():
+    from tile_mlir import compiler
+    with pytest.raises(ValueError, match="flat: the copy engine's fill only"):
+        compiler.compile(build_pad_rows("i16", 3, 136, 2, 43, "value", flat=True), "sm_90a",
+                         cubin=False)
+
+
 def test_batch_must_be_positive():
     with pytest.raises(ValueError, match="batch 0: at least one row at a time"):
         _ptx(batch=0)

@@ -266,8 +266,8 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
     258), the box as high as the tiles, L2 promotion and evict_first loads,
     the stage's proxy fence in thread 0 alone or none, a producer warp
-    (producer_warp_pipeline) with rows one, two or three at a time, power-of-two
-    boxes."""
+    (producer_warp_pipeline) with rows one, two or three at a time, the
+    tile written as one flat run (`flat`), power-of-two boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
     G = PERSISTENT_GRID
@@ -311,6 +311,12 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
                shape(256, 3, s, rows=tile_rows, pipeline="producer", batch=2)),
               ("producer warp batch 2 g528", shape(256, 4, s, pipeline="producer", batch=2)),
               ("producer warp batch 3", {**params, "pipeline": "producer", "batch": 3})]
+    # The tile's output as one flat run in aligned vectors (the engine's fill only).
+    if params["fill"] != "value":
+        cands += [("flat producer warp", {**params, "pipeline": "producer", "flat": True}),
+                  (f"flat producer warp box r{tile_rows}",
+                   shape(256, 3, s, rows=tile_rows, pipeline="producer", flat=True)),
+                  ("flat t256 g264", shape(256, 2, s, flat=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

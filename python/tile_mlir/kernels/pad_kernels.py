@@ -239,7 +239,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
                    equal: bool = False, fence: str = "all", pipeline: str = "cta",
-                   batch: int = 1, name: str = "pad_rows") -> K.KernelDef:
+                   batch: int = 1, flat: bool = False,
+                   name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
     and for fill "value" its bits (int64). `l2_promotion` (the load map's)
@@ -251,7 +252,15 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     workers plus a producer warp; the warps take a tile's extra rows in
     turn, tile after tile, so none is behind the others for long).
     `batch`: rows a warp moves together, all their shared loads before
-    their stores (1: row after row, each behind a branch)."""
+    their stores (1: row after row, each behind a branch). `flat`: where
+    a tile spans the output's rows (V <= out[-1] <= columns; else the row
+    form runs), the tile's output is one flat run of the output, which the CTA's
+    threads write in aligned 16-byte vectors, consecutive lanes
+    consecutive vectors, so a warp's store covers whole 128-byte lines; a
+    vector that crosses a row's end is built element by element. Zero or
+    NaN fill only (the engine's)."""
+    if flat and fill == "value":
+        raise ValueError("flat: the copy engine's fill only (zero or nan), not 'value'")
     if batch < 1:
         raise ValueError(f"batch {batch}: at least one row at a time")
     if pipeline not in ("cta", "producer"):
@@ -295,6 +304,86 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 tma.apply(load_opcode(rank, hinted), bufs[s][k], A, box=(1,) * (rank - 2) +
                           (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
+
+        def flat_work(row_work):
+            """work(s, ticket, j) of the flat form (build_pad_rows' `flat`)."""
+            Wo = out[-1]
+            # Each thread's next vector is threads * V elements on: dr rows
+            # and dc columns further (one division a launch).
+            dr, dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
+            iters = -(-(rows * geo.columns // V + 1) // threads)
+
+            def at(s, r, c, delta):
+                return _shared_load(dtype, bases[s] + r * (wbox * elem) +
+                                    geo.shared_offset(0, c + delta, DynOps))
+
+            def tile(s, ticket):
+                outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
+                _, delta = geo.load_start(c0, lefts[-1], DynOps)
+                flat_outer = 0
+                for o, d in zip(outer, out[:-2]):
+                    flat_outer = flat_outer * d + o
+                f0 = (flat_outer * out[-2] + row0) * Wo
+                end = f0 + DynOps.min(out[-2] - row0, height) * Wo
+                a0 = IrOps.and_(f0 + (V - 1), -V)
+                a1 = IrOps.and_(end, -V)
+                n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
+                q = a0 - f0 + tid * V
+                r, c = DynOps.div(q, Wo), DynOps.mod(q, Wo)
+                def vector_step(m, values):
+                    r, c = K.Expr(values[0]), K.Expr(values[1])
+                    k = tid + m * threads
+                    with K.if_(k < n_vec):
+                        g = a0 + k * V
+
+                        def whole():
+                            s_idx = c + delta
+                            a = IrOps.and_(s_idx, -V)
+                            ebase = bases[s] + r * (wbox * elem)
+                            words = chunk_pair_vector(
+                                ebase + geo.shared_offset(0, a, DynOps),
+                                ebase + geo.shared_offset(0, a + V, DynOps), (s_idx - a) * elem)
+                            K.vector_store(vector.bitcast(vtype, words), B, (g,))
+                            return []
+
+                        def crossing():
+                            elems = []
+                            for i in range(V):
+                                wrap = c + i >= Wo
+                                rr = K.Expr(arith.select(wrap.value, K.Expr.of(r + 1),
+                                                         K.Expr.of(r)))
+                                cc = K.Expr(arith.select(wrap.value, K.Expr.of(c + i - Wo),
+                                                         K.Expr.of(c + i)))
+                                elems.append(at(s, rr, cc, delta))
+                            K.vector_store(vector.from_elements(vtype, elems), B, (g,))
+                            return []
+
+                        K.if_else(c + V <= Wo, [], whole, crossing)
+                    c = c + dc
+                    wrap = c >= Wo
+                    c = K.Expr(arith.select(wrap.value, K.Expr.of(c - Wo), K.Expr.of(c)))
+                    r = r + dr + K.Expr(arith.select(wrap.value, K.Expr.of(1, r),
+                                                     K.Expr.of(0, r)))
+                    return [K.Expr.of(r), K.Expr.of(c)]
+
+                K.for_carried(0, iters, [K.Expr.of(r), K.Expr.of(c)], vector_step)
+                # The run's ends: threads 0..V-1 its head, V..2V-1 its tail.
+                is_head = tid < V
+                e = K.Expr(arith.select(is_head.value, K.Expr.of(f0 + tid),
+                                        K.Expr.of(DynOps.max(a1, a0) + (tid - V))))
+                in_end = K.Expr(arith.select(is_head.value, (e < a0).value,
+                                             (tid < 2 * V).value))
+                with K.if_(_all([in_end, e < end])):
+                    off = e - f0
+                    B[e] = K.Expr(at(s, DynOps.div(off, Wo), DynOps.mod(off, Wo), delta))
+
+            def work(s, ticket, j=None):
+                # A vector spans at most two rows where they are V or wider.
+                K.if_else(_all([out[-1] <= geo.columns, out[-1] >= V]), [],
+                          lambda: tile(s, ticket) or [],
+                          lambda: row_work(s, ticket, j) or [])
+
+            return work
 
         def batch_rows(rhos, row_cond, vector_at, element, f_of, n_x, row0, outer_ok, s):
             """The rows `rhos` of one warp together: every 16-byte vector
@@ -436,6 +525,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         with K.if_(x < n_x):
                             B[f + x] = K.Expr(element(ebase, x, row_ok))
 
+        if flat:
+            work = flat_work(work)
         if pipeline == "producer":
             producer_warp_pipeline(st, Ctr, product(counts), threads, load, work)
         else:
