@@ -313,10 +313,10 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
               ("producer warp batch 3", {**params, "pipeline": "producer", "batch": 3})]
     # The tile's output as one flat run in aligned vectors (the engine's fill only).
     if params["fill"] != "value":
-        cands += [("flat producer warp", {**params, "pipeline": "producer", "flat": True}),
+        cands += [("flat t256 g264", shape(256, 2, s, flat=True)),
+                  ("flat producer warp", {**params, "pipeline": "producer", "flat": True}),
                   (f"flat producer warp box r{tile_rows}",
-                   shape(256, 3, s, rows=tile_rows, pipeline="producer", flat=True)),
-                  ("flat t256 g264", shape(256, 2, s, flat=True))]
+                   shape(256, 3, s, rows=tile_rows, pipeline="producer", flat=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

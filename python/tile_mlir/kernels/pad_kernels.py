@@ -257,7 +257,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     form runs), the tile's output is one flat run of the output, which the CTA's
     threads write in aligned 16-byte vectors, consecutive lanes
     consecutive vectors, so a warp's store covers whole 128-byte lines; a
-    vector that crosses a row's end is built element by element. Zero or
+    vector that crosses a row's end joins the two rows' vectors. Zero or
     NaN fill only (the engine's)."""
     if flat and fill == "value":
         raise ValueError("flat: the copy engine's fill only (zero or nan), not 'value'")
@@ -336,29 +336,34 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     with K.if_(k < n_vec):
                         g = a0 + k * V
 
-                        def whole():
-                            s_idx = c + delta
+                        # Row r's vector at column c; where it crosses the row's
+                        # end (m = Wo - c < V), its first m elements joined with
+                        # row r + 1's first, as 128-bit integers: no branch, so
+                        # the warp's 32 vectors leave in one store.
+                        i128 = ir.IntegerType.get_signless(128)
+                        wide = ir.VectorType.get([1], i128)
+
+                        def as_i128(row, col):
+                            ebase = bases[s] + row * (wbox * elem)
+                            s_idx = col + delta
                             a = IrOps.and_(s_idx, -V)
-                            ebase = bases[s] + r * (wbox * elem)
                             words = chunk_pair_vector(
                                 ebase + geo.shared_offset(0, a, DynOps),
-                                ebase + geo.shared_offset(0, a + V, DynOps), (s_idx - a) * elem)
-                            K.vector_store(vector.bitcast(vtype, words), B, (g,))
-                            return []
+                                ebase + geo.shared_offset(0, a + V, DynOps),
+                                (s_idx - a) * elem)
+                            return vector.extract(vector.bitcast(wide, words), [], [0])
 
-                        def crossing():
-                            elems = []
-                            for i in range(V):
-                                wrap = c + i >= Wo
-                                rr = K.Expr(arith.select(wrap.value, K.Expr.of(r + 1),
-                                                         K.Expr.of(r)))
-                                cc = K.Expr(arith.select(wrap.value, K.Expr.of(c + i - Wo),
-                                                         K.Expr.of(c + i)))
-                                elems.append(at(s, rr, cc, delta))
-                            K.vector_store(vector.from_elements(vtype, elems), B, (g,))
-                            return []
-
-                        K.if_else(c + V <= Wo, [], whole, crossing)
+                        crosses = c + V > Wo
+                        low = as_i128(r, c)
+                        high = as_i128(DynOps.min(r + 1, rows - 1), 0)
+                        m_bits = DynOps.min(Wo - c, V - 1) * (8 * elem)   # below 128
+                        bits = arith.index_cast(i128, K.Expr.of(m_bits))
+                        one = arith.constant(i128, 1)
+                        mask = arith.subi(arith.shli(one, bits), one)
+                        joined = arith.ori(arith.andi(low, mask), arith.shli(high, bits))
+                        value = arith.select(crosses.value, joined, low)
+                        K.vector_store(vector.bitcast(vtype, vector.from_elements(
+                            wide, [value])), B, (g,))
                     c = c + dc
                     wrap = c >= Wo
                     c = K.Expr(arith.select(wrap.value, K.Expr.of(c - Wo), K.Expr.of(c)))
