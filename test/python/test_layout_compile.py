@@ -81,12 +81,10 @@ KERNELS = {
                         {"L2::cache_hint": 1, "st.global.v4": 1}),
     "pad_rows_value": (lambda: build_pad_rows("i8", 4, 64, 2, 16, "value"),
                        {"st.global.v4": 1}),
-    "pad_rows_value_producer": (lambda: build_pad_rows("i8", 4, 64, 2, 16, "value",
-                                                       pipeline="producer"),
-                                {"st.global.v4": 1, "mbarrier.arrive.shared.b64": 2}),
-    "pad_rows_flat": (lambda: build_pad_rows("i16", 3, 136, 2, 43, equal=True, flat=True,
-                                             pipeline="producer"),
-                      {"st.global.v4": 2, "ld.shared.v4": 2}),
+    # The flat form: its vectors (128-bit joins where a row ends) and the
+    # row form it falls back to.
+    "pad_rows_flat": (lambda: build_pad_rows("i16", 3, 136, 2, 43, equal=True, flat=True),
+                      {"st.global.v4": 2, "ld.shared.v4": 4}),
     "pad_simt": (lambda: build_pad_simt("i64", 4), {"st.global": 1}),
     "unfold_nhwc": (lambda: build_unfold_nhwc(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 64),
                     {".im2col": 1, "tensor.3d.global": 1}),
@@ -115,6 +113,12 @@ def test_layout_kernel_compiles(name):
     if hasattr(kernel, "shared_bytes"):
         assert info["dynamic_shared_bytes"] == kernel.shared_bytes
         assert info["dynamic_shared_bytes"] <= 232448
+
+
+def test_flat_pad_takes_the_engines_fill_only():
+    with pytest.raises(ValueError, match="flat: the copy engine's fill only"):
+        compiler.compile(build_pad_rows("i16", 3, 136, 2, 43, "value", flat=True), "sm_90a",
+                         cubin=False)
 
 
 @pytest.mark.parametrize("op,case", [

@@ -40,7 +40,7 @@ from .scalar import Scalar
 from .tensor import Tensor
 from .threads import block_dim, block_id, cluster_ctarank, grid_dim, lane_id, thread_id
 from .values import Buffer, Expr, Pointer
-from .vector import vector_load, vector_store, vector_store_if, vector_type
+from .vector import vector_load, vector_store, vector_type
 
 __all__ = [
     "DEFAULT_TARGET", "Buffer", "Expr", "IntOps", "IrOps", "KernelDef",
@@ -53,5 +53,5 @@ __all__ = [
     "make_context", "mbarrier_arrive", "mbarrier_arrive_expect_tx", "mbarrier_init",
     "mbarrier_wait", "on_stage", "range_", "set_tx_bytes", "shared_pointer",
     "signature_params", "stmatrix_x4", "store_shared_b16", "thread_id", "unravel",
-    "vector_load", "vector_store", "vector_store_if", "vector_type", "while_carried", "word_pointer",
+    "vector_load", "vector_store", "vector_type", "while_carried", "word_pointer",
 ]

@@ -12,11 +12,6 @@ issues the tile's TMA stores, if any (build_transpose_dynamic's protocol).
 A kernel whose threads write the output themselves passes `store=None`:
 the stage is refilled as soon as every thread is done with it.
 
-`producer_warp_pipeline`: for kernels whose threads only read the stages
-(they write the output themselves): one extra warp claims and loads, the
-worker warps never wait for each other, only for their stage's load; each
-releases a stage on its "empty" mbarrier when done with it.
-
 `one_tile`: no pipeline; one tile per CTA (the launch's grid is the tile
 count and the block scheduler hands the tiles out in order), several CTAs
 an SM overlapping each other's loads, work and stores (the form of
@@ -50,17 +45,15 @@ def tile_count_i32(n_tiles: K.Expr) -> ir.Value:
 class Stages:
     """`stages` shared stages of `stage_bytes` each from byte 0 of dynamic
     shared memory (1024-aligned: swizzled boxes may start there), then one
-    mbarrier per stage ("full"; with `empty`, a second one per stage after
-    them) and one tile id per stage."""
+    mbarrier and one tile id per stage."""
 
-    def __init__(self, stages: int, stage_bytes: int, empty: bool = False):
+    def __init__(self, stages: int, stage_bytes: int):
         if stage_bytes % 1024:
             raise ValueError("a stage is a whole number of 1024-byte blocks")
         self.count = stages
         self.stage_bytes = stage_bytes
         self.bar_offset = stages * stage_bytes
-        self.empty_offset = self.bar_offset + 8 * stages if empty else None
-        self.ids_offset = self.bar_offset + 8 * stages * (2 if empty else 1)
+        self.ids_offset = self.bar_offset + 8 * stages
         self.shared_bytes = self.ids_offset + 4 * stages
 
     def offset(self, s: int) -> int:
@@ -68,11 +61,6 @@ class Stages:
 
     def barriers(self) -> K.Buffer:
         return K.dynamic_shared((self.count,), "uint64", self.bar_offset)
-
-    def empties(self) -> K.Buffer:
-        if self.empty_offset is None:
-            raise ValueError("these stages have no empty barriers (Stages(empty=True))")
-        return K.dynamic_shared((self.count,), "uint64", self.empty_offset)
 
     def ids(self) -> K.Buffer:
         return K.dynamic_shared((self.count,), "uint32", self.ids_offset)
@@ -181,74 +169,6 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
         if store is not None:
             K.bulk_wait_group(0)
         claims.count_out()
-
-
-def producer_warp_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, workers: int,
-                           load: Callable, work: Callable) -> None:
-    """Warp-specialized pipeline over tickets claimed from Ctr, for a block
-    of `workers` threads (whole warps) plus one producer warp after them.
-
-    The producer (its lane 0), for its j-th ticket: waits until stage
-    j % stages is empty (`empty_parity`), records the ticket and, for a
-    tile, arms the stage's "full" barrier and issues `load(s, ticket, bar,
-    tag)`; it claims the next ticket before waiting again, so the atomic's
-    latency hides behind the wait. Its first ticket past the end is
-    recorded in the next stage, whose "full" barrier it completes with a
-    plain arrive, and ends every worker's loop.
-
-    Each worker thread, for j = 0, 1, ...: waits on stage j % stages's
-    "full" barrier (`full_parity`), reads the stage's ticket (the arrive
-    that completed the phase released it), stops at one past the end, else
-    runs `work(s, ticket, j)` and arrives on the stage's "empty" barrier
-    (count: `workers`). Workers only read stages, so no proxy fence orders
-    their reads before the refill: the producer's wait on "empty" does.
-    Warps drift apart by up to `stages` - 1 tiles instead of meeting at a
-    CTA barrier every tile."""
-    S = stages.count
-    if S < 2:
-        raise ValueError("at least two stages")
-    if workers % 32 or workers < 32:
-        raise ValueError("workers: whole warps")
-    tid = K.thread_id()
-    full, empty = stages.barriers(), stages.empties()
-    claims = RuntimeClaims(Ctr, stages.ids(), tile_count_i32(n_tiles))
-    index = ir.IndexType.get()
-    with K.if_(tid == 0):
-        for s in range(S):
-            K.mbarrier_init(full.ptr_to([s]), 1)
-            K.mbarrier_init(empty.ptr_to([s]), workers)
-    K.cta_sync()
-
-    start = claims.stage_starter(full, load)
-    with K.if_(tid == workers):  # the producer
-        def fill(values):
-            j, ticket = K.Expr(values[0]), values[1]
-            K.mbarrier_wait(empty.ptr_to([j % S]), K.empty_parity(j, S))
-            K.on_stage(j % S, S, lambda s: start(s, ticket, "re"))
-            return [K.Expr.of(j + 1), claims.claim()]
-
-        j, ticket = K.while_carried([index, claims.i32], [K.Expr.of(0), claims.claim()],
-                                    lambda v: claims.is_tile(v[1]).value, fill)
-        j = K.Expr(j)
-        K.mbarrier_wait(empty.ptr_to([j % S]), K.empty_parity(j, S))
-        claims.record(j % S, ticket)
-        K.mbarrier_arrive(full.ptr_to([j % S]))
-        claims.count_out()
-
-    with K.if_(tid < workers):
-        def ready(values):
-            j = K.Expr(values[0])
-            K.mbarrier_wait(full.ptr_to([j % S]), K.full_parity(j, S))
-            return claims.is_tile(claims.tile_id(j % S)).value
-
-        def step(values):
-            j = K.Expr(values[0])
-            ticket = claims.tile_id(j % S)
-            K.on_stage(j % S, S, lambda s: work(s, ticket, j))
-            K.mbarrier_arrive(empty.ptr_to([j % S]))
-            return [K.Expr.of(j + 1)]
-
-        K.while_carried([index], [K.Expr.of(0)], ready, step)
 
 
 def one_tile(stages: Stages, load: Callable, work: Callable, store: Callable) -> None:

@@ -265,9 +265,9 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     of a static height (the earlier default's 32 rows, whose last tile of a
     258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
     258), the box as high as the tiles, L2 promotion and evict_first loads,
-    the stage's proxy fence in thread 0 alone or none, a producer warp
-    (producer_warp_pipeline) with rows one, two or three at a time, the
-    tile written as one flat run (`flat`), power-of-two boxes."""
+    the stage's proxy fence in thread 0 alone or none, the tile written as
+    one flat run (`flat`: two CTAs an SM, its registers), power-of-two
+    boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
     G = PERSISTENT_GRID
@@ -297,26 +297,9 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     cands += [(name, {**params, "fence": f}) for f, name in READER_FENCES.items()]
     cands += [(f"{name} t512 g264", shape(512, 2, s, fence=f))
               for f, name in READER_FENCES.items()]
-    # A producer warp beside the workers, which never meet at a CTA
-    # barrier (producer_warp_pipeline).
-    cands += [("producer warp", {**params, "pipeline": "producer"}),
-              (f"producer warp box r{tile_rows}", shape(256, 3, s, rows=tile_rows,
-                                                        pipeline="producer")),
-              (f"producer warp s{s + 1}", shape(256, 3, s + 1, pipeline="producer")),
-              ("producer warp t512 g264 s4", shape(512, 2, 4, pipeline="producer")),
-              # Two rows a warp at a time: their shared loads before their
-              # (predicated) stores.
-              ("producer warp batch 2", {**params, "pipeline": "producer", "batch": 2}),
-              (f"producer warp batch 2 box r{tile_rows}",
-               shape(256, 3, s, rows=tile_rows, pipeline="producer", batch=2)),
-              ("producer warp batch 2 g528", shape(256, 4, s, pipeline="producer", batch=2)),
-              ("producer warp batch 3", {**params, "pipeline": "producer", "batch": 3})]
-    # The tile's output as one flat run in aligned vectors (the engine's fill only).
+    # The tile's output as one run of aligned vectors (the engine's fill only).
     if params["fill"] != "value":
-        cands += [("flat t256 g264", shape(256, 2, s, flat=True)),
-                  ("flat producer warp", {**params, "pipeline": "producer", "flat": True}),
-                  (f"flat producer warp box r{tile_rows}",
-                   shape(256, 3, s, rows=tile_rows, pipeline="producer", flat=True))]
+        cands += [("flat t256 g264", shape(256, 2, s, flat=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

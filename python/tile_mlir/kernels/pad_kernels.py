@@ -31,8 +31,7 @@ from ..builder import IrOps
 from ..builder.pointers import shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
 from .layout_call import rows_stage_bytes
-from .layout_pipeline import (Stages, all_thread_pipeline, one_thread_pipeline,
-                              producer_warp_pipeline)
+from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN, equal_tile_height
 from .opcodes import load_opcode, store_opcode
 from .transpose_inplace import cache_hints
@@ -238,8 +237,7 @@ class RowsGeometry:
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                    fill: str = "zero", stages: int = 3, grid: int = 132,
                    threads: int = 256, l2_promotion: int = 0, evict_first: bool = False,
-                   equal: bool = False, fence: str = "all", pipeline: str = "cta",
-                   batch: int = 1, flat: bool = False,
+                   equal: bool = False, fence: str = "all", flat: bool = False,
                    name: str = "pad_rows") -> K.KernelDef:
     """pad whose output rows need not be 16-byte aligned (A's strides must
     be). Parameters A (rank >= 2), B (flat), Ctr, left0.., right0.. (index)
@@ -247,33 +245,22 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     and `evict_first` (the loads' L2 policy) are benchmark variants;
     `equal`: tiles of one height at most `rows` (RowsGeometry);
     `fence`: where the stage's proxy fence goes (all_thread_pipeline:
-    "all", "issuer" or "none"). `pipeline`: "cta" (all_thread_pipeline,
-    `threads` in all) or "producer" (producer_warp_pipeline: `threads`
-    workers plus a producer warp; the warps take a tile's extra rows in
-    turn, tile after tile, so none is behind the others for long).
-    `batch`: rows a warp moves together, all their shared loads before
-    their stores (1: row after row, each behind a branch). `flat`: where
-    a tile spans the output's rows (V <= out[-1] <= columns; else the row
-    form runs), the tile's output is one flat run of the output, which the CTA's
-    threads write in aligned 16-byte vectors, consecutive lanes
+    "all", "issuer" or "none"). `flat`, a benchmark variant: where a tile
+    spans the output's rows (V <= out[-1] <= columns; else the row form
+    runs), its output is one run of the flat output, which the CTA's
+    threads write in aligned 16-byte vectors, consecutive threads
     consecutive vectors, so a warp's store covers whole 128-byte lines; a
-    vector that crosses a row's end joins the two rows' vectors. Zero or
-    NaN fill only (the engine's)."""
+    vector that crosses a row's end joins the two rows' vectors. The
+    engine's fill only (zero or NaN)."""
     if flat and fill == "value":
         raise ValueError("flat: the copy engine's fill only (zero or nan), not 'value'")
-    if batch < 1:
-        raise ValueError(f"batch {batch}: at least one row at a time")
-    if pipeline not in ("cta", "producer"):
-        raise ValueError(f"pipeline {pipeline!r}: one of cta, producer")
-    if pipeline == "producer" and fence != "all":
-        raise ValueError("the producer pipeline has no stage fence to move")
     _check_fill(fill, dtype)
     if rank < 2:
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
     elem = dtype_bytes(dtype)
     geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal))
     V = geo.vec
-    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem), empty=pipeline == "producer")
+    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem))
     oob = 1 if fill == "nan" else 0
     warps = threads // 32
     row_steps = -(-rows // warps)
@@ -306,7 +293,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
         def flat_work(row_work):
-            """work(s, ticket, j) of the flat form (build_pad_rows' `flat`)."""
+            """work(s, ticket) of the flat form (build_pad_rows' `flat`)."""
             Wo = out[-1]
             # Each thread's next vector is threads * V elements on: dr rows
             # and dc columns further (one division a launch).
@@ -330,9 +317,10 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
                 q = a0 - f0 + tid * V
                 r, c = DynOps.div(q, Wo), DynOps.mod(q, Wo)
-                def vector_step(m, values):
+
+                def vector_step(i, values):
                     r, c = K.Expr(values[0]), K.Expr(values[1])
-                    k = tid + m * threads
+                    k = tid + i * threads
                     with K.if_(k < n_vec):
                         g = a0 + k * V
 
@@ -382,68 +370,16 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     off = e - f0
                     B[e] = K.Expr(at(s, DynOps.div(off, Wo), DynOps.mod(off, Wo), delta))
 
-            def work(s, ticket, j=None):
+            def work(s, ticket):
                 # A vector spans at most two rows where they are V or wider.
                 K.if_else(_all([out[-1] <= geo.columns, out[-1] >= V]), [],
                           lambda: tile(s, ticket) or [],
-                          lambda: row_work(s, ticket, j) or [])
+                          lambda: row_work(s, ticket) or [])
 
             return work
 
-        def batch_rows(rhos, row_cond, vector_at, element, f_of, n_x, row0, outer_ok, s):
-            """The rows `rhos` of one warp together: every 16-byte vector
-            of them read from the stage (at clamped addresses, so rows and
-            vectors past the tile read inside it), then each stored where
-            it belongs to the output; then the rows' ends. f_of(rho): the
-            flat output index of row rho's first column (one add a row)."""
-            info = []
-            for rho in rhos:
-                orow = row0 + rho
-                ok = row_cond(rho, orow)
-                ebase = bases[s] + (DynOps.min(rho, rows - 1) if row_steps * warps > rows
-                                    else rho) * (wbox * elem)
-                row_ok = None
-                if value is not None:
-                    i_row = orow - lefts[-2]
-                    conds = [i_row >= 0, i_row < dims[-2]]
-                    row_ok = _all(conds + ([outer_ok] if outer_ok is not None else []))
-                f = f_of(rho)
-                head = DynOps.mod(V - DynOps.mod(f, V), V)
-                n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
-                info.append((ok, ebase, row_ok, f, head, n_vec))
-            most = info[0][5]
-            for r in info[1:]:
-                most = DynOps.max(most, r[5])
-            for j in range(slots):
-                v_i = lane + 32 * j
-                with K.if_(most > 32 * j):   # the slot holds a vector of some row
-                    got = []
-                    for ok, ebase, row_ok, f, head, n_vec in info:
-                        last = DynOps.max(n_vec, 1) - 1
-                        x0 = head + DynOps.min(v_i, last) * V
-                        got.append((_all([ok, v_i < n_vec]), f + x0,
-                                    vector_at(ebase, x0, row_ok)))
-                    for live, at, v in got:
-                        K.vector_store_if(live, v, B, at)
-            # The ends, one path a row: lanes 0..V-1 the head, V..2V-1 the tail.
-            is_head = lane < V
-            for ok, ebase, row_ok, f, head, n_vec in info:
-                x = K.Expr(arith.select(is_head.value, K.Expr.of(lane),
-                                        K.Expr.of(head + n_vec * V + (lane - V))))
-                in_end = K.Expr(arith.select(is_head.value, (x < head).value,
-                                             (lane < 2 * V).value))
-                with K.if_(_all([ok, in_end, x < n_x])):
-                    B[f + x] = K.Expr(element(ebase, x, row_ok))
-
-        def work(s, ticket, j=None):
+        def work(s, ticket):
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
-            # The warps whose turn it is take the tile's extra rows.
-            turn = warp
-            if j is not None:
-                extra = height % warps if isinstance(height, int) else \
-                    DynOps.mod(height, warps)
-                if not isinstance(extra, int) or extra:
-                    turn = DynOps.mod(warp + j * extra, warps)
             _, delta = geo.load_start(c0, lefts[-1], DynOps)
             n_x = DynOps.min(out[-1] - c0, geo.columns)
             flat_outer = 0
@@ -461,33 +397,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 ok = _all([row_ok, c_in >= 0, c_in < dims[-1]])
                 return arith.select(ok.value, v, value)
 
-            def row_cond(rho, orow):
-                return (_all([rho < height, orow < out[-2]]) if equal else
-                        _all([rho < rows, orow < out[-2]]) if rows % warps
-                        else (orow < out[-2]))
-
-            def vector_at(ebase, x0, row_ok):
-                if value is None:
-                    # 16 shifted bytes from the two aligned chunks under
-                    # them (the second may start the next box).
-                    s_idx = x0 + delta
-                    a = IrOps.and_(s_idx, -V)
-                    return vector.bitcast(vtype, chunk_pair_vector(
-                        ebase + geo.shared_offset(0, a, DynOps),
-                        ebase + geo.shared_offset(0, a + V, DynOps), (s_idx - a) * elem))
-                return vector.from_elements(
-                    vtype, [element(ebase, x0 + i, row_ok) for i in range(V)])
-
-            if batch > 1:
-                f_tile = (flat_outer * out[-2] + row0) * out[-1] + c0
-                for step in range(0, row_steps, batch):
-                    rhos = [turn + (step + b) * warps for b in range(min(batch, row_steps - step))]
-                    batch_rows(rhos, row_cond, vector_at, element,
-                               f_of=lambda rho: f_tile + rho * out[-1], n_x=n_x,
-                               row0=row0, outer_ok=outer_ok, s=s)
-                return
             for step in range(row_steps):
-                rho = turn + step * warps
+                rho = warp + step * warps
                 orow = row0 + rho
                 with K.if_(_all([rho < height, orow < out[-2]]) if equal else
                            _all([rho < rows, orow < out[-2]]) if rows % warps
@@ -532,18 +443,14 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
 
         if flat:
             work = flat_work(work)
-        if pipeline == "producer":
-            producer_warp_pipeline(st, Ctr, product(counts), threads, load, work)
-        else:
-            all_thread_pipeline(st, Ctr, product(counts), load, work, None, fence=fence)
+        all_thread_pipeline(st, Ctr, product(counts), load, work, None, fence=fence)
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]
     params += _scalars("left", rank) + _scalars("right", rank)
     if fill == "value":
         params.append(("value", K.Scalar("int64")))
-    block = threads + (32 if pipeline == "producer" else 0)
-    kdef = K.KernelDef(body, grid=grid, block=block, params=params, name=name)
+    kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
     return kdef
