@@ -292,6 +292,15 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                           (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
+        def shifted_words(ebase, s_idx):
+            """The 16 bytes at element s_idx of the stage row at `ebase`, from
+            the two aligned chunks under them (the second may start the
+            next box), as vector<4xi32>."""
+            a = IrOps.and_(s_idx, -V)
+            return chunk_pair_vector(ebase + geo.shared_offset(0, a, DynOps),
+                                     ebase + geo.shared_offset(0, a + V, DynOps),
+                                     (s_idx - a) * elem)
+
         def flat_work(row_work):
             """work(s, ticket) of the flat form (build_pad_rows' `flat`)."""
             Wo = out[-1]
@@ -333,12 +342,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
 
                         def as_i128(row, col):
                             ebase = bases[s] + row * (wbox * elem)
-                            s_idx = col + delta
-                            a = IrOps.and_(s_idx, -V)
-                            words = chunk_pair_vector(
-                                ebase + geo.shared_offset(0, a, DynOps),
-                                ebase + geo.shared_offset(0, a + V, DynOps),
-                                (s_idx - a) * elem)
+                            words = shifted_words(ebase, col + delta)
                             return vector.extract(vector.bitcast(wide, words), [], [0])
 
                         crosses = c + V > Wo
@@ -417,14 +421,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         with K.if_(v_i < n_vec):
                             x0 = head + v_i * V
                             if value is None:
-                                # 16 shifted bytes from the two aligned chunks
-                                # under them (the second may start the next box).
-                                s_idx = x0 + delta
-                                a = IrOps.and_(s_idx, -V)
-                                words = chunk_pair_vector(
-                                    ebase + geo.shared_offset(0, a, DynOps),
-                                    ebase + geo.shared_offset(0, a + V, DynOps),
-                                    (s_idx - a) * elem)
+                                words = shifted_words(ebase, x0 + delta)
                                 K.vector_store(vector.bitcast(vtype, words), B,
                                                (f + x0,))
                             else:
