@@ -73,6 +73,11 @@ def _all(conds) -> K.Expr:
     return out
 
 
+def _select(cond: K.Expr, a, b) -> K.Expr:
+    """a where cond holds, else b (index Exprs or ints, or two i1 Exprs)."""
+    return K.Expr(arith.select(K.Expr.of(cond), K.Expr.of(a), K.Expr.of(b)))
+
+
 def _bits(value: K.Expr, dtype: str) -> ir.Value:
     """The fill's int64 bits as the element type's integer."""
     width = 8 * dtype_bytes(dtype)
@@ -301,6 +306,17 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                                      ebase + geo.shared_offset(0, a + V, DynOps),
                                      (s_idx - a) * elem)
 
+        def stage_element(ebase, s_idx):
+            """Element s_idx of the stage row at `ebase`."""
+            return _shared_load(dtype, ebase + geo.shared_offset(0, s_idx, DynOps))
+
+        def outer_index(outer):
+            """The flat index of the outer output coordinates `outer`."""
+            flat = 0
+            for o, d in zip(outer, out[:-2]):
+                flat = flat * d + o
+            return flat
+
         def flat_work(row_work):
             """work(s, ticket) of the flat form (build_pad_rows' `flat`)."""
             Wo = out[-1]
@@ -308,18 +324,13 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             # and dc columns further (one division a launch).
             dr, dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
             iters = -(-(rows * geo.columns // V + 1) // threads)
-
-            def at(s, r, c, delta):
-                return _shared_load(dtype, bases[s] + r * (wbox * elem) +
-                                    geo.shared_offset(0, c + delta, DynOps))
+            i128 = ir.IntegerType.get_signless(128)
+            wide = ir.VectorType.get([1], i128)
 
             def tile(s, ticket):
                 outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
                 _, delta = geo.load_start(c0, lefts[-1], DynOps)
-                flat_outer = 0
-                for o, d in zip(outer, out[:-2]):
-                    flat_outer = flat_outer * d + o
-                f0 = (flat_outer * out[-2] + row0) * Wo
+                f0 = (outer_index(outer) * out[-2] + row0) * Wo
                 end = f0 + DynOps.min(out[-2] - row0, height) * Wo
                 a0 = IrOps.and_(f0 + (V - 1), -V)
                 a1 = IrOps.and_(end, -V)
@@ -337,9 +348,6 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         # end (m = Wo - c < V), its first m elements joined with
                         # row r + 1's first, as 128-bit integers: no branch, so
                         # the warp's 32 vectors leave in one store.
-                        i128 = ir.IntegerType.get_signless(128)
-                        wide = ir.VectorType.get([1], i128)
-
                         def as_i128(row, col):
                             ebase = bases[s] + row * (wbox * elem)
                             words = shifted_words(ebase, col + delta)
@@ -358,21 +366,19 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                             wide, [value])), B, (g,))
                     c = c + dc
                     wrap = c >= Wo
-                    c = K.Expr(arith.select(wrap.value, K.Expr.of(c - Wo), K.Expr.of(c)))
-                    r = r + dr + K.Expr(arith.select(wrap.value, K.Expr.of(1, r),
-                                                     K.Expr.of(0, r)))
+                    c = _select(wrap, c - Wo, c)
+                    r = r + dr + _select(wrap, 1, 0)
                     return [K.Expr.of(r), K.Expr.of(c)]
 
                 K.for_carried(0, iters, [K.Expr.of(r), K.Expr.of(c)], vector_step)
                 # The run's ends: threads 0..V-1 its head, V..2V-1 its tail.
                 is_head = tid < V
-                e = K.Expr(arith.select(is_head.value, K.Expr.of(f0 + tid),
-                                        K.Expr.of(DynOps.max(a1, a0) + (tid - V))))
-                in_end = K.Expr(arith.select(is_head.value, (e < a0).value,
-                                             (tid < 2 * V).value))
+                e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
+                in_end = _select(is_head, e < a0, tid < 2 * V)
                 with K.if_(_all([in_end, e < end])):
                     off = e - f0
-                    B[e] = K.Expr(at(s, DynOps.div(off, Wo), DynOps.mod(off, Wo), delta))
+                    row, col = DynOps.div(off, Wo), DynOps.mod(off, Wo)
+                    B[e] = K.Expr(stage_element(bases[s] + row * (wbox * elem), col + delta))
 
             def work(s, ticket):
                 # A vector spans at most two rows where they are V or wider.
@@ -386,15 +392,13 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
             _, delta = geo.load_start(c0, lefts[-1], DynOps)
             n_x = DynOps.min(out[-1] - c0, geo.columns)
-            flat_outer = 0
-            for o, d in zip(outer, out[:-2]):
-                flat_outer = flat_outer * d + o
+            flat_outer = outer_index(outer)
             outer_ok = _all([(o - l >= 0) for o, l in zip(outer, lefts)] +
                             [(o - l < d) for o, l, d in zip(outer, lefts, dims)]) \
                 if fill == "value" and outer else None
 
             def element(ebase, x, row_ok):
-                v = _shared_load(dtype, ebase + geo.shared_offset(0, x + delta, DynOps))
+                v = stage_element(ebase, x + delta)
                 if value is None:
                     return v
                 c_in = c0 + x - lefts[-1]
