@@ -81,7 +81,7 @@ KERNELS = {
                         {"L2::cache_hint": 1, "st.global.v4": 1}),
     "pad_rows_value": (lambda: build_pad_rows("i8", 4, 64, 2, 16, "value"),
                        {"st.global.v4": 1}),
-    # The flat form: its vectors (128-bit joins where a row ends) and the
+    # The flat form: its vectors (masked joins where a row ends) and the
     # row form it falls back to.
     "pad_rows_flat": (lambda: build_pad_rows("i16", 3, 136, 2, 43, equal=True, flat=True),
                       {"st.global.v4": 2, "ld.shared.v4": 4}),

@@ -78,6 +78,31 @@ def _select(cond: K.Expr, a, b) -> K.Expr:
     return K.Expr(arith.select(K.Expr.of(cond), K.Expr.of(a), K.Expr.of(b)))
 
 
+def _join_bytes(low: ir.Value, high: ir.Value, nbytes: K.Expr) -> ir.Value:
+    """The first `nbytes` (1..16) bytes of `low` followed by the rest of
+    `high` (two vector<4xi32>), through two 64-bit masks: no branch."""
+    i64 = ir.IntegerType.get_signless(64)
+    pair = ir.VectorType.get([2], i64)
+    lo, hi = (vector.bitcast(pair, v) for v in (low, high))
+
+    def ones(n: K.Expr) -> ir.Value:       # the low n (1..8) bytes set
+        bits = arith.index_cast(i64, K.Expr.of(n * 8 - 1))
+        two = arith.constant(i64, 2)
+        return arith.subi(arith.shli(two, bits), arith.constant(i64, 1))
+
+    zero = arith.constant(i64, 0)
+    masks = [ones(DynOps.min(nbytes, 8)),
+             arith.select((nbytes > 8).value, ones(DynOps.max(nbytes, 9) - 8), zero)]
+    out = []
+    for j, mask in enumerate(masks):
+        a, b = vector.extract(lo, [], [j]), vector.extract(hi, [], [j])
+        keep = arith.andi(a, mask)
+        take = arith.andi(b, arith.xori(mask, arith.constant(i64, -1)))
+        out.append(arith.ori(keep, take))
+    return vector.bitcast(ir.VectorType.get([4], ir.IntegerType.get_signless(32)),
+                          vector.from_elements(pair, out))
+
+
 def _bits(value: K.Expr, dtype: str) -> ir.Value:
     """The fill's int64 bits as the element type's integer."""
     width = 8 * dtype_bytes(dtype)
@@ -297,13 +322,16 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                           (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
-        def shifted_words(ebase, s_idx):
+        def shifted_words(ebase, s_idx, clamp=False):
             """The 16 bytes at element s_idx of the stage row at `ebase`, from
             the two aligned chunks under them (the second may start the
-            next box), as vector<4xi32>."""
+            next box), as vector<4xi32>. `clamp`: the second chunk no later
+            than the row's last (bytes past the row are junk, not reads past
+            the stage)."""
             a = IrOps.and_(s_idx, -V)
-            return chunk_pair_vector(ebase + geo.shared_offset(0, a, DynOps),
-                                     ebase + geo.shared_offset(0, a + V, DynOps),
+            first = ebase + geo.shared_offset(0, a, DynOps)
+            a1 = DynOps.min(a + V, nb * wbox - V) if clamp else a + V
+            return chunk_pair_vector(first, ebase + geo.shared_offset(0, a1, DynOps),
                                      (s_idx - a) * elem)
 
         def stage_element(ebase, s_idx):
@@ -319,13 +347,13 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
 
         def flat_work(row_work):
             """work(s, ticket) of the flat form (build_pad_rows' `flat`)."""
+            if wbox < 3 * V:     # the crossing vector's read of row r + 1 (below)
+                return row_work
             Wo = out[-1]
             # Each thread's next vector is threads * V elements on: dr rows
             # and dc columns further (one division a launch).
             dr, dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
             iters = -(-(rows * geo.columns // V + 1) // threads)
-            i128 = ir.IntegerType.get_signless(128)
-            wide = ir.VectorType.get([1], i128)
 
             def tile(s, ticket):
                 outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
@@ -342,28 +370,21 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     r, c = K.Expr(values[0]), K.Expr(values[1])
                     k = tid + i * threads
                     with K.if_(k < n_vec):
-                        g = a0 + k * V
-
-                        # Row r's vector at column c; where it crosses the row's
-                        # end (m = Wo - c < V), its first m elements joined with
-                        # row r + 1's first, as 128-bit integers: no branch, so
-                        # the warp's 32 vectors leave in one store.
-                        def as_i128(row, col):
-                            ebase = bases[s] + row * (wbox * elem)
-                            words = shifted_words(ebase, col + delta)
-                            return vector.extract(vector.bitcast(wide, words), [], [0])
-
+                        ebase = bases[s] + r * (wbox * elem)
+                        # Row r from column c (past its end: bytes the join drops).
+                        low = shifted_words(ebase, c + delta, clamp=True)
+                        # A vector that crosses row r's end (its first m = Wo - c < V
+                        # elements row r's) takes the rest from row r + 1 at the same
+                        # flat offset, row r + 1's column c - Wo in -V..-1: read from
+                        # its box-0 chunk V elements earlier, so the column stays
+                        # >= 0 (wbox >= 3V). Other vectors read row r's first chunk.
                         crosses = c + V > Wo
-                        low = as_i128(r, c)
-                        high = as_i128(DynOps.min(r + 1, rows - 1), 0)
-                        m_bits = DynOps.min(Wo - c, V - 1) * (8 * elem)   # below 128
-                        bits = arith.index_cast(i128, K.Expr.of(m_bits))
-                        one = arith.constant(i128, 1)
-                        mask = arith.subi(arith.shli(one, bits), one)
-                        joined = arith.ori(arith.andi(low, mask), arith.shli(high, bits))
-                        value = arith.select(crosses.value, joined, low)
-                        K.vector_store(vector.bitcast(vtype, vector.from_elements(
-                            wide, [value])), B, (g,))
+                        sp = _select(crosses, c + delta + V - Wo, V)
+                        a = IrOps.and_(sp, -V)
+                        nbase = _select(crosses, ebase + (wbox * elem) + (a - V) * elem, ebase)
+                        high = chunk_pair_vector(nbase, nbase + STRIDE_ALIGN, (sp - a) * elem)
+                        words = _join_bytes(low, high, DynOps.min(Wo - c, V) * elem)
+                        K.vector_store(vector.bitcast(vtype, words), B, (a0 + k * V,))
                     c = c + dc
                     wrap = c >= Wo
                     c = _select(wrap, c - Wo, c)
