@@ -19,10 +19,11 @@ def base_address(buf: Buffer) -> Expr:
 
 @emits_ir
 def shared_pointer(addr: Expr) -> ir.Value:
-    """`!llvm.ptr<3>` at shared address `addr` (an index value)."""
+    """`!llvm.ptr<3>` at shared address `addr` (an index or i32 value)."""
     i64 = ir.IntegerType.get_signless(64)
-    return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"),
-                         arith.index_cast(i64, addr.value))
+    wide = arith.extui(i64, addr.value) if not isinstance(addr.value.type, ir.IndexType) \
+        else arith.index_cast(i64, addr.value)
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"), wide)
 
 
 @emits_ir

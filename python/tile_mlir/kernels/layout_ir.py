@@ -159,8 +159,11 @@ def product(values, one=1):
 
 
 def to_i32(x: K.Expr) -> ir.Value:
-    """An index Expr as an i32 value (tile counts and tickets are i32)."""
-    return arith.index_cast(ir.IntegerType.get_signless(32), K.Expr.of(x))
+    """An index Expr as an i32 value (tile counts and tickets are i32); an
+    i32 passes through."""
+    v = K.Expr.of(x)
+    return v if not isinstance(v.type, ir.IndexType) else \
+        arith.index_cast(ir.IntegerType.get_signless(32), v)
 
 
 def signed_offset(x: K.Expr, delta: int) -> K.Expr:
@@ -201,7 +204,7 @@ def chunk_pair_vector(chunk0: K.Expr, chunk1: K.Expr, byte_rem: K.Expr) -> ir.Va
         lo = arith.select(q0, words[j + 1], words[j])
         hi = arith.select(q0, words[j + 3], words[j + 2])
         picked.append(arith.select(q1, hi, lo))
-    shift = arith.index_cast(i32, K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
+    shift = to_i32(K.Expr.of(IrOps.shl(IrOps.and_(byte_rem, 3), 3)))
     # One 32-bit funnel shift a word (shf.r), not a 64-bit shift of a pair.
     return vector.from_elements(v4, [llvm.intr_fshr(picked[i + 1], picked[i], shift)
                                      for i in range(4)])

@@ -299,7 +299,10 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
               for f, name in READER_FENCES.items()]
     # The tile's output as one run of aligned vectors (the engine's fill only).
     if params["fill"] != "value":
-        cands += [("flat t256 g264", shape(256, 2, s, flat=True))]
+        cands += [("flat t256 g264", shape(256, 2, s, flat=True)),
+                  ("flat t256 g264 s3", shape(256, 2, s + 1, flat=True)),
+                  ("flat t256 g264 s4", shape(256, 2, s + 2, flat=True)),
+                  ("flat t512 g132 s4", shape(512, 1, s + 2, flat=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)

@@ -29,7 +29,7 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
+from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product, to_i32
 from .layout_call import rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN, equal_tile_height
@@ -78,6 +78,15 @@ def _select(cond: K.Expr, a, b) -> K.Expr:
     return K.Expr(arith.select(K.Expr.of(cond), K.Expr.of(a), K.Expr.of(b)))
 
 
+def _i32(x) -> K.Expr:
+    """An index Expr as an i32 Expr."""
+    return K.Expr(to_i32(x))
+
+
+def _c32(n: int) -> K.Expr:
+    return K.Expr(arith.constant(ir.IntegerType.get_signless(32), n))
+
+
 def _join_bytes(low: ir.Value, high: ir.Value, nbytes: K.Expr) -> ir.Value:
     """The first `nbytes` (1..16) bytes of `low` followed by the rest of
     `high` (two vector<4xi32>), through two 64-bit masks: no branch."""
@@ -86,7 +95,7 @@ def _join_bytes(low: ir.Value, high: ir.Value, nbytes: K.Expr) -> ir.Value:
     lo, hi = (vector.bitcast(pair, v) for v in (low, high))
 
     def ones(n: K.Expr) -> ir.Value:       # the low n (1..8) bytes set
-        bits = arith.index_cast(i64, K.Expr.of(n * 8 - 1))
+        bits = arith.extui(i64, to_i32(n * 8 - 1))
         two = arith.constant(i64, 2)
         return arith.subi(arith.shli(two, bits), arith.constant(i64, 1))
 
@@ -365,33 +374,50 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
                 q = a0 - f0 + tid * V
                 r, c = DynOps.div(q, Wo), DynOps.mod(q, Wo)
+                # The loop's stage arithmetic in 32 bits (shared addresses,
+                # and columns under `columns`): in 64-bit index math the
+                # loop ran 138 instructions a vector.
+                wo, dl = _i32(Wo), _i32(delta)
+                step = _i32(dr * (wbox * elem))
+                dc32 = _i32(dc)
 
                 def vector_step(i, values):
-                    r, c = K.Expr(values[0]), K.Expr(values[1])
+                    # rb: stage address of row r (box 0); c: the vector's column.
+                    rb, c = K.Expr(values[0]), K.Expr(values[1])
                     k = tid + i * threads
-                    with K.if_(k < n_vec):
-                        ebase = bases[s] + r * (wbox * elem)
-                        # Row r from column c (past its end: bytes the join drops).
-                        low = shifted_words(ebase, c + delta, clamp=True)
-                        # A vector that crosses row r's end (its first m = Wo - c < V
-                        # elements row r's) takes the rest from row r + 1 at the same
-                        # flat offset, row r + 1's column c - Wo in -V..-1: read from
-                        # its box-0 chunk V elements earlier, so the column stays
-                        # >= 0 (wbox >= 3V). Other vectors read row r's first chunk.
-                        crosses = c + V > Wo
-                        sp = _select(crosses, c + delta + V - Wo, V)
-                        a = IrOps.and_(sp, -V)
-                        nbase = _select(crosses, ebase + (wbox * elem) + (a - V) * elem, ebase)
-                        high = chunk_pair_vector(nbase, nbase + STRIDE_ALIGN, (sp - a) * elem)
-                        words = _join_bytes(low, high, DynOps.min(Wo - c, V) * elem)
+                    # The vectors inside a row; those across a row's end below.
+                    with K.if_(_all([k < n_vec, c + V <= wo])):
+                        words = shifted_words(rb, c + dl)
                         K.vector_store(vector.bitcast(vtype, words), B, (a0 + k * V,))
-                    c = c + dc
-                    wrap = c >= Wo
-                    c = _select(wrap, c - Wo, c)
-                    r = r + dr + _select(wrap, 1, 0)
-                    return [K.Expr.of(r), K.Expr.of(c)]
+                    c = c + dc32
+                    wrap = c >= wo
+                    c = _select(wrap, c - wo, c)
+                    rb = rb + step + _select(wrap, _c32(wbox * elem), _c32(0))
+                    return [K.Expr.of(rb), K.Expr.of(c)]
 
-                K.for_carried(0, iters, [K.Expr.of(r), K.Expr.of(c)], vector_step)
+                rb0 = _i32(bases[s] + r * (wbox * elem))
+                K.for_carried(0, iters, [K.Expr.of(rb0), K.Expr.of(_i32(c))], vector_step)
+                # The vector across row r's end, for r < R - 1 where row r + 1
+                # starts off a vector: row r's last m elements, then row r + 1's
+                # first V - m. One thread a row, the rows dealt over the warps.
+                n_rows = DynOps.min(out[-2] - row0, height)
+                for rep in range(-(-(rows - 1) // threads)):
+                    rr = lane * warps + warp + rep * threads
+                    f1 = f0 + (rr + 1) * Wo
+                    m = _i32(IrOps.and_(f1, V - 1))
+                    with K.if_(_all([rr + 1 < n_rows, m != 0])):
+                        rb = _i32(bases[s] + rr * (wbox * elem))
+                        # Row r from column Wo - m (past its end: bytes the join drops).
+                        low = shifted_words(rb, wo - m + dl, clamp=True)
+                        # Row r + 1 from column -m, read from its box-0 chunk V
+                        # elements earlier so the column stays >= 0 (wbox >= 3V).
+                        sp = dl + V - m
+                        a = IrOps.and_(sp, -V)
+                        nbase = rb + (wbox * elem) + (a - V) * elem
+                        high = chunk_pair_vector(nbase, nbase + STRIDE_ALIGN, (sp - a) * elem)
+                        words = _join_bytes(low, high, m * elem)
+                        K.vector_store(vector.bitcast(vtype, words), B,
+                                       (IrOps.and_(f1, -V),))
                 # The run's ends: threads 0..V-1 its head, V..2V-1 its tail.
                 is_head = tid < V
                 e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
