@@ -221,6 +221,27 @@ def test_pad_variants_are_exact(case, kind, fill, gen):
         assert same_bits(out, ref), f"variant {name} of the {fill} pad"
 
 
+@pytest.mark.parametrize("case", PADS, ids=[_id(c) for c in PADS])
+def test_flat_pad_rows_are_exact(case, gen):
+    # The rows kernel's flat form (a benchmark variant) on every test shape
+    # whose plan is the rows kernel with the engine's fill: every dtype,
+    # rows of every alignment, rows as narrow as a vector and as wide as a
+    # tile (the flat tiles; the row form where a tile does not span rows).
+    P = importlib.import_module("tile_mlir.kernels.pad")
+    shape, pad_, elem, fill = case
+    x = random_bits(shape, elem, gen)
+    value = {"zero": 0, "nan": float("nan"), "value": 1.5}[fill]
+    plan = P.plan_for(x.shape, x.stride(), pad_, elem, fill)
+    kernel = P.flat_kernel(plan, P._TORCH_DTYPES[elem, fill == "nan"])
+    if kernel is None:
+        pytest.skip(f"the plan is {plan.kind} with fill {fill}")
+    ref = _pad_expected(x, pad_, fill, value)
+    out = torch.full_like(ref, -1)
+    P.run(plan, x, out, P._fill_of(x, value)[0], kernel)
+    torch.cuda.synchronize()
+    assert same_bits(out, ref)
+
+
 def test_lazy_conjugates_are_resolved(gen):
     # x.conj() is a view whose memory holds x's values: the ops return the
     # conjugate, as torch's own do.

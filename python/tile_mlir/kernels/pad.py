@@ -300,9 +300,8 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     # The tile's output as one run of aligned vectors (the engine's fill only).
     if params["fill"] != "value":
         cands += [("flat t256 g264", shape(256, 2, s, flat=True)),
-                  ("flat t256 g264 s3", shape(256, 2, s + 1, flat=True)),
-                  ("flat t256 g264 s4", shape(256, 2, s + 2, flat=True)),
-                  ("flat t512 g132 s4", shape(512, 1, s + 2, flat=True))]
+                  ("flat t256 g396", shape(256, 3, s, flat=True)),
+                  ("flat t256 g264 s4", shape(256, 2, s + 2, flat=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)
@@ -349,7 +348,8 @@ def cache_recipes() -> list:
     cases = (list(pad_test_cases()) + views + list(grad_pad_cases()) +
              list(channels_last_pad_cases()) + LONG_PADS)
     return unique_recipes(recipes_for(cases) + bench_recipes(PAD_BENCH) +
-                          bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes())
+                          bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes() +
+                          flat_test_recipes(pad_test_cases()))
 
 
 def bench_recipes(case, fills=("zero",)) -> list:
@@ -363,6 +363,25 @@ def bench_recipes(case, fills=("zero",)) -> list:
         if rows is not None:
             out.append(kernel_for(rows, "bfloat16"))
     return out
+
+
+def flat_kernel(plan, dtype_name: str):
+    """(builder, params) of the plan's rows kernel in its flat form
+    (build_pad_rows' `flat`), or None: a rows plan with the engine's fill."""
+    if plan.kind != "rows":
+        return None
+    builder, params = kernel_for(plan, dtype_name)
+    return None if params["fill"] == "value" else (builder, {**params, "flat": True})
+
+
+def flat_test_recipes(cases) -> list:
+    """The flat form of every rows plan among `cases` (shape, pad, elem, fill)."""
+    out = []
+    for shape, pad_, elem, fill in cases:
+        plan = plan_for(shape, contiguous_strides(shape), pad_, elem, fill)
+        kernel = flat_kernel(plan, _TORCH_DTYPES[elem, fill == "nan"])
+        out += [kernel] if kernel is not None else []
+    return unique_recipes(out)
 
 
 def variant_test_recipes() -> list:

@@ -304,6 +304,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     warps = threads // 32
     row_steps = -(-rows // warps)
     slots = -(-(geo.columns // V + 2) // 32)
+    # flat: one 16-byte slot a tile row, after the stages
+    flat_slots = -(-st.shared_bytes // STRIDE_ALIGN) * STRIDE_ALIGN
     hint, hinted = cache_hints("load" if evict_first else "")["load"]
 
     def body(A, B, Ctr, *scalars):
@@ -359,6 +361,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             if wbox < 3 * V:     # the crossing vector's read of row r + 1 (below)
                 return row_work
             Wo = out[-1]
+            slots = K.base_address(K.dynamic_shared((rows * V,), dtype, flat_slots))
             # Each thread's next vector is threads * V elements on: dr rows
             # and dc columns further (one division a launch).
             dr, dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
@@ -374,33 +377,16 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
                 q = a0 - f0 + tid * V
                 r, c = DynOps.div(q, Wo), DynOps.mod(q, Wo)
-                # The loop's stage arithmetic in 32 bits (shared addresses,
-                # and columns under `columns`): in 64-bit index math the
-                # loop ran 138 instructions a vector.
+                # The stage arithmetic in 32 bits (shared addresses, and
+                # columns under `columns`): in 64-bit index math the loop
+                # ran 138 instructions a vector.
                 wo, dl = _i32(Wo), _i32(delta)
-                step = _i32(dr * (wbox * elem))
-                dc32 = _i32(dc)
-
-                def vector_step(i, values):
-                    # rb: stage address of row r (box 0); c: the vector's column.
-                    rb, c = K.Expr(values[0]), K.Expr(values[1])
-                    k = tid + i * threads
-                    # The vectors inside a row; those across a row's end below.
-                    with K.if_(_all([k < n_vec, c + V <= wo])):
-                        words = shifted_words(rb, c + dl)
-                        K.vector_store(vector.bitcast(vtype, words), B, (a0 + k * V,))
-                    c = c + dc32
-                    wrap = c >= wo
-                    c = _select(wrap, c - wo, c)
-                    rb = rb + step + _select(wrap, _c32(wbox * elem), _c32(0))
-                    return [K.Expr.of(rb), K.Expr.of(c)]
-
-                rb0 = _i32(bases[s] + r * (wbox * elem))
-                K.for_carried(0, iters, [K.Expr.of(rb0), K.Expr.of(_i32(c))], vector_step)
-                # The vector across row r's end, for r < R - 1 where row r + 1
-                # starts off a vector: row r's last m elements, then row r + 1's
-                # first V - m. One thread a row, the rows dealt over the warps.
                 n_rows = DynOps.min(out[-2] - row0, height)
+
+                # First the vector across row r's end, for r < R - 1 where row
+                # r + 1 starts off a vector (row r's last m elements, then row
+                # r + 1's first V - m), into row r's slot: one thread a row,
+                # the rows dealt over the warps.
                 for rep in range(-(-(rows - 1) // threads)):
                     rr = lane * warps + warp + rep * threads
                     f1 = f0 + (rr + 1) * Wo
@@ -415,9 +401,36 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         a = IrOps.and_(sp, -V)
                         nbase = rb + (wbox * elem) + (a - V) * elem
                         high = chunk_pair_vector(nbase, nbase + STRIDE_ALIGN, (sp - a) * elem)
-                        words = _join_bytes(low, high, m * elem)
-                        K.vector_store(vector.bitcast(vtype, words), B,
-                                       (IrOps.and_(f1, -V),))
+                        llvm.store(_join_bytes(low, high, m * elem),
+                                   shared_pointer(_i32(slots + rr * STRIDE_ALIGN)), alignment=16)
+                K.cta_sync()
+                step = _i32(dr * (wbox * elem))
+                dc32, dr32 = _i32(dc), _i32(dr)
+
+                def vector_step(i, values):
+                    # rb: stage address of row r (box 0); c: the vector's column.
+                    rb, c, r = (K.Expr(v) for v in values)
+                    k = tid + i * threads
+                    with K.if_(k < n_vec):
+                        # A vector across row r's end is row r's slot.
+                        crosses = c + V > wo
+                        x = c + dl
+                        a = IrOps.and_(x, -V)
+                        first = _select(crosses, _i32(slots) + r * STRIDE_ALIGN,
+                                        rb + geo.shared_offset(0, a, DynOps))
+                        words = chunk_pair_vector(first, rb + geo.shared_offset(0, a + V, DynOps),
+                                                  _select(crosses, _c32(0), (x - a) * elem))
+                        K.vector_store(vector.bitcast(vtype, words), B, (a0 + k * V,))
+                    c = c + dc32
+                    wrap = c >= wo
+                    c = _select(wrap, c - wo, c)
+                    rb = rb + step + _select(wrap, _c32(wbox * elem), _c32(0))
+                    r = r + dr32 + _select(wrap, _c32(1), _c32(0))
+                    return [K.Expr.of(rb), K.Expr.of(c), K.Expr.of(r)]
+
+                rb0 = _i32(bases[s] + r * (wbox * elem))
+                K.for_carried(0, iters, [K.Expr.of(v) for v in (rb0, _i32(c), _i32(r))],
+                              vector_step)
                 # The run's ends: threads 0..V-1 its head, V..2V-1 its tail.
                 is_head = tid < V
                 e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
@@ -499,7 +512,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     if fill == "value":
         params.append(("value", K.Scalar("int64")))
     kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
-    kdef.shared_bytes = st.shared_bytes
+    kdef.shared_bytes = flat_slots + rows * STRIDE_ALIGN if flat and wbox >= 3 * V \
+        else st.shared_bytes
     kdef.geometry = geo
     return kdef
 
