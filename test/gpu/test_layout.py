@@ -222,24 +222,25 @@ def test_pad_variants_are_exact(case, kind, fill, gen):
 
 
 @pytest.mark.parametrize("case", PADS, ids=[_id(c) for c in PADS])
-def test_flat_pad_rows_are_exact(case, gen):
-    # The rows kernel's flat form (a benchmark variant) on every test shape
-    # whose plan is the rows kernel with the engine's fill: every dtype,
-    # rows of every alignment, rows as narrow as a vector and as wide as a
-    # tile (the flat tiles; the row form where a tile does not span rows).
+def test_pad_rows_forms_are_exact(case, gen):
+    # Both forms of the rows kernel, whichever the plan picks, on every test
+    # shape whose plan is the rows kernel: the row form, and the flat form
+    # with the engine's fill (flat tiles where a tile spans whole rows, the
+    # row form inside the same kernel where it does not).
     P = importlib.import_module("tile_mlir.kernels.pad")
     shape, pad_, elem, fill = case
     x = random_bits(shape, elem, gen)
     value = {"zero": 0, "nan": float("nan"), "value": 1.5}[fill]
     plan = P.plan_for(x.shape, x.stride(), pad_, elem, fill)
-    kernel = P.flat_kernel(plan, P._TORCH_DTYPES[elem, fill == "nan"])
-    if kernel is None:
-        pytest.skip(f"the plan is {plan.kind} with fill {fill}")
+    forms = P.rows_forms(plan, P._TORCH_DTYPES[elem, fill == "nan"])
+    if not forms:
+        pytest.skip(f"the plan is {plan.kind}")
     ref = _pad_expected(x, pad_, fill, value)
-    out = torch.full_like(ref, -1)
-    P.run(plan, x, out, P._fill_of(x, value)[0], kernel)
-    torch.cuda.synchronize()
-    assert same_bits(out, ref)
+    for name, kernel in forms:
+        out = torch.full_like(ref, -1)
+        P.run(plan, x, out, P._fill_of(x, value)[0], kernel)
+        torch.cuda.synchronize()
+        assert same_bits(out, ref), name
 
 
 def test_lazy_conjugates_are_resolved(gen):

@@ -175,6 +175,26 @@ def test_pad_model_equals_numpy(shape, pad, elem, fill):
     assert np.array_equal(got.reshape(-1), _pad_ref(x, c, value).reshape(-1))
 
 
+FLAT_PADS = [((1, 2, 64, 256), (1, 1, 1, 1)), ((3, 20, 32), (8, 8, 2, 3)),
+             ((2, 300, 32), (2, 7)), ((2, 6, 1008), (5, 3, 1, 2)), ((3, 9, 528), (7, 1, 0, 3)),
+             ((2, 5, 24, 48), (1, 2, 3, 0)), ((1, 3, 30, 16), (2, 2, 2, 2)), ((6, 16), (0, 1))]
+
+
+@pytest.mark.parametrize("elem", [1, 2, 4, 8])
+@pytest.mark.parametrize("shape,pad", FLAT_PADS)
+def test_flat_pad_rows_model_equals_numpy(shape, pad, elem):
+    # The flat form's vectors (the joins across rows' ends, their reads of
+    # row r + 1's chunk before its start, the clamped second chunk) on rows
+    # of every alignment against row pitch, tiles of one and of many rows.
+    x = bits(np.random.default_rng(len(shape) + elem), shape, elem)
+    plan = plan_pad(shape, contiguous_strides(shape), pad, elem, "zero", boxes=False)
+    assert plan.kind == "rows"
+    c = plan.canonical
+    for p in (plan.params, {**plan.params, "rows": 3, "equal": False}):
+        got = model_pad_rows({**p, "flat": True}, x.reshape(c.shape), c.lefts, c.rights, "zero")
+        assert np.array_equal(got.reshape(-1), _pad_ref(x, c, 0).reshape(-1))
+
+
 @pytest.mark.parametrize("rows,fill", [(10, "zero"), (10, "value"), (7, "zero"), (30, "value")])
 def test_pad_rows_of_equal_height_equal_numpy(rows, fill):
     # 22 output rows in boxes of 10: three tiles of 8 (two box rows unused);

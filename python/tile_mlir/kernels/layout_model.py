@@ -334,10 +334,57 @@ def model_pad_boxes(box, A: np.ndarray, lefts, out_shape, fill: str, bits: int =
     return B.view(storage(elem))
 
 
+def _flat_tile(geo, shared: np.ndarray, B: np.ndarray, written: np.ndarray, f0: int,
+               n_rows: int, Wo: int, delta: int) -> None:
+    """build_pad_rows' flat form on one tile: its output run [f0, f0 +
+    n_rows Wo) as aligned 16-byte vectors read as the kernel reads them (two
+    chunks a vector, the vectors across a row's end joined from row r and
+    row r + 1's box-0 chunk before its start), the run's ends by element."""
+    elem, V, pitch = geo.elem, geo.vec, geo.wbox * geo.elem
+
+    def chunk(addr: int) -> np.ndarray:
+        got = shared[addr:addr + 16]
+        assert addr >= 0 and len(got) == 16, "a chunk read past the stage"
+        return got
+
+    def pair(a0: int, a1: int, rem: int) -> np.ndarray:
+        return np.concatenate([chunk(a0), chunk(a1 if rem else a0)])[rem:rem + 16]
+
+    def words(rho: int, s: int, clamp: bool) -> np.ndarray:
+        a = s & -V
+        a1 = min(a + V, geo.nb * geo.wbox - V) if clamp else a + V
+        return pair(geo.shared_offset(rho, a, IntDynOps), geo.shared_offset(rho, a1, IntDynOps),
+                    (s - a) * elem)
+
+    slots = {}
+    for r in range(n_rows - 1):
+        m = (f0 + (r + 1) * Wo) & (V - 1)
+        if m:
+            low = words(r, Wo - m + delta, True)
+            sp = delta + V - m
+            a = sp & -V
+            nbase = r * pitch + pitch + (a - V) * elem
+            high = pair(nbase, nbase + 16, (sp - a) * elem)
+            slots[r] = np.concatenate([low[:m * elem], high[m * elem:]])
+    end = f0 + n_rows * Wo
+    a0, a1 = -(-f0 // V) * V, end // V * V
+    flat = B.view(np.uint8)
+    for g in range(a0, max(a1, a0), V):
+        r, c = divmod(g - f0, Wo)
+        flat[g * elem:(g + V) * elem] = slots[r] if c + V > Wo else words(r, c + delta, False)
+        written[g:g + V] += 1
+    for e in [*range(f0, min(a0, end)), *range(max(a1, a0), end)]:
+        r, c = divmod(e - f0, Wo)
+        off = geo.shared_offset(r, c + delta, IntDynOps)
+        flat[e * elem:(e + 1) * elem] = shared[off:off + elem]
+        written[e] += 1
+
+
 def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int = 0):
     """build_pad_rows: per tile, the nb boxes of rows loaded, then every
     output row segment copied from the shifted window (head, 16-byte
-    vectors, tail: every element once)."""
+    vectors, tail: every element once); with p["flat"], where a tile spans
+    whole rows, the flat form's vectors (_flat_tile)."""
     from .pad_kernels import RowsGeometry
     elem = A.dtype.itemsize
     rank = A.ndim
@@ -350,6 +397,7 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
     box = (1,) * (rank - 2) + (geo.rows, geo.wbox)
     src_array = _float_view(A) if fill == "nan" else A
     height = geo.height(out[-2], IntDynOps)
+    flat = p.get("flat", False) and geo.wbox >= 3 * geo.vec
     for t in range(int(np.prod(counts))):
         outer, row0, c0 = geo.origin(t, counts, IntDynOps, height)
         col, delta = geo.load_start(c0, lefts[-1], IntDynOps)
@@ -363,6 +411,10 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
         for o, d in zip(outer, out[:-2]):
             flat_outer = flat_outer * d + o
         outer_ok = all(0 <= o - l < d for o, l, d in zip(outer, lefts, A.shape))
+        if flat and geo.vec <= out[-1] <= geo.columns:
+            f0 = (flat_outer * out[-2] + row0) * out[-1]
+            _flat_tile(geo, shared, B, written, f0, min(out[-2] - row0, height), out[-1], delta)
+            continue
         for rho in range(height):
             orow = row0 + rho
             if orow >= out[-2]:

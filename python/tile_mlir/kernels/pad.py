@@ -119,14 +119,36 @@ def kernel_for(plan, dtype_name: str) -> tuple:
                                  "fill": p["fill"], "stages": 3 if p["fill"] == "value"
                                  else p["stages"], "grid": PERSISTENT_GRID}
     if plan.kind == "rows":
-        # The threads' copy is latency bound: as many threads an SM as fit.
-        return BUILD_PAD_ROWS, {"dtype": dtype, "rank": p["rank"], "wbox": p["wbox"],
-                                "nb": p["nb"], "rows": p["rows"], "fill": p["fill"],
-                                "stages": p["stages"], "equal": p["equal"],
-                                **rows_launch(p["rows"], p["wbox"], p["nb"], elem,
-                                              p["stages"])}
+        params = row_form_params(plan, dtype)
+        flat = flat_launch(p, plan.out_shape[-1])
+        return BUILD_PAD_ROWS, {**params, **flat} if flat else params
     return BUILD_PAD_SIMT, {"dtype": ELEM_DTYPES[elem], "rank": p["rank"],
                             "grid": SIMT_GRID}
+
+
+def row_form_params(plan, dtype: str) -> dict:
+    """build_pad_rows' parameters for a rows plan, the row form: every tile
+    row copied on its own by a warp. The threads' copy is latency bound: as
+    many threads an SM as fit."""
+    p = plan.params
+    return {"dtype": dtype, "rank": p["rank"], "wbox": p["wbox"], "nb": p["nb"],
+            "rows": p["rows"], "fill": p["fill"], "stages": p["stages"], "equal": p["equal"],
+            **rows_launch(p["rows"], p["wbox"], p["nb"], p["elem"], p["stages"])}
+
+
+def flat_launch(p: dict, out_w: int) -> dict | None:
+    """The flat form's parameters where it applies (the engine's fill; a
+    tile spans whole output rows of out_w elements, at least a vector; boxes
+    3 vectors wide or more), else None: two CTAs of 256 an SM (its 80
+    registers allow three, which ran 1.4% slower on the H100), the stages
+    and one 16-byte slot a tile row each."""
+    V = 16 // p["elem"]
+    if p["fill"] == "value" or p["wbox"] < 3 * V or not V <= out_w <= p["nb"] * p["wbox"] - V:
+        return None
+    stage = rows_stage_bytes(p["rows"], p["wbox"], p["nb"], p["elem"])
+    if not ctas_fit(2, p["stages"], stage + -(-16 * p["rows"] // p["stages"])):
+        return None
+    return {"flat": True, "threads": 256, "grid": 2 * PERSISTENT_GRID}
 
 
 def plan_for(shape, strides, pad, elem: int, fill: str, fit: bool = True,
@@ -256,18 +278,21 @@ def variants(plan, dtype_name: str) -> list:
         out.append((f"s{params['stages'] + 1}", (builder, {**params,
                                                           "stages": params["stages"] + 1})))
     if plan.kind == "rows":
-        out += _rows_variants(plan, builder, params, dtype_name)
+        row_form = row_form_params(plan, params["dtype"])
+        if params.get("flat"):
+            out.append(("row form", (builder, row_form)))
+        out += _rows_variants(plan, builder, row_form)
     return [v for i, v in enumerate(out) if i == 0 or v[1][1] != params]
 
 
-def _rows_variants(plan, builder, params, dtype_name: str) -> list:
-    """The rows kernel's variants: other CTA shapes and stage counts, tiles
-    of a static height (the earlier default's 32 rows, whose last tile of a
-    258-row plane is 2 rows; 43 and 129, which split 258 evenly but only
-    258), the box as high as the tiles, L2 promotion and evict_first loads,
-    the stage's proxy fence in thread 0 alone or none, the tile written as
-    one flat run (`flat`: two CTAs an SM, its registers), power-of-two
-    boxes."""
+def _rows_variants(plan, builder, params) -> list:
+    """The rows kernel's variants beside its row form `params`: other CTA
+    shapes and stage counts, tiles of a static height (the earlier
+    default's 32 rows, whose last tile of a 258-row plane is 2 rows; 43 and
+    129, which split 258 evenly but only 258), the box as high as the
+    tiles, L2 promotion and evict_first loads, the stage's proxy fence in
+    thread 0 alone or none, the flat form at other launch shapes,
+    power-of-two boxes."""
     elem, wbox, nb = plan.params["elem"], params["wbox"], params["nb"]
     h_in, h_out = plan.canonical.shape[-2], plan.out_shape[-2]
     G = PERSISTENT_GRID
@@ -301,12 +326,14 @@ def _rows_variants(plan, builder, params, dtype_name: str) -> list:
     if params["fill"] != "value":
         cands += [("flat t256 g264", shape(256, 2, s, flat=True)),
                   ("flat t256 g396", shape(256, 3, s, flat=True)),
+                  (f"flat box r{tile_rows} t256 g{2 * G}",
+                   shape(256, 2, s, rows=tile_rows, flat=True)),
                   ("flat t256 g264 s4", shape(256, 2, s + 2, flat=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)
     if pow2.kind == "rows" and pow2.params["wbox"] != wbox:
-        _, old = kernel_for(pow2, dtype_name)
+        old = row_form_params(pow2, params["dtype"])
         cands += [("pow2 boxes t512 g264", {**old, "threads": 512, "grid": 2 * G}),
                   ("pow2 boxes t256 g396", {**old, "threads": 256, "grid": 3 * G})]
     return [(name, (builder, k)) for name, k in cands if fits(k)]
@@ -349,7 +376,7 @@ def cache_recipes() -> list:
              list(channels_last_pad_cases()) + LONG_PADS)
     return unique_recipes(recipes_for(cases) + bench_recipes(PAD_BENCH) +
                           bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes() +
-                          flat_test_recipes(pad_test_cases()))
+                          forms_test_recipes(pad_test_cases()))
 
 
 def bench_recipes(case, fills=("zero",)) -> list:
@@ -365,22 +392,27 @@ def bench_recipes(case, fills=("zero",)) -> list:
     return out
 
 
-def flat_kernel(plan, dtype_name: str):
-    """(builder, params) of the plan's rows kernel in its flat form
-    (build_pad_rows' `flat`), or None: a rows plan with the engine's fill."""
+def rows_forms(plan, dtype_name: str) -> list:
+    """(name, (builder, params)) of a rows plan's kernel in both forms: the
+    row form, and the flat form (build_pad_rows' `flat`; the engine's fill
+    only) at its launch shape; none for other plans."""
     if plan.kind != "rows":
-        return None
+        return []
     builder, params = kernel_for(plan, dtype_name)
-    return None if params["fill"] == "value" else (builder, {**params, "flat": True})
+    row_form = row_form_params(plan, params["dtype"])
+    out = [("row form", (builder, row_form))]
+    if params["fill"] != "value":
+        flat = {"flat": True, "threads": 256, "grid": 2 * PERSISTENT_GRID}
+        out.append(("flat form", (builder, {**row_form, **flat})))
+    return out
 
 
-def flat_test_recipes(cases) -> list:
-    """The flat form of every rows plan among `cases` (shape, pad, elem, fill)."""
+def forms_test_recipes(cases) -> list:
+    """Both forms of every rows plan among `cases` (shape, pad, elem, fill)."""
     out = []
     for shape, pad_, elem, fill in cases:
         plan = plan_for(shape, contiguous_strides(shape), pad_, elem, fill)
-        kernel = flat_kernel(plan, _TORCH_DTYPES[elem, fill == "nan"])
-        out += [kernel] if kernel is not None else []
+        out += [k for _, k in rows_forms(plan, _TORCH_DTYPES[elem, fill == "nan"])]
     return unique_recipes(out)
 
 
