@@ -365,6 +365,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             # Each thread's next vector is threads * V elements on: dr rows
             # and dc columns further (one division a launch).
             dr, dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
+            # and its first vector tid * V elements past the run's first.
+            r_t, c_t = DynOps.div(tid * V, Wo), DynOps.mod(tid * V, Wo)
             iters = -(-(rows * geo.columns // V + 1) // threads)
 
             def tile(s, ticket):
@@ -375,8 +377,10 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 a0 = IrOps.and_(f0 + (V - 1), -V)
                 a1 = IrOps.and_(end, -V)
                 n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
-                q = a0 - f0 + tid * V
-                r, c = DynOps.div(q, Wo), DynOps.mod(q, Wo)
+                c = c_t + (a0 - f0)     # a0 - f0 < V <= Wo: one wrap at most
+                wrapped = c >= Wo
+                c = _select(wrapped, c - Wo, c)
+                r = r_t + _select(wrapped, 1, 0)
                 # The stage arithmetic in 32 bits (shared addresses, and
                 # columns under `columns`): in 64-bit index math the loop
                 # ran 138 instructions a vector.
@@ -431,13 +435,14 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 rb0 = _i32(bases[s] + r * (wbox * elem))
                 K.for_carried(0, iters, [K.Expr.of(v) for v in (rb0, _i32(c), _i32(r))],
                               vector_step)
-                # The run's ends: threads 0..V-1 its head, V..2V-1 its tail.
+                # The run's ends: threads 0..V-1 its head (in its first row),
+                # V..2V-1 its tail (in its last: a1 >= a0 and end - a1 < V <= Wo).
                 is_head = tid < V
-                e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
+                e = _select(is_head, f0 + tid, a1 + (tid - V))
                 in_end = _select(is_head, e < a0, tid < 2 * V)
                 with K.if_(_all([in_end, e < end])):
-                    off = e - f0
-                    row, col = DynOps.div(off, Wo), DynOps.mod(off, Wo)
+                    row = _select(is_head, 0, n_rows - 1)
+                    col = e - f0 - row * Wo
                     B[e] = K.Expr(stage_element(bases[s] + row * (wbox * elem), col + delta))
 
             def work(s, ticket):
