@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from tile_mlir.errors import TileUsageError
-from tile_mlir.kernels.layout_call import _converter, as_tensor
+from tile_mlir.kernels.layout_call import (FLAT_LAUNCH, _converter, as_tensor, flat_boxes_fit,
+                                           flat_row_conditions)
 from tile_mlir.kernels.layout_plan import channels_last_like
 from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
                                             model_unfold_nchw, model_unfold_nhwc,
@@ -176,8 +177,8 @@ def test_pad_model_equals_numpy(shape, pad, elem, fill):
 
 
 FLAT_PADS = [((1, 2, 64, 256), (1, 1, 1, 1)), ((3, 20, 32), (8, 8, 2, 3)),
-             ((2, 300, 32), (2, 7)), ((2, 6, 1008), (5, 3, 1, 2)), ((3, 9, 528), (7, 1, 0, 3)),
-             ((2, 5, 24, 48), (1, 2, 3, 0)), ((1, 3, 30, 16), (2, 2, 2, 2)), ((6, 16), (0, 1))]
+             ((2, 300, 32), (2, 7)), ((2, 6, 208), (5, 3, 1, 2)), ((3, 9, 528), (7, 1, 0, 3)),
+             ((2, 5, 24, 48), (1, 2, 3, 0)), ((1, 3, 30, 32), (2, 2, 2, 2)), ((6, 32), (0, 1))]
 
 
 @pytest.mark.parametrize("elem", [1, 2, 4, 8])
@@ -190,8 +191,12 @@ def test_flat_pad_rows_model_equals_numpy(shape, pad, elem):
     plan = plan_pad(shape, contiguous_strides(shape), pad, elem, "zero", boxes=False)
     assert plan.kind == "rows"
     c = plan.canonical
-    for p in (plan.params, {**plan.params, "rows": 3, "equal": False}):
-        got = model_pad_rows({**p, "flat": True}, x.reshape(c.shape), c.lefts, c.rights, "zero")
+    p = plan.params
+    assert flat_boxes_fit(p["wbox"], elem)
+    assert all(flat_row_conditions(c.out_shape[-1], p["wbox"], p["nb"], elem))
+    for tiles in (p, {**p, "rows": 3, "equal": False}):
+        got = model_pad_rows({**tiles, **FLAT_LAUNCH}, x.reshape(c.shape), c.lefts, c.rights,
+                             "zero")
         assert np.array_equal(got.reshape(-1), _pad_ref(x, c, 0).reshape(-1))
 
 

@@ -2,6 +2,8 @@
 forms, which kernel runs, its static parameters, and the named errors of
 bad arguments. Plain Python: no GPU, no MLIR needed by the code under test."""
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -422,3 +424,22 @@ def test_one_tile_grid_is_the_kernels_tile_count():
             assert transpose_tile_count(plan.canonical, p) == geo.n_tiles(counts)
             checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("shape,pad,elem,fill,flat", [
+    ((64, 256, 256, 256), (1, 1, 1, 1), 2, "zero", True),    # the benchmark row
+    ((64, 256, 256, 256), (1, 1, 1, 1), 2, "nan", True),
+    ((64, 256, 256, 256), (1, 1, 1, 1), 2, "value", False),  # threads write the value
+    ((2, 6, 1008), (5, 3, 1, 2), 2, "zero", True),
+    ((2, 6, 1008), (5, 3, 1, 2), 1, "zero", False),          # a tile is not whole rows
+    ((3, 5, 8), (1, 0), 2, "zero", False),                   # boxes of one vector
+    ((6, 32), (0, 1), 1, "zero", True),                      # boxes of two vectors
+])
+def test_the_pad_rows_kernel_takes_its_flat_form_where_it_applies(shape, pad, elem, fill,
+                                                                  flat):
+    tm_pad = importlib.import_module("tile_mlir.kernels.pad")
+    plan = tm_pad.plan_for(shape, P.contiguous_strides(shape), pad, elem, fill)
+    assert plan.kind == "rows"
+    _, params = tm_pad.kernel_for(plan, {1: "uint8", 2: "bfloat16"}[elem])
+    assert params.get("flat", False) is flat
+    assert (params["threads"], params["grid"]) == ((256, 264) if flat else (256, 396))

@@ -21,8 +21,13 @@ def base_address(buf: Buffer) -> Expr:
 def shared_pointer(addr: Expr) -> ir.Value:
     """`!llvm.ptr<3>` at shared address `addr` (an index or i32 value)."""
     i64 = ir.IntegerType.get_signless(64)
-    wide = arith.extui(i64, addr.value) if not isinstance(addr.value.type, ir.IndexType) \
-        else arith.index_cast(i64, addr.value)
+    kind = addr.value.type
+    if isinstance(kind, ir.IndexType):
+        wide = arith.index_cast(i64, addr.value)
+    elif kind == ir.IntegerType.get_signless(32):
+        wide = arith.extui(i64, addr.value)
+    else:
+        raise TypeError(f"a shared address is an index or i32 value, not {kind}")
     return llvm.inttoptr(ir.Type.parse("!llvm.ptr<3>"), wide)
 
 

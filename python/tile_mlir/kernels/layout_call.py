@@ -47,17 +47,43 @@ def rows_stage_bytes(rows_in: int, wbox: int, nb: int, elem: int) -> int:
 STAGE_BOOKKEEPING_BYTES = 12
 
 
-def ctas_fit(ctas: int, stages: int, stage_bytes: int) -> bool:
-    """Whether `ctas` CTAs of `stages` stages fit in one SM's shared memory."""
-    per_cta = stages * (stage_bytes + STAGE_BOOKKEEPING_BYTES) + CTA_RESERVED_BYTES
+def ctas_fit(ctas: int, stages: int, stage_bytes: int, extra: int = 0) -> bool:
+    """Whether `ctas` CTAs of `stages` stages (and `extra` bytes each after
+    them) fit in one SM's shared memory."""
+    per_cta = stages * (stage_bytes + STAGE_BOOKKEEPING_BYTES) + extra + CTA_RESERVED_BYTES
     return ctas * per_cta <= SM_SHARED_BYTES
 
 
+# The pad rows kernel's flat form (pad_kernels.build_pad_rows' `flat`): its
+# launch where it is the plan's kernel, and what it needs of the geometry.
+FLAT_LAUNCH = {"flat": True, "threads": 256, "grid": 2 * PERSISTENT_GRID}
+
+
+def flat_slot_bytes(rows: int) -> int:
+    """Shared bytes of the flat form's slots after the stages: one 16-byte
+    slot a tile row, the first 16-byte aligned (up to 12 bytes skipped)."""
+    return 16 * rows + 16
+
+
+def flat_boxes_fit(wbox: int, elem: int) -> bool:
+    """Whether the flat form's read of row r + 1's first columns (through
+    the box-0 chunk before its start, up to column 2V - 1) stays in box 0."""
+    return wbox >= 2 * (16 // elem)
+
+
+def flat_row_conditions(out_w, wbox: int, nb: int, elem: int) -> list:
+    """The flat form's conditions on the output row's length out_w (an int
+    or a kernel value): at least a vector, and no longer than a tile's
+    columns (nb wbox - V), so that a tile spans whole rows."""
+    vec = 16 // elem
+    return [out_w >= vec, out_w <= nb * wbox - vec]
+
+
 def rows_launch(rows_in: int, wbox: int, nb: int, elem: int, stages: int) -> dict:
-    """Threads and grid of a rows kernel (pad rows, NCHW unfold): three CTAs
-    of 256 threads an SM where their stages fit (the H200 run: pad 3.59
-    TB/s against 3.15 with two CTAs of 512, unfold 1.74 against 1.72),
-    else two of 512."""
+    """Threads and grid of a rows kernel (the pad's row form, NCHW unfold):
+    three CTAs of 256 threads an SM where their stages fit (the H200 run:
+    pad 3.59 TB/s against 3.15 with two CTAs of 512, unfold 1.74 against
+    1.72), else two of 512. The pad's flat form launches as FLAT_LAUNCH."""
     if ctas_fit(3, stages, rows_stage_bytes(rows_in, wbox, nb, elem)):
         return {"threads": 256, "grid": 3 * PERSISTENT_GRID}
     return {"threads": 512, "grid": 2 * PERSISTENT_GRID}

@@ -162,8 +162,12 @@ def to_i32(x: K.Expr) -> ir.Value:
     """An index Expr as an i32 value (tile counts and tickets are i32); an
     i32 passes through."""
     v = K.Expr.of(x)
-    return v if not isinstance(v.type, ir.IndexType) else \
-        arith.index_cast(ir.IntegerType.get_signless(32), v)
+    i32 = ir.IntegerType.get_signless(32)
+    if isinstance(v.type, ir.IndexType):
+        return arith.index_cast(i32, v)
+    if v.type != i32:
+        raise TypeError(f"to_i32 takes an index or i32 value, not {v.type}")
+    return v
 
 
 def signed_offset(x: K.Expr, delta: int) -> K.Expr:

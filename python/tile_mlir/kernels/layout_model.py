@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import emulator
 from ..builder import IntOps
+from .layout_call import flat_boxes_fit, flat_row_conditions
 from .layout_ir import IntDynOps
 from .layout_plan import ELEM_DTYPES, merged_out_view
 
@@ -334,12 +335,14 @@ def model_pad_boxes(box, A: np.ndarray, lefts, out_shape, fill: str, bits: int =
     return B.view(storage(elem))
 
 
-def _flat_tile(geo, shared: np.ndarray, B: np.ndarray, written: np.ndarray, f0: int,
-               n_rows: int, Wo: int, delta: int) -> None:
+def _flat_tile(geo, threads: int, shared: np.ndarray, B: np.ndarray, written: np.ndarray,
+               f0: int, n_rows: int, Wo: int, delta: int) -> None:
     """build_pad_rows' flat form on one tile: its output run [f0, f0 +
     n_rows Wo) as aligned 16-byte vectors read as the kernel reads them (two
-    chunks a vector, the vectors across a row's end joined from row r and
-    row r + 1's box-0 chunk before its start), the run's ends by element."""
+    chunks a vector; the vectors across a row's end joined first into slots
+    from row r and row r + 1's first chunks, where a chunk before its start
+    is row r's last in box 0), each thread stepping through its vectors as
+    the kernel's loop does; the run's ends by element."""
     elem, V, pitch = geo.elem, geo.vec, geo.wbox * geo.elem
 
     def chunk(addr: int) -> np.ndarray:
@@ -368,11 +371,23 @@ def _flat_tile(geo, shared: np.ndarray, B: np.ndarray, written: np.ndarray, f0: 
             slots[r] = np.concatenate([low[:m * elem], high[m * elem:]])
     end = f0 + n_rows * Wo
     a0, a1 = -(-f0 // V) * V, end // V * V
+    n_vec = (max(a1, a0) - a0) // V
+    dr, dc = divmod(threads * V, Wo)
+    iters = -(-(geo.rows * geo.columns // V + 1) // threads)
     flat = B.view(np.uint8)
-    for g in range(a0, max(a1, a0), V):
-        r, c = divmod(g - f0, Wo)
-        flat[g * elem:(g + V) * elem] = slots[r] if c + V > Wo else words(r, c + delta, False)
-        written[g:g + V] += 1
+    for tid in range(threads):
+        r, c = divmod(tid * V, Wo)
+        c += a0 - f0
+        r, c = (r + 1, c - Wo) if c >= Wo else (r, c)
+        for i in range(iters):
+            k = tid + i * threads
+            if k < n_vec:
+                g = a0 + k * V
+                flat[g * elem:(g + V) * elem] = slots[r] if c + V > Wo else \
+                    words(r, c + delta, False)
+                written[g:g + V] += 1
+            c += dc
+            r, c = (r + dr + 1, c - Wo) if c >= Wo else (r + dr, c)
     for e in [*range(f0, min(a0, end)), *range(max(a1, a0), end)]:
         r, c = divmod(e - f0, Wo)
         off = geo.shared_offset(r, c + delta, IntDynOps)
@@ -397,7 +412,7 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
     box = (1,) * (rank - 2) + (geo.rows, geo.wbox)
     src_array = _float_view(A) if fill == "nan" else A
     height = geo.height(out[-2], IntDynOps)
-    flat = p.get("flat", False) and geo.wbox >= 3 * geo.vec
+    flat = p.get("flat", False) and flat_boxes_fit(geo.wbox, elem)
     for t in range(int(np.prod(counts))):
         outer, row0, c0 = geo.origin(t, counts, IntDynOps, height)
         col, delta = geo.load_start(c0, lefts[-1], IntDynOps)
@@ -411,9 +426,10 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
         for o, d in zip(outer, out[:-2]):
             flat_outer = flat_outer * d + o
         outer_ok = all(0 <= o - l < d for o, l, d in zip(outer, lefts, A.shape))
-        if flat and geo.vec <= out[-1] <= geo.columns:
+        if flat and all(flat_row_conditions(out[-1], geo.wbox, geo.nb, elem)):
             f0 = (flat_outer * out[-2] + row0) * out[-1]
-            _flat_tile(geo, shared, B, written, f0, min(out[-2] - row0, height), out[-1], delta)
+            _flat_tile(geo, p["threads"], shared, B, written, f0, min(out[-2] - row0, height),
+                       out[-1], delta)
             continue
         for rho in range(height):
             orow = row0 + rho
@@ -428,7 +444,7 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
                     v = bits
                 B[f + x] = v
                 written[f + x] += 1
-    assert written.max(initial=1) == 1, "an output element written twice"
+    assert (written == 1).all(), "an output element written twice or not at all"
     return B.reshape(out)
 
 

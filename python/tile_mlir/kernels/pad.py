@@ -30,7 +30,8 @@ import numbers
 
 from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, READER_FENCES, aligned, as_tensor, bits_view,
-                          counter, ctas_fit, launch, persistent_grid, rows_launch,
+                          FLAT_LAUNCH, counter, ctas_fit, flat_boxes_fit, flat_row_conditions,
+                          flat_slot_bytes, launch, persistent_grid, rows_launch,
                           rows_stage_bytes, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, equal_tile_height,
@@ -137,18 +138,19 @@ def row_form_params(plan, dtype: str) -> dict:
 
 
 def flat_launch(p: dict, out_w: int) -> dict | None:
-    """The flat form's parameters where it applies (the engine's fill; a
-    tile spans whole output rows of out_w elements, at least a vector; boxes
-    3 vectors wide or more), else None: two CTAs of 256 an SM (its 80
-    registers allow three, which ran 1.4% slower on the H100), the stages
-    and one 16-byte slot a tile row each."""
-    V = 16 // p["elem"]
-    if p["fill"] == "value" or p["wbox"] < 3 * V or not V <= out_w <= p["nb"] * p["wbox"] - V:
+    """The flat form's parameters where it applies to a rows plan `p` whose
+    output rows are out_w elements (the engine's fill, flat_boxes_fit,
+    flat_row_conditions, two CTAs with their slots fitting an SM), else
+    None. Two CTAs of 256 an SM: three fit where it takes 80 registers
+    (1- and 2-byte elements) and ran no faster on the H100."""
+    elem, wbox, nb, rows = p["elem"], p["wbox"], p["nb"], p["rows"]
+    if p["fill"] == "value" or not flat_boxes_fit(wbox, elem) or \
+            not all(flat_row_conditions(out_w, wbox, nb, elem)):
         return None
-    stage = rows_stage_bytes(p["rows"], p["wbox"], p["nb"], p["elem"])
-    if not ctas_fit(2, p["stages"], stage + -(-16 * p["rows"] // p["stages"])):
+    if not ctas_fit(2, p["stages"], rows_stage_bytes(rows, wbox, nb, elem),
+                    flat_slot_bytes(rows)):
         return None
-    return {"flat": True, "threads": 256, "grid": 2 * PERSISTENT_GRID}
+    return dict(FLAT_LAUNCH)
 
 
 def plan_for(shape, strides, pad, elem: int, fill: str, fit: bool = True,
@@ -298,8 +300,10 @@ def _rows_variants(plan, builder, params) -> list:
     G = PERSISTENT_GRID
 
     def fits(k) -> bool:
+        slots = flat_slot_bytes(k["rows"]) if k.get("flat") else 0
         return k["rows"] <= min(256, h_in) and ctas_fit(
-            k["grid"] // G, k["stages"], rows_stage_bytes(k["rows"], k["wbox"], k["nb"], elem))
+            k["grid"] // G, k["stages"], rows_stage_bytes(k["rows"], k["wbox"], k["nb"], elem),
+            slots)
 
     def shape(threads, ctas, stages, **extra):
         return {**params, "threads": threads, "grid": ctas * G, "stages": stages, **extra}
@@ -328,7 +332,7 @@ def _rows_variants(plan, builder, params) -> list:
                   ("flat t256 g396", shape(256, 3, s, flat=True)),
                   (f"flat box r{tile_rows} t256 g{2 * G}",
                    shape(256, 2, s, rows=tile_rows, flat=True)),
-                  ("flat t256 g264 s4", shape(256, 2, s + 2, flat=True))]
+                  (f"flat t256 g264 s{s + 2}", shape(256, 2, s + 2, flat=True))]
     c = plan.canonical
     spec = pad_spec(c.lefts, c.rights)
     pow2 = plan_for(c.shape, c.strides, spec, elem, params["fill"], fit=False)
@@ -402,8 +406,7 @@ def rows_forms(plan, dtype_name: str) -> list:
     row_form = row_form_params(plan, params["dtype"])
     out = [("row form", (builder, row_form))]
     if params["fill"] != "value":
-        flat = {"flat": True, "threads": 256, "grid": 2 * PERSISTENT_GRID}
-        out.append(("flat form", (builder, {**row_form, **flat})))
+        out.append(("flat form", (builder, {**row_form, **FLAT_LAUNCH})))
     return out
 
 

@@ -30,7 +30,7 @@ from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
 from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product, to_i32
-from .layout_call import rows_stage_bytes
+from .layout_call import flat_boxes_fit, flat_row_conditions, rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN, equal_tile_height
 from .opcodes import load_opcode, store_opcode
@@ -84,6 +84,7 @@ def _i32(x) -> K.Expr:
 
 
 def _c32(n: int) -> K.Expr:
+    """An i32 constant Expr."""
     return K.Expr(arith.constant(ir.IntegerType.get_signless(32), n))
 
 
@@ -284,13 +285,15 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     and `evict_first` (the loads' L2 policy) are benchmark variants;
     `equal`: tiles of one height at most `rows` (RowsGeometry);
     `fence`: where the stage's proxy fence goes (all_thread_pipeline:
-    "all", "issuer" or "none"). `flat`, a benchmark variant: where a tile
-    spans the output's rows (V <= out[-1] <= columns; else the row form
-    runs), its output is one run of the flat output, which the CTA's
-    threads write in aligned 16-byte vectors, consecutive threads
-    consecutive vectors, so a warp's store covers whole 128-byte lines; a
-    vector that crosses a row's end joins the two rows' vectors. The
-    engine's fill only (zero or NaN)."""
+    "all", "issuer" or "none"). `flat`: the flat form (pad.flat_launch
+    picks it; docs/layout-kernels.md, "The pad's two forms"): where a tile
+    spans whole output rows (layout_call.flat_row_conditions, checked at
+    run time; else the row form runs), its output is one run of the flat
+    output, which the threads write in aligned 16-byte vectors,
+    consecutive threads consecutive vectors, so a warp's store covers
+    whole 128-byte lines; the vectors across rows' ends are joined into
+    shared slots first. The engine's fill only (zero or NaN); boxes that
+    fail layout_call.flat_boxes_fit take the row form."""
     if flat and fill == "value":
         raise ValueError("flat: the copy engine's fill only (zero or nan), not 'value'")
     _check_fill(fill, dtype)
@@ -304,8 +307,9 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     warps = threads // 32
     row_steps = -(-rows // warps)
     slots = -(-(geo.columns // V + 2) // 32)
-    # flat: one 16-byte slot a tile row, after the stages
-    flat_slots = -(-st.shared_bytes // STRIDE_ALIGN) * STRIDE_ALIGN
+    # The flat form's slots: one 16-byte slot a tile row, after the stages.
+    flat = flat and flat_boxes_fit(wbox, elem)
+    slot_offset = -(-st.shared_bytes // STRIDE_ALIGN) * STRIDE_ALIGN
     hint, hinted = cache_hints("load" if evict_first else "")["load"]
 
     def body(A, B, Ctr, *scalars):
@@ -358,10 +362,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
 
         def flat_work(row_work):
             """work(s, ticket) of the flat form (build_pad_rows' `flat`)."""
-            if wbox < 3 * V:     # the crossing vector's read of row r + 1 (below)
-                return row_work
             Wo = out[-1]
-            slots = K.base_address(K.dynamic_shared((rows * V,), dtype, flat_slots))
+            slot_base = K.base_address(K.dynamic_shared((rows * V,), dtype, slot_offset))
             # Each thread's next vector is threads * V elements on: dr rows
             # and dc columns further (one division a launch).
             dr, dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
@@ -383,7 +385,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 r = r_t + _select(wrapped, 1, 0)
                 # The stage arithmetic in 32 bits (shared addresses, and
                 # columns under `columns`): in 64-bit index math the loop
-                # ran 138 instructions a vector.
+                # ran 138 instructions a warp's 32 vectors.
                 wo, dl = _i32(Wo), _i32(delta)
                 n_rows = DynOps.min(out[-2] - row0, height)
 
@@ -399,14 +401,16 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         rb = _i32(bases[s] + rr * (wbox * elem))
                         # Row r from column Wo - m (past its end: bytes the join drops).
                         low = shifted_words(rb, wo - m + dl, clamp=True)
-                        # Row r + 1 from column -m, read from its box-0 chunk V
-                        # elements earlier so the column stays >= 0 (wbox >= 3V).
+                        # Row r + 1 from column -m: its chunks from column a - V,
+                        # where a - V < 0 is row r's last box-0 chunk, up to
+                        # column 2V - 1 (flat_boxes_fit).
                         sp = dl + V - m
                         a = IrOps.and_(sp, -V)
                         nbase = rb + (wbox * elem) + (a - V) * elem
                         high = chunk_pair_vector(nbase, nbase + STRIDE_ALIGN, (sp - a) * elem)
                         llvm.store(_join_bytes(low, high, m * elem),
-                                   shared_pointer(_i32(slots + rr * STRIDE_ALIGN)), alignment=16)
+                                   shared_pointer(_i32(slot_base + rr * STRIDE_ALIGN)),
+                                   alignment=16)
                 K.cta_sync()
                 step = _i32(dr * (wbox * elem))
                 dc32, dr32 = _i32(dc), _i32(dr)
@@ -420,7 +424,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                         crosses = c + V > wo
                         x = c + dl
                         a = IrOps.and_(x, -V)
-                        first = _select(crosses, _i32(slots) + r * STRIDE_ALIGN,
+                        first = _select(crosses, _i32(slot_base) + r * STRIDE_ALIGN,
                                         rb + geo.shared_offset(0, a, DynOps))
                         words = chunk_pair_vector(first, rb + geo.shared_offset(0, a + V, DynOps),
                                                   _select(crosses, _c32(0), (x - a) * elem))
@@ -435,19 +439,20 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 rb0 = _i32(bases[s] + r * (wbox * elem))
                 K.for_carried(0, iters, [K.Expr.of(v) for v in (rb0, _i32(c), _i32(r))],
                               vector_step)
-                # The run's ends: threads 0..V-1 its head (in its first row),
-                # V..2V-1 its tail (in its last: a1 >= a0 and end - a1 < V <= Wo).
+                # The run's ends: threads 0..V-1 its head, V..2V-1 its tail
+                # (a division, but in warp 0 alone; without it ptxas took 112
+                # registers for 80).
                 is_head = tid < V
-                e = _select(is_head, f0 + tid, a1 + (tid - V))
+                e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
                 in_end = _select(is_head, e < a0, tid < 2 * V)
                 with K.if_(_all([in_end, e < end])):
-                    row = _select(is_head, 0, n_rows - 1)
-                    col = e - f0 - row * Wo
+                    off = e - f0
+                    row, col = DynOps.div(off, Wo), DynOps.mod(off, Wo)
                     B[e] = K.Expr(stage_element(bases[s] + row * (wbox * elem), col + delta))
 
             def work(s, ticket):
                 # A vector spans at most two rows where they are V or wider.
-                K.if_else(_all([out[-1] <= geo.columns, out[-1] >= V]), [],
+                K.if_else(_all(flat_row_conditions(out[-1], wbox, nb, elem)), [],
                           lambda: tile(s, ticket) or [],
                           lambda: row_work(s, ticket) or [])
 
@@ -517,8 +522,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     if fill == "value":
         params.append(("value", K.Scalar("int64")))
     kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
-    kdef.shared_bytes = flat_slots + rows * STRIDE_ALIGN if flat and wbox >= 3 * V \
-        else st.shared_bytes
+    kdef.shared_bytes = slot_offset + rows * STRIDE_ALIGN if flat else st.shared_bytes
     kdef.geometry = geo
     return kdef
 
