@@ -440,6 +440,6 @@ def test_the_pad_rows_kernel_takes_its_flat_form_where_it_applies(shape, pad, el
     tm_pad = importlib.import_module("tile_mlir.kernels.pad")
     plan = tm_pad.plan_for(shape, P.contiguous_strides(shape), pad, elem, fill)
     assert plan.kind == "rows"
-    _, params = tm_pad.kernel_for(plan, {1: "uint8", 2: "bfloat16"}[elem])
+    _, params = tm_pad.kernel_for(plan, tm_pad._TORCH_DTYPES[elem, fill == "nan"])
     assert params.get("flat", False) is flat
     assert (params["threads"], params["grid"]) == ((256, 264) if flat else (256, 396))

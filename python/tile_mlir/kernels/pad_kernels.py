@@ -337,17 +337,23 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                           (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
                           tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
 
-        def shifted_words(ebase, s_idx, clamp=False):
+        def shifted_words(ebase, s_idx, clamp=False, slot=None):
             """The 16 bytes at element s_idx of the stage row at `ebase`, from
             the two aligned chunks under them (the second may start the
             next box), as vector<4xi32>. `clamp`: the second chunk no later
             than the row's last (bytes past the row are junk, not reads past
-            the stage)."""
+            the stage). `slot` (cond, address): where cond holds, the 16
+            bytes at that shared address instead."""
             a = IrOps.and_(s_idx, -V)
             first = ebase + geo.shared_offset(0, a, DynOps)
+            if slot is not None:
+                first = _select(slot[0], slot[1], first)
             a1 = DynOps.min(a + V, nb * wbox - V) if clamp else a + V
-            return chunk_pair_vector(first, ebase + geo.shared_offset(0, a1, DynOps),
-                                     (s_idx - a) * elem)
+            second = ebase + geo.shared_offset(0, a1, DynOps)
+            rem = (s_idx - a) * elem
+            if slot is not None:
+                rem = _select(slot[0], K.Expr.of(0, rem), rem)
+            return chunk_pair_vector(first, second, rem)
 
         def stage_element(ebase, s_idx):
             """Element s_idx of the stage row at `ebase`."""
@@ -375,7 +381,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
                 _, delta = geo.load_start(c0, lefts[-1], DynOps)
                 f0 = (outer_index(outer) * out[-2] + row0) * Wo
-                end = f0 + DynOps.min(out[-2] - row0, height) * Wo
+                n_rows = DynOps.min(out[-2] - row0, height)
+                end = f0 + n_rows * Wo
                 a0 = IrOps.and_(f0 + (V - 1), -V)
                 a1 = IrOps.and_(end, -V)
                 n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
@@ -387,7 +394,6 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 # columns under `columns`): in 64-bit index math the loop
                 # ran 138 instructions a warp's 32 vectors.
                 wo, dl = _i32(Wo), _i32(delta)
-                n_rows = DynOps.min(out[-2] - row0, height)
 
                 # First the vector across row r's end, for r < R - 1 where row
                 # r + 1 starts off a vector (row r's last m elements, then row
@@ -421,13 +427,8 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     k = tid + i * threads
                     with K.if_(k < n_vec):
                         # A vector across row r's end is row r's slot.
-                        crosses = c + V > wo
-                        x = c + dl
-                        a = IrOps.and_(x, -V)
-                        first = _select(crosses, _i32(slot_base) + r * STRIDE_ALIGN,
-                                        rb + geo.shared_offset(0, a, DynOps))
-                        words = chunk_pair_vector(first, rb + geo.shared_offset(0, a + V, DynOps),
-                                                  _select(crosses, _c32(0), (x - a) * elem))
+                        slot = (c + V > wo, _i32(slot_base) + r * STRIDE_ALIGN)
+                        words = shifted_words(rb, c + dl, slot=slot)
                         K.vector_store(vector.bitcast(vtype, words), B, (a0 + k * V,))
                     c = c + dc32
                     wrap = c >= wo
