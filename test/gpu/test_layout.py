@@ -24,8 +24,8 @@ from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
 from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST,  # noqa: E402
                                             PAD_CHANNELS_LAST_VIEW, PAD_VIEWS,
                                             PAD_WIDEN_BENCH_SMALL, EXPANDED_PAD, EXPANDED_PERMUTE,
-                                            PERMUTE_BENCH_SMALL, WIDE_VIEW, WIDE_VIEW_DIMS,
-                                            WIDE_VIEW_PAD,
+                                            PERMUTE_BENCH_SMALL, THREAD_STORE_SHAPES, WIDE_VIEW,
+                                            WIDE_VIEW_DIMS, WIDE_VIEW_PAD,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
 from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
@@ -70,6 +70,27 @@ def test_permute_variants_are_exact(case, gen):
         P.run(plan, x, out, kernel)
         torch.cuda.synchronize()
         assert torch.equal(bits(out), ref), f"variant {name} of {plan.kind}"
+
+
+@pytest.mark.parametrize("elem", [1, 2, 4, 8])
+@pytest.mark.parametrize("case", THREAD_STORE_SHAPES, ids=[_id(c) for c in THREAD_STORE_SHAPES])
+def test_thread_stores_are_exact(case, elem, gen):
+    # The transposes whose threads store the tile (a benchmark variant), at
+    # every element size, persistent and one tile a CTA.
+    shape, dims = case
+    P = importlib.import_module("tile_mlir.kernels.permute")
+    x = random_bits(shape, elem, gen)
+    ref = bits(x).permute(dims).contiguous()
+    plan = plan_of(x.shape, x.stride(), dims, elem)
+    if plan.kind != "transpose":
+        pytest.skip(f"{plan.kind} plan: no transposed tile")
+    forms = P.thread_store_forms(plan)
+    assert len(forms) == 2
+    for name, kernel in forms:
+        out = torch.full_like(ref, -1).view(x.dtype)
+        P.run(plan, x, out, kernel)
+        torch.cuda.synchronize()
+        assert torch.equal(bits(out), ref), f"{name} of {plan.params}"
 
 
 @pytest.mark.parametrize("elem", [1, 2, 4, 8])

@@ -27,6 +27,8 @@ def vector_load(vtype: ir.VectorType, buf: Buffer, indices: Sequence) -> ir.Valu
 
 
 @emits_ir
-def vector_store(value: ir.Value, buf: Buffer, indices: Sequence) -> None:
-    """A 16-byte vector store of `value` at element `indices` of `buf`."""
-    vector.store(value, buf.value, [Expr.of(i) for i in indices], alignment=16)
+def vector_store(value: ir.Value, buf: Buffer, indices: Sequence,
+                 alignment: int = VECTOR_BYTES) -> None:
+    """A vector store of `value` (16 bytes unless told) at element `indices`
+    of `buf`, whose address is a multiple of `alignment` bytes."""
+    vector.store(value, buf.value, [Expr.of(i) for i in indices], alignment=alignment)

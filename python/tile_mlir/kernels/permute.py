@@ -301,6 +301,11 @@ def variants(plan) -> list:
         out.append(("1tile t512 evict-first load", (builder, {**one, "threads": 512,
                                                              "evict_first": "load"})))
         out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
+        # The threads store the transposed tile (16-byte st.global), not the
+        # copy engine: the pad's stores were faster so.
+        out.append(("thread stores", (builder, {**params, "thread_store": True})))
+        out.append(("1tile t512 thread stores", (builder, {**one, "threads": 512,
+                                                           "thread_store": True})))
         c = plan.canonical
         shallow = plan_permute(c.shape, c.strides, c.perm, params["elem"], PERSISTENT_GRID,
                                deeper=False)
@@ -483,6 +488,24 @@ def variant_test_recipes() -> list:
     return out
 
 
+def thread_store_forms(plan) -> list:
+    """(name, kernel) of the variants whose threads store the tile."""
+    return [(name, kernel) for name, kernel in variants(plan) if "thread stores" in name]
+
+
+def thread_store_test_recipes() -> list:
+    """The threads' stores of THREAD_STORE_SHAPES' transposing plans at
+    every element size (the GPU test's)."""
+    from .layout_cases import ELEMS, THREAD_STORE_SHAPES
+    out = []
+    for shape, dims in THREAD_STORE_SHAPES:
+        for elem in ELEMS:
+            plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+            if plan.kind == "transpose":
+                out += [kernel for _, kernel in thread_store_forms(plan)]
+    return out
+
+
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
@@ -509,4 +532,4 @@ def cache_recipes() -> list:
         plan = plan_for(shape, contiguous_strides(shape), dims, elem)
         narrow += [kernel for _, kernel in variants(plan)] + [kernel_for(simt_plan(plan))]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes() +
-                          narrow)
+                          thread_store_test_recipes() + narrow)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import mlir.ir as ir
-from mlir.dialects import llvm
+from mlir.dialects import arith, llvm
 
 from .. import builder as K
 from .. import tma
@@ -304,6 +304,67 @@ def transpose_work(layout: TileLayout, threads: int, method: str):
     return work
 
 
+def thread_store_work(layout: TileLayout, threads: int, dtype: str):
+    """stores(base, B, coords, dims, q): after a CTA barrier, every thread
+    stores its vectors of the transposed tile at shared address `base` (the
+    output image the TMA stores would read) to B, the merged output view,
+    whose tile starts at `coords` (the tile's T_l rows along axis q, its T_k
+    columns innermost; extents `dims`; with `wide_out` B's innermost axis is
+    split by W, and `coords` are unsplit). A vector is 16 bytes, or a whole
+    tile row where that is less. A warp's lanes take consecutive vectors of
+    one output row, so its stores are whole runs of the tile's rows. B's
+    innermost extent is a multiple of 16 bytes (the store map's row pitch),
+    so a vector is wholly inside or wholly past it."""
+    lay = layout
+    vec_bytes = min(16, lay.t_k * lay.elem)
+    V = vec_bytes // lay.elem               # elements a vector
+    per_row = lay.t_k // V                  # vectors a tile row
+    if threads % per_row:
+        raise ValueError(f"{threads} threads do not cover whole rows of {per_row} vectors")
+    rows_per_step = threads // per_row
+    steps = -(-lay.t_l // rows_per_step)
+    row_bytes = lay.t_k * lay.elem if lay.wide_out else lay.span
+    step_bytes = rows_per_step * row_bytes
+    tid = K.thread_id()
+    rho0 = IrOps.div(tid, per_row)
+    kap = IrOps.mod(tid, per_row) * V
+    if lay.wide_out:
+        byte0 = rho0 * row_bytes + kap * lay.elem
+    else:
+        byte0 = (IrOps.div(kap, lay.width) * (lay.t_l * lay.span) + rho0 * lay.span +
+                 IrOps.mod(kap, lay.width) * lay.elem)
+    vtype = ir.VectorType.get([V], K.element_type(dtype))
+    # The swizzles XOR address bits 4-6 with bits 7-9 (or fewer of them): a
+    # step of whole 1024-byte blocks keeps a vector's chunk, so one swizzle
+    # serves every step.
+    same_chunk = step_bytes % 1024 == 0
+
+    def both(a, b) -> K.Expr:
+        return K.Expr(arith.andi(K.Expr.of(a), K.Expr.of(b)))
+
+    def stores(base, B, coords, dims, q):
+        from ..builder.pointers import shared_pointer
+        K.cta_sync()
+        first = swizzled(base + byte0, lay.swizzle)
+        col = coords[-1] + kap
+        inner = dims[-2] * lay.width if lay.wide_out else dims[-1]
+        col_ok = col < inner
+        for i in range(steps):
+            addr = first + i * step_bytes if same_chunk else \
+                swizzled(base + byte0 + i * step_bytes, lay.swizzle)
+            ok = both(col_ok, coords[q] + rho0 + i * rows_per_step < dims[q])
+            if (i + 1) * rows_per_step > lay.t_l:   # the last step's rows past the tile
+                ok = both(ok, rho0 + i * rows_per_step < lay.t_l)
+            at = list(coords)
+            at[q], at[-1] = coords[q] + rho0 + i * rows_per_step, col
+            if lay.wide_out:   # (..., D / W, W); a vector stays inside its W
+                at[-1:] = [IrOps.div(col, lay.width), IrOps.mod(col, lay.width)]
+            with K.if_(ok):
+                value = llvm.load(vtype, shared_pointer(addr), alignment=vec_bytes)
+                K.vector_store(value, B, at, alignment=vec_bytes)
+    return stores
+
+
 def transpose_method(elem: int, method: str | None) -> str:
     method = method or ("ldmatrix" if elem == 2 else "scalar")
     if method not in ("ldmatrix", "scalar") or (method == "ldmatrix" and elem != 2):
@@ -315,7 +376,8 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
                             store_lag: int = 1, grid: int = 132, threads: int = 256,
                             method: str | None = None, gather=(), wide_in: bool = False,
                             wide_out: bool = False, evict_first: str = "", walk=(),
-                            order=(), name: str = "permute_transpose") -> K.KernelDef:
+                            order=(), thread_store: bool = False,
+                            name: str = "permute_transpose") -> K.KernelDef:
     """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
     tiles (`TransposeGeometry`: tile = (extent along input axis
     perm[-1 - len(gather)], T_l); `gather` the whole extents of the output's
@@ -330,7 +392,9 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     is the tile count, `stages` is ignored). `evict_first`: "load", "store"
     or "both" give those copies the L2 evict_first policy. `walk`: (axis,
     g), the tile walk in blocks of g tiles along input axis `axis`
-    (TiledGeometry.walk); `order`, the tile order (TiledGeometry.tile_order)."""
+    (TiledGeometry.walk); `order`, the tile order (TiledGeometry.tile_order).
+    `thread_store`: the threads store the transposed tile with 16-byte
+    vector stores (`thread_store_work`) instead of the copy engine."""
     perm = _check_perm(perm)
     r = len(perm)
     if perm[-1] == r - 1:
@@ -385,7 +449,20 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
                 tma.apply(store_opcode(rank_b, store_hint), B, buf, box=b, coords=c,
                           swizzle=lay.swizzle, **store_policy)
 
-        if per_cta:
+        if thread_store:
+            stores = thread_store_work(lay, threads, dtype)
+            dims_b = extents(B)
+
+            def transpose_and_store(s, ticket):
+                work(bases[s])
+                _, coords = geo.origin(tile_index(ticket), counts, DynOps)
+                stores(bases[s], B, coords, dims_b, geo.q)
+
+            if per_cta:
+                one_tile(st, load, transpose_and_store, lambda s, tile: None)
+            else:
+                all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load, transpose_and_store)
+        elif per_cta:
             one_tile(st, load, lambda s, tile: work(bases[s]), store)
         else:
             all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load,
