@@ -49,6 +49,26 @@ def test_permute_model_equals_numpy(shape, dims, elem):
     assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
 
 
+THREAD_STORES = [
+    ((200, 136), (1, 0), 2), ((16, 9, 40), (2, 0, 1), 2), ((128, 192), (1, 0), 2),
+    ((64, 48), (1, 0), 1), ((36, 68), (1, 0), 4), ((16, 48), (1, 0), 8),
+    ((2, 1, 16, 1, 48), (4, 1, 2, 0, 3), 8),   # gathered axes, wide boxes
+]
+
+
+@pytest.mark.parametrize("threads", [256, 512])
+@pytest.mark.parametrize("shape,dims,elem", THREAD_STORES)
+def test_thread_stores_model_equals_numpy(shape, dims, elem, threads):
+    """The transposes whose threads store the tile: every output element
+    written once (the model raises otherwise), equal to NumPy's permute."""
+    plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+    assert plan.kind == "transpose"
+    p = {**plan.params, "thread_store": True, "threads": threads}
+    x = bits(np.random.default_rng(elem * 31 + threads), shape, elem)
+    got = model_permute(dataclasses.replace(plan, params=p), x)
+    assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
+
+
 WALKS = [((200, 136), (1, 0), (0, 1)), ((600, 400), (1, 0), (0, 2)), ((600, 400), (1, 0), (0, 4)),
          ((40, 24, 264), (2, 1, 0), (1, 5)), ((3, 600, 136), (0, 2, 1), (1, 2)),
          ((8, 8, 4, 16, 256), (4, 3, 2, 1, 0), (2, 1)),

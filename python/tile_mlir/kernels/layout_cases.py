@@ -51,8 +51,8 @@ PERMUTE_BENCH_SMALL = [
 
 
 # Transposing plans for the GPU test of the threads' stores at every
-# element size: plain, wide and gathered tiles, partial tiles, tiles whose
-# rows are narrower than 16 bytes ((4, 3, 2, 1, 0) at 4 bytes: 8 x 64).
+# element size: plain, wide and gathered tiles, partial tiles, and swizzle
+# spans of 32 bytes ((4, 3, 2, 1, 0) at 4 bytes: 8 x 64 tiles).
 THREAD_STORE_SHAPES = [
     ((208, 144), (1, 0)), ((48, 5, 176), (2, 1, 0)), ((2, 16, 80, 48), (0, 3, 1, 2)),
     ((2, 8, 4, 8, 256), (0, 4, 1, 2, 3)), ((8, 8, 16, 16, 64), (4, 3, 2, 1, 0)),

@@ -83,10 +83,41 @@ def transpose_in_shared(shared: np.ndarray, layout, threads: int, method: str) -
         shared[d:d + elem] = v
 
 
+def _thread_stores(shared: np.ndarray, lay, threads: int, dst, q: int, B: np.ndarray,
+                   written: np.ndarray) -> None:
+    """build_permute_transpose's `thread_store`: each thread's vectors of
+    the output image (ThreadStoreMap), read at their swizzled addresses and
+    written to B (the merged output view) where inside it. Raises where a
+    vector would cross B's innermost edge."""
+    from ..emulator.swizzle import swizzle_address
+    from .permute_kernels import ThreadStoreMap
+    tsm = ThreadStoreMap(lay, threads)
+    V = tsm.vec_bytes // lay.elem
+    raw = shared.view(np.uint8)
+    for tid in range(threads):
+        row0, col0 = tsm.lane(tid, IntOps)
+        for i in range(tsm.steps):
+            row = row0 + i * tsm.rows_per_step
+            at = list(dst)
+            at[q], at[-1] = at[q] + row, at[-1] + col0
+            if row >= lay.t_l or at[q] >= B.shape[q] or at[-1] >= B.shape[-1]:
+                continue
+            if at[-1] + V > B.shape[-1]:
+                raise IndexError(f"thread {tid} step {i}: a vector across the row's end")
+            byte = swizzle_address(tsm.image_byte(row, col0, IntOps), lay.swizzle)
+            chunk = raw[byte:byte + tsm.vec_bytes].view(B.dtype)
+            where = tuple(at[:-1]) + (slice(at[-1], at[-1] + V),)
+            B[where] = chunk
+            written[where] += 1
+
+
 def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
-                    method: str | None = None) -> np.ndarray:
-    """build_permute_transpose: load boxes, the in-place transpose, stores."""
+                    method: str | None = None, thread_store: bool = False) -> np.ndarray:
+    """build_permute_transpose: load boxes, the in-place transpose, stores
+    (the copy engine's, or with `thread_store` the threads'; these raise
+    where an element would be written twice or not at all)."""
     from .permute_kernels import transpose_method
+    written = np.zeros(B.shape, dtype=np.int64)
     lay = geo.layout
     method = transpose_method(lay.elem, method if not lay.k_fields else "scalar")
     counts = geo.counts(A.shape, IntDynOps)
@@ -100,12 +131,18 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
                           coords=geo.split(src[:-1] + (src[-1] + step,), lay.wide_in),
                           swizzle=lay.swizzle)
         transpose_in_shared(shared, lay, threads, method)
+        if thread_store:
+            _thread_stores(shared, lay, threads, dst, geo.q, B, written)
+            continue
         for box, step, off in geo.store_boxes():
             B_view = B.reshape(B.shape[:-1] + (B.shape[-1] // lay.width, lay.width)) \
                 if lay.wide_out else B
             B = emulator.store(B_view, shared, off, box=box,
                                coords=geo.split(dst[:-1] + (dst[-1] + step,), lay.wide_out),
                                swizzle=lay.swizzle).reshape(B.shape)
+    if thread_store and not (written == 1).all():
+        raise AssertionError(f"{int((written == 0).sum())} elements never written, "
+                             f"{int((written > 1).sum())} written twice")
     return B
 
 
@@ -140,7 +177,8 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
                                      p.get("gather", ()), p.get("wide_in", False),
                                      p.get("wide_out", False), p.get("walk", ()),
                                      p.get("order", ()))
-        return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"))
+        return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"),
+                               p.get("thread_store", False))
     if plan.kind == "simt" and p.get("cols"):
         from .permute_simt_rows import rows_geometry
         return model_simt_rows(rows_geometry(p, elem), input_view(plan, x), B)

@@ -304,36 +304,75 @@ def transpose_work(layout: TileLayout, threads: int, method: str):
     return work
 
 
+@dataclass(frozen=True)
+class ThreadStoreMap:
+    """Which vectors of a transposed tile's output image each thread stores
+    (build_permute_transpose's `thread_store`). A vector is 16 bytes, or a
+    whole tile row where that is less; a tile row holds `per_row` of them,
+    and thread t takes row t // per_row + i * rows_per_step, vector
+    t % per_row, at steps i < `steps` (rows past T_l are skipped), so a
+    warp's lanes write consecutive vectors of one output row. Written over
+    `ops` so the CPU test steps the same map."""
+    layout: TileLayout
+    threads: int
+
+    @property
+    def vec_bytes(self) -> int:
+        return min(16, self.layout.t_k * self.layout.elem)
+
+    @property
+    def per_row(self) -> int:
+        return self.layout.t_k * self.layout.elem // self.vec_bytes
+
+    @property
+    def rows_per_step(self) -> int:
+        if self.threads % self.per_row:
+            raise ValueError(f"{self.threads} threads do not cover whole rows of "
+                             f"{self.per_row} vectors")
+        return self.threads // self.per_row
+
+    @property
+    def steps(self) -> int:
+        return -(-self.layout.t_l // self.rows_per_step)
+
+    @property
+    def row_bytes(self) -> int:
+        """Bytes from one output row of the image to the next, within a box."""
+        lay = self.layout
+        return lay.t_k * lay.elem if lay.wide_out else lay.span
+
+    def lane(self, tid, ops) -> tuple:
+        """(first row, first column) of thread `tid`'s vectors."""
+        return ops.div(tid, self.per_row), \
+            ops.mod(tid, self.per_row) * (self.vec_bytes // self.layout.elem)
+
+    def image_byte(self, row, col, ops):
+        """The logical (unswizzled) byte offset of output element (row, col)
+        in the image the TMA stores read: T_k / W boxes of T_l rows of W,
+        or with `wide_out` one row-major (T_l, T_k) box."""
+        lay = self.layout
+        if lay.wide_out:
+            return row * self.row_bytes + col * lay.elem
+        return (ops.div(col, lay.width) * (lay.t_l * lay.span) + row * lay.span +
+                ops.mod(col, lay.width) * lay.elem)
+
+
 def thread_store_work(layout: TileLayout, threads: int, dtype: str):
     """stores(base, B, coords, dims, q): after a CTA barrier, every thread
-    stores its vectors of the transposed tile at shared address `base` (the
-    output image the TMA stores would read) to B, the merged output view,
-    whose tile starts at `coords` (the tile's T_l rows along axis q, its T_k
-    columns innermost; extents `dims`; with `wide_out` B's innermost axis is
-    split by W, and `coords` are unsplit). A vector is 16 bytes, or a whole
-    tile row where that is less. A warp's lanes take consecutive vectors of
-    one output row, so its stores are whole runs of the tile's rows. B's
-    innermost extent is a multiple of 16 bytes (the store map's row pitch),
-    so a vector is wholly inside or wholly past it."""
+    stores its vectors (ThreadStoreMap) of the transposed tile at shared
+    address `base` to B, the merged output view, whose tile starts at
+    `coords` (the tile's T_l rows along axis q, its T_k columns innermost;
+    extents `dims`; with `wide_out` B's innermost axis is split by W, and
+    `coords` are unsplit). B's innermost extent is a multiple of 16 bytes
+    (the store map's row pitch), so a vector is wholly inside or wholly
+    past it."""
     lay = layout
-    vec_bytes = min(16, lay.t_k * lay.elem)
-    V = vec_bytes // lay.elem               # elements a vector
-    per_row = lay.t_k // V                  # vectors a tile row
-    if threads % per_row:
-        raise ValueError(f"{threads} threads do not cover whole rows of {per_row} vectors")
-    rows_per_step = threads // per_row
-    steps = -(-lay.t_l // rows_per_step)
-    row_bytes = lay.t_k * lay.elem if lay.wide_out else lay.span
-    step_bytes = rows_per_step * row_bytes
-    tid = K.thread_id()
-    rho0 = IrOps.div(tid, per_row)
-    kap = IrOps.mod(tid, per_row) * V
-    if lay.wide_out:
-        byte0 = rho0 * row_bytes + kap * lay.elem
-    else:
-        byte0 = (IrOps.div(kap, lay.width) * (lay.t_l * lay.span) + rho0 * lay.span +
-                 IrOps.mod(kap, lay.width) * lay.elem)
-    vtype = ir.VectorType.get([V], K.element_type(dtype))
+    tsm = ThreadStoreMap(lay, threads)
+    rps, vec_bytes = tsm.rows_per_step, tsm.vec_bytes
+    step_bytes = rps * tsm.row_bytes
+    rho0, kap = tsm.lane(K.thread_id(), IrOps)
+    byte0 = tsm.image_byte(rho0, kap, IrOps)
+    vtype = ir.VectorType.get([vec_bytes // lay.elem], K.element_type(dtype))
     # The swizzles XOR address bits 4-6 with bits 7-9 (or fewer of them): a
     # step of whole 1024-byte blocks keeps a vector's chunk, so one swizzle
     # serves every step.
@@ -349,14 +388,14 @@ def thread_store_work(layout: TileLayout, threads: int, dtype: str):
         col = coords[-1] + kap
         inner = dims[-2] * lay.width if lay.wide_out else dims[-1]
         col_ok = col < inner
-        for i in range(steps):
+        for i in range(tsm.steps):
             addr = first + i * step_bytes if same_chunk else \
                 swizzled(base + byte0 + i * step_bytes, lay.swizzle)
-            ok = both(col_ok, coords[q] + rho0 + i * rows_per_step < dims[q])
-            if (i + 1) * rows_per_step > lay.t_l:   # the last step's rows past the tile
-                ok = both(ok, rho0 + i * rows_per_step < lay.t_l)
+            ok = both(col_ok, coords[q] + rho0 + i * rps < dims[q])
+            if (i + 1) * rps > lay.t_l:   # the last step's rows past the tile
+                ok = both(ok, rho0 + i * rps < lay.t_l)
             at = list(coords)
-            at[q], at[-1] = coords[q] + rho0 + i * rows_per_step, col
+            at[q], at[-1] = coords[q] + rho0 + i * rps, col
             if lay.wide_out:   # (..., D / W, W); a vector stays inside its W
                 at[-1:] = [IrOps.div(col, lay.width), IrOps.mod(col, lay.width)]
             with K.if_(ok):
