@@ -158,6 +158,14 @@ def product(values, one=1):
     return total
 
 
+def all_of(conds) -> K.Expr:
+    """The conjunction of i1 Exprs, left to right."""
+    out = K.Expr(K.Expr.of(conds[0]))
+    for c in conds[1:]:
+        out = K.Expr(arith.andi(K.Expr.of(out), K.Expr.of(c)))
+    return out
+
+
 def to_i32(x: K.Expr) -> ir.Value:
     """An index Expr as an i32 value (tile counts and tickets are i32); an
     i32 passes through."""

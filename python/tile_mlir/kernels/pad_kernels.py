@@ -29,7 +29,8 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product, to_i32
+from .layout_ir import (DynOps, all_of, boxed_offset, chunk_pair_vector, digits, extents,
+                        product, to_i32)
 from .layout_call import flat_boxes_fit, flat_row_conditions, rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import STRIDE_ALIGN, equal_tile_height
@@ -63,13 +64,6 @@ def _any(conds) -> K.Expr:
     out = conds[0]
     for c in conds[1:]:
         out = K.Expr(arith.ori(out.value, c.value))
-    return out
-
-
-def _all(conds) -> K.Expr:
-    out = conds[0]
-    for c in conds[1:]:
-        out = K.Expr(arith.andi(out.value, c.value))
     return out
 
 
@@ -403,7 +397,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     rr = lane * warps + warp + rep * threads
                     f1 = f0 + (rr + 1) * Wo
                     m = _i32(IrOps.and_(f1, V - 1))
-                    with K.if_(_all([rr + 1 < n_rows, m != 0])):
+                    with K.if_(all_of([rr + 1 < n_rows, m != 0])):
                         rb = _i32(bases[s] + rr * (wbox * elem))
                         # Row r from column Wo - m (past its end: bytes the join drops).
                         low = shifted_words(rb, wo - m + dl, clamp=True)
@@ -446,14 +440,14 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 is_head = tid < V
                 e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
                 in_end = _select(is_head, e < a0, tid < 2 * V)
-                with K.if_(_all([in_end, e < end])):
+                with K.if_(all_of([in_end, e < end])):
                     off = e - f0
                     row, col = DynOps.div(off, Wo), DynOps.mod(off, Wo)
                     B[e] = K.Expr(stage_element(bases[s] + row * (wbox * elem), col + delta))
 
             def work(s, ticket):
                 # A vector spans at most two rows where they are V or wider.
-                K.if_else(_all(flat_row_conditions(out[-1], wbox, nb, elem)), [],
+                K.if_else(all_of(flat_row_conditions(out[-1], wbox, nb, elem)), [],
                           lambda: tile(s, ticket) or [],
                           lambda: row_work(s, ticket) or [])
 
@@ -464,7 +458,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
             _, delta = geo.load_start(c0, lefts[-1], DynOps)
             n_x = DynOps.min(out[-1] - c0, geo.columns)
             flat_outer = outer_index(outer)
-            outer_ok = _all([(o - l >= 0) for o, l in zip(outer, lefts)] +
+            outer_ok = all_of([(o - l >= 0) for o, l in zip(outer, lefts)] +
                             [(o - l < d) for o, l, d in zip(outer, lefts, dims)]) \
                 if fill == "value" and outer else None
 
@@ -473,21 +467,21 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                 if value is None:
                     return v
                 c_in = c0 + x - lefts[-1]
-                ok = _all([row_ok, c_in >= 0, c_in < dims[-1]])
+                ok = all_of([row_ok, c_in >= 0, c_in < dims[-1]])
                 return arith.select(ok.value, v, value)
 
             for step in range(row_steps):
                 rho = warp + step * warps
                 orow = row0 + rho
-                with K.if_(_all([rho < height, orow < out[-2]]) if equal else
-                           _all([rho < rows, orow < out[-2]]) if rows % warps
+                with K.if_(all_of([rho < height, orow < out[-2]]) if equal else
+                           all_of([rho < rows, orow < out[-2]]) if rows % warps
                            else (orow < out[-2])):
                     ebase = bases[s] + rho * (wbox * elem)
                     row_ok = None
                     if value is not None:
                         i_row = orow - lefts[-2]
                         conds = [i_row >= 0, i_row < dims[-2]]
-                        row_ok = _all(conds + ([outer_ok] if outer_ok is not None else []))
+                        row_ok = all_of(conds + ([outer_ok] if outer_ok is not None else []))
                     f = (flat_outer * out[-2] + orow) * out[-1] + c0
                     head = DynOps.mod(V - DynOps.mod(f, V), V)
                     n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
@@ -506,9 +500,9 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
                     # The ends: lanes 0..V-1 the head, V..2V-1 the tail.
                     with K.if_(lane < V):
                         x = lane
-                        with K.if_(_all([x < head, x < n_x])):
+                        with K.if_(all_of([x < head, x < n_x])):
                             B[f + x] = K.Expr(element(ebase, x, row_ok))
-                    with K.if_(_all([lane >= V, lane < 2 * V])):
+                    with K.if_(all_of([lane >= V, lane < 2 * V])):
                         x = head + n_vec * V + (lane - V)
                         with K.if_(x < n_x):
                             B[f + x] = K.Expr(element(ebase, x, row_ok))
@@ -544,7 +538,7 @@ def build_pad_simt(dtype: str, rank: int, grid: int = 1056, threads: int = 256,
         for f in K.range_(start, n, K.grid_dim() * threads):
             o = digits(f, out, DynOps)
             src = [x - l for x, l in zip(o, lefts)]
-            inside = _all([c >= 0 for c in src] + [c < d for c, d in zip(src, dims)])
+            inside = all_of([c >= 0 for c in src] + [c < d for c, d in zip(src, dims)])
             (v,) = K.if_else(inside, [elem], lambda: [A[tuple(src)].value],
                              lambda: [value])
             B[tuple(o)] = K.Expr(v)

@@ -303,7 +303,7 @@ def variants(plan) -> list:
         out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
         # The threads store the transposed tile, not the copy engine: level
         # with the engine's stores one tile a CTA on the H200 (the persistent
-        # form measured 2-10% slower: thread_store_forms).
+        # form measured 1.4-10% slower: thread_store_forms).
         out.append(thread_store_forms(plan)[1])
         c = plan.canonical
         shallow = plan_permute(c.shape, c.strides, c.perm, params["elem"], PERSISTENT_GRID,

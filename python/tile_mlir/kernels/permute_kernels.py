@@ -23,12 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import mlir.ir as ir
-from mlir.dialects import arith, llvm
+from mlir.dialects import llvm
 
 from .. import builder as K
 from .. import tma
 from ..builder import IrOps
-from .layout_ir import DynOps, digits, extents, product
+from .layout_ir import DynOps, all_of, digits, extents, product
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline, one_tile
 from .layout_plan import ELEM_DTYPES, SWIZZLE_SPANS, transpose_tile_extents
 from .opcodes import load_opcode, store_opcode
@@ -378,9 +378,6 @@ def thread_store_work(layout: TileLayout, threads: int, dtype: str):
     # serves every step.
     same_chunk = step_bytes % 1024 == 0
 
-    def both(a, b) -> K.Expr:
-        return K.Expr(arith.andi(K.Expr.of(a), K.Expr.of(b)))
-
     def stores(base, B, coords, dims, q):
         from ..builder.pointers import shared_pointer
         K.cta_sync()
@@ -391,14 +388,14 @@ def thread_store_work(layout: TileLayout, threads: int, dtype: str):
         for i in range(tsm.steps):
             addr = first + i * step_bytes if same_chunk else \
                 swizzled(base + byte0 + i * step_bytes, lay.swizzle)
-            ok = both(col_ok, coords[q] + rho0 + i * rps < dims[q])
+            conds = [col_ok, coords[q] + rho0 + i * rps < dims[q]]
             if (i + 1) * rps > lay.t_l:   # the last step's rows past the tile
-                ok = both(ok, rho0 + i * rps < lay.t_l)
+                conds.append(rho0 + i * rps < lay.t_l)
             at = list(coords)
             at[q], at[-1] = coords[q] + rho0 + i * rps, col
             if lay.wide_out:   # (..., D / W, W); a vector stays inside its W
                 at[-1:] = [IrOps.div(col, lay.width), IrOps.mod(col, lay.width)]
-            with K.if_(ok):
+            with K.if_(all_of(conds)):
                 value = llvm.load(vtype, shared_pointer(addr), alignment=vec_bytes)
                 K.vector_store(value, B, at, alignment=vec_bytes)
     return stores

@@ -25,11 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlir.dialects import arith
-
 from .. import builder as K
 from ..builder import IrOps
-from .layout_ir import DynOps, OutputOrderTiles, extents
+from .layout_ir import DynOps, OutputOrderTiles, all_of, extents
 from .layout_plan import ELEM_DTYPES, simt_row_box
 
 
@@ -92,10 +90,6 @@ def rows_geometry(params: dict, elem: int) -> SimtRowsGeometry:
                             params["threads"])
 
 
-def _and(a: K.Expr, b: K.Expr) -> K.Expr:
-    return K.Expr(arith.andi(a.value, b.value))
-
-
 def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int = 256,
                             name: str = "permute_simt_rows") -> K.KernelDef:
     """B = A.permute(perm) row by row (module docstring); A has runtime
@@ -149,7 +143,7 @@ def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int 
                 if not bounds:
                     B[out] = v
                     continue
-                with K.if_(bounds[0] if len(bounds) == 1 else _and(*bounds)):
+                with K.if_(bounds[0] if len(bounds) == 1 else all_of(bounds)):
                     B[out] = v
             return []
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlir.dialects import arith, vector
+from mlir.dialects import vector
 
 from .. import builder as K
 from ..builder import IrOps
-from .layout_ir import DynOps, OutputOrderTiles, extents, product
+from .layout_ir import DynOps, OutputOrderTiles, all_of, extents, product
 from .layout_plan import ELEM_DTYPES, VECTOR_BYTES
 
 WARP = 32
@@ -172,10 +172,6 @@ def simt_geometry(params: dict, elem: int) -> SimtTileGeometry:
                             params.get("vec", ""))
 
 
-def _and(a: K.Expr, b: K.Expr) -> K.Expr:
-    return K.Expr(arith.andi(a.value, b.value))
-
-
 def build_permute_simt_tiled(elem: int, perm, tile: int = 64, threads: int = 256,
                              grid: int = 0, tile_l: int | None = None, vec: str = "",
                              name: str = "permute_simt_tiled") -> K.KernelDef:
@@ -219,7 +215,7 @@ def build_permute_simt_tiled(elem: int, perm, tile: int = 64, threads: int = 256
             K.cta_sync()
             for i, j in (geo.store_slot(lane, warp, s) for s in range(geo.steps)):
                 out = output_at(src, i, j)
-                with K.if_(_and(i <= last_k, j <= last_l)):
+                with K.if_(all_of([i <= last_k, j <= last_l])):
                     B[out] = shared[i, j]
 
         def move_vectors_out(src, last_k, last_l) -> None:
@@ -242,7 +238,7 @@ def build_permute_simt_tiled(elem: int, perm, tile: int = 64, threads: int = 256
                 i, j, row, chunk = geo.vec_store_task(tid, s, DynOps)
                 out = output_at(src, i, j)
                 # Output rows are whole vectors: one in the tile is all in.
-                with K.if_(_and(i <= last_k, j <= last_l)):
+                with K.if_(all_of([i <= last_k, j <= last_l])):
                     K.vector_store(K.vector_load(vtype, shared, (row, chunk * width)), B, out)
 
         def move_vectors_in(src, last_k, last_l) -> None:
@@ -261,7 +257,7 @@ def build_permute_simt_tiled(elem: int, perm, tile: int = 64, threads: int = 256
             for s in range(geo.vec_steps):
                 i, j, row, chunk = geo.vec_store_task(tid, s, DynOps)
                 outs = [output_at(src, i, j + m) for m in range(width)]
-                with K.if_(_and(i <= last_k, j <= last_l)):
+                with K.if_(all_of([i <= last_k, j <= last_l])):
                     v = K.vector_load(vtype, shared, (row, chunk * width))
                     for m, out in enumerate(outs):
                         B[out] = K.Expr(vector.extract(v, [], [m]))

@@ -30,7 +30,8 @@ from .. import builder as K
 from .. import tma
 from ..builder import IrOps
 from ..builder.pointers import shared_pointer
-from .layout_ir import DynOps, boxed_offset, chunk_pair_vector, digits, extents, product
+from .layout_ir import (DynOps, all_of, boxed_offset, chunk_pair_vector, digits, extents,
+                        product)
 from .layout_call import rows_stage_bytes
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN
@@ -277,7 +278,7 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
                             K.vector_store(vector.from_elements(vtype, elems), B, (f + x0,))
                     with K.if_(slot == geo.slots - 1):  # the ends, element by element
                         for e in range(V - 1):
-                            with K.if_(_and(head > e, n_x > e)):
+                            with K.if_(all_of([head > e, n_x > e])):
                                 B[f + e] = K.Expr(src(e))
                             tail = head + n_vec * V + e
                             with K.if_(tail < n_x):
@@ -292,10 +293,6 @@ def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, n
     kdef.shared_bytes = st.shared_bytes
     kdef.geometry = geo
     return kdef
-
-
-def _and(a: K.Expr, b: K.Expr) -> K.Expr:
-    return K.Expr(arith.andi(a.value, b.value))
 
 
 def build_unfold_simt(elem: int, kernel, padding, stride, dilation, layout: str,
@@ -331,7 +328,7 @@ def build_unfold_simt(elem: int, kernel, padding, stride, dilation, layout: str,
             oy, ox = DynOps.div(pos, ow), DynOps.mod(pos, ow)
             y = oy * sh + i * dh - ph
             x = ox * sw + j * dw - pw
-            inside = _and(_and(y >= 0, y < h), _and(x >= 0, x < w))
+            inside = all_of([all_of([y >= 0, y < h]), all_of([x >= 0, x < w])])
             index = (b, ch, y, x) if nchw else (b, y, x, ch)
             (v,) = K.if_else(inside, [elem_type], lambda: [A[index].value],
                              lambda: [arith.constant(elem_type, 0)])
