@@ -171,11 +171,14 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
         claims.count_out()
 
 
-def one_tile(stages: Stages, load: Callable, work: Callable, store: Callable) -> None:
+def one_tile(stages: Stages, load: Callable, work: Callable,
+             store: Callable | None = None) -> None:
     """Tile `block_id` in stage 0: thread 0 loads it (`load(0, tile, bar,
     "tile")`, tile an index Expr), every thread waits and runs `work(0,
     tile)`, fence.proxy.async and a CTA barrier, then thread 0 issues
-    `store(0, tile)` and waits until the stores have read shared memory."""
+    `store(0, tile)` and waits until the stores have read shared memory.
+    With `store=None` (the threads wrote the output themselves) the CTA
+    ends after `work`: nothing reads the stage again."""
     tid = K.thread_id()
     bar = stages.barriers().ptr_to([0])
     tile = K.block_id()
@@ -187,6 +190,8 @@ def one_tile(stages: Stages, load: Callable, work: Callable, store: Callable) ->
         load(0, tile, bar, "tile")
     K.mbarrier_wait(bar, 0)
     work(0, tile)
+    if store is None:
+        return
     K.fence_proxy_async_shared_cta()
     K.cta_sync()
     with K.if_(tid == 0):

@@ -495,7 +495,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
                 stores(bases[s], B, coords, dims_b, geo.q)
 
             if per_cta:
-                one_tile(st, load, transpose_and_store, lambda s, tile: None)
+                one_tile(st, load, transpose_and_store)
             else:
                 all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load, transpose_and_store)
         elif per_cta:
