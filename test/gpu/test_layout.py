@@ -24,7 +24,8 @@ from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
 from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST,  # noqa: E402
                                             PAD_CHANNELS_LAST_VIEW, PAD_VIEWS,
                                             PAD_WIDEN_BENCH_SMALL, EXPANDED_PAD, EXPANDED_PERMUTE,
-                                            PERMUTE_BENCH_SMALL, THREAD_STORE_SHAPES, WIDE_VIEW,
+                                            PERMUTE_BENCH_SMALL, THREAD_LOAD_VIEWS,
+                                            THREAD_STORE_SHAPES, WIDE_VIEW,
                                             WIDE_VIEW_DIMS, WIDE_VIEW_PAD,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
@@ -86,6 +87,35 @@ def test_thread_stores_are_exact(case, elem, gen):
         pytest.skip(f"{plan.kind} plan: no transposed tile")
     forms = P.thread_store_forms(plan)
     assert len(forms) == 2
+    for name, kernel in forms:
+        out = torch.full_like(ref, -1).view(x.dtype)
+        P.run(plan, x, out, kernel)
+        torch.cuda.synchronize()
+        assert torch.equal(bits(out), ref), f"{name} of {plan.params}"
+
+
+THREAD_LOAD_CASES = [(shape, None, dims, elem) for shape, dims in THREAD_STORE_SHAPES
+                     for elem in (1, 2, 4, 8)] + THREAD_LOAD_VIEWS
+
+
+@pytest.mark.parametrize("case", THREAD_LOAD_CASES, ids=[_id(c) for c in THREAD_LOAD_CASES])
+def test_thread_loads_are_exact(case, gen):
+    # The transposes whose threads load the tile (benchmark variants), with
+    # the copy engine's stores and the threads' own, at every element size;
+    # views whose rows end inside a 16-byte vector.
+    shape, strides, dims, elem = case
+    P = importlib.import_module("tile_mlir.kernels.permute")
+    if strides is None:
+        x = random_bits(shape, elem, gen)
+    else:
+        extent = 1 + sum((d - 1) * s for d, s in zip(shape, strides))
+        x = random_bits((extent,), elem, gen).as_strided(shape, strides)
+    ref = bits(x).permute(dims).contiguous()
+    plan = plan_of(x.shape, x.stride(), dims, elem)
+    if plan.kind != "transpose":
+        pytest.skip(f"{plan.kind} plan: no transposed tile")
+    forms = P.thread_load_forms(plan)
+    assert len(forms) == 3
     for name, kernel in forms:
         out = torch.full_like(ref, -1).view(x.dtype)
         P.run(plan, x, out, kernel)

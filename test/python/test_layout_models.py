@@ -12,13 +12,14 @@ import pytest
 from tile_mlir.errors import TileUsageError
 from tile_mlir.kernels.layout_call import (FLAT_LAUNCH, _converter, as_tensor, flat_boxes_fit,
                                            flat_row_conditions)
+from tile_mlir.kernels.layout_cases import THREAD_LOAD_VIEWS
 from tile_mlir.kernels.layout_plan import channels_last_like
 from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
                                             model_unfold_nchw, model_unfold_nhwc,
                                             model_unfold_taps)
 from tile_mlir.kernels.layout_plan import (ENGINE_NAN, contiguous_strides, plan_pad,
                                            plan_unfold, unfold_spec)
-from tile_mlir.kernels.permute import plan_for
+from tile_mlir.kernels.permute import plan_for, thread_load_forms
 from tile_mlir.kernels.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
 
 from layout_bits import bits
@@ -67,6 +68,44 @@ def test_thread_stores_model_equals_numpy(shape, dims, elem, threads):
     x = bits(np.random.default_rng(elem * 31 + threads), shape, elem)
     got = model_permute(dataclasses.replace(plan, params=p), x)
     assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
+
+
+@pytest.mark.parametrize("stores", [False, True], ids=["engine stores", "thread stores"])
+@pytest.mark.parametrize("threads", [256, 512])
+@pytest.mark.parametrize("shape,dims,elem", THREAD_STORES)
+def test_thread_loads_model_equals_numpy(shape, dims, elem, threads, stores):
+    """The transposes whose threads load the tile: every image byte written
+    once (the model raises otherwise), the result equal to NumPy's permute."""
+    plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+    assert plan.kind == "transpose"
+    p = {**plan.params, "thread_load": True, "thread_store": stores, "threads": threads}
+    x = bits(np.random.default_rng(elem * 37 + threads), shape, elem)
+    got = model_permute(dataclasses.replace(plan, params=p), x)
+    assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
+
+
+@pytest.mark.parametrize("shape,strides,dims,elem", THREAD_LOAD_VIEWS)
+def test_thread_loads_of_ragged_rows(shape, strides, dims, elem):
+    """Views whose rows end inside a 16-byte vector: the vectors across the
+    end are gathered with clamped coordinates, and what lands past the edge
+    never reaches the output."""
+    from tile_mlir.kernels.layout_model import model_transpose
+    from tile_mlir.kernels.permute_kernels import TransposeGeometry
+    plan = plan_for(shape, strides, dims, elem)
+    assert plan.kind == "transpose" and shape[-1] * elem % 16
+    p = plan.params
+    rng = np.random.default_rng(elem)
+    base = bits(rng, (int(np.dot(np.subtract(shape, 1), strides)) + 1,), elem)
+    x = np.lib.stride_tricks.as_strided(base, shape, [s * elem for s in strides])
+    c = plan.canonical
+    A = np.lib.stride_tricks.as_strided(base, c.shape, [s * elem for s in c.strides])
+    geo = TransposeGeometry.make(p["perm"], p["tile"], p["span"], elem, p["gather"])
+    want = np.ascontiguousarray(x.transpose(dims)).reshape(-1)
+    for name, (_, k) in thread_load_forms(plan):
+        out = np.zeros(tuple(c.shape[a] for a in c.perm), dtype=base.dtype)
+        got = model_transpose(geo, A, out, k["threads"], thread_load=True,
+                              thread_store=k.get("thread_store", False))
+        assert np.array_equal(got.reshape(-1), want), name
 
 
 WALKS = [((200, 136), (1, 0), (0, 1)), ((600, 400), (1, 0), (0, 2)), ((600, 400), (1, 0), (0, 4)),

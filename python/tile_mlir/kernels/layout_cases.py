@@ -59,6 +59,14 @@ THREAD_STORE_SHAPES = [
     ((4, 8, 12, 8, 64), (4, 3, 2, 1, 0)),
 ]
 
+# Views whose innermost extent is not a whole number of 16-byte vectors,
+# (shape, strides, dims, elem), for the threads' loads: a vector across
+# the rows' end is gathered element by element.
+THREAD_LOAD_VIEWS = [
+    ((200, 36), (64, 1), (1, 0), 2), ((200, 40, 36), (2560, 64, 1), (2, 1, 0), 2),
+    ((3, 200, 38), (12800, 64, 1), (0, 2, 1), 4),
+]
+
 
 def permute_test_cases():
     """(shape, dims, elem) of the GPU test."""

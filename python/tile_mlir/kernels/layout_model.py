@@ -111,11 +111,40 @@ def _thread_stores(shared: np.ndarray, lay, threads: int, dst, q: int, B: np.nda
             written[where] += 1
 
 
+def _thread_loads(shared: np.ndarray, lay, tile, threads: int, src, A: np.ndarray) -> None:
+    """build_permute_transpose's `thread_load`: each thread's vectors of the
+    input image (ThreadLoadMap) read from A at their coordinates, clamped
+    to A's edges as the kernel clamps them, and written at their swizzled
+    addresses. Raises where an image byte is written twice or not at all."""
+    from ..emulator.swizzle import swizzle_address
+    from .permute_kernels import ThreadLoadMap
+    tlm = ThreadLoadMap(lay, tuple(tile), threads)
+    V = tlm.VECTOR // lay.elem
+    raw = shared.view(np.uint8)
+    hits = np.zeros(lay.tile_bytes, dtype=np.int64)
+    for tid in range(threads):
+        for i in range(tlm.steps):
+            if tid + i * threads >= tlm.vectors:
+                continue
+            byte = tlm.image_byte(tid, i)
+            off = tlm.offsets(byte, IntDynOps)
+            at = [min(o + d, n - 1) for o, d, n in zip(src[:-1], off[:-1], A.shape[:-1])]
+            cols = [min(src[-1] + off[-1] + m, A.shape[-1] - 1) for m in range(V)]
+            phys = swizzle_address(byte, lay.swizzle)
+            raw[phys:phys + tlm.VECTOR] = A[tuple(at)][cols].view(np.uint8)
+            hits[phys:phys + tlm.VECTOR] += 1
+    if not (hits == 1).all():
+        raise AssertionError(f"thread loads: {int((hits == 0).sum())} image bytes never "
+                             f"written, {int((hits > 1).sum())} written twice")
+
+
 def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
-                    method: str | None = None, thread_store: bool = False) -> np.ndarray:
-    """build_permute_transpose: load boxes, the in-place transpose, stores
-    (the copy engine's, or with `thread_store` the threads'; these raise
-    where an element would be written twice or not at all)."""
+                    method: str | None = None, thread_store: bool = False,
+                    thread_load: bool = False) -> np.ndarray:
+    """build_permute_transpose: load boxes (or with `thread_load` the
+    threads' vectors), the in-place transpose, stores (the copy engine's,
+    or with `thread_store` the threads'; these raise where an element would
+    be written twice or not at all)."""
     from .permute_kernels import transpose_method
     written = np.zeros(B.shape, dtype=np.int64)
     lay = geo.layout
@@ -126,7 +155,9 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
         shared = _shared(lay.tile_bytes)
         A_view = A.reshape(A.shape[:-1] + (A.shape[-1] // lay.width, lay.width)) \
             if lay.wide_in else A
-        for box, step, off in geo.load_boxes():
+        if thread_load:
+            _thread_loads(shared, lay, geo.tile, threads, src, A)
+        for box, step, off in ([] if thread_load else geo.load_boxes()):
             emulator.load(shared, off, A_view, box=box,
                           coords=geo.split(src[:-1] + (src[-1] + step,), lay.wide_in),
                           swizzle=lay.swizzle)
@@ -178,7 +209,7 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
                                      p.get("wide_out", False), p.get("walk", ()),
                                      p.get("order", ()))
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"),
-                               p.get("thread_store", False))
+                               p.get("thread_store", False), p.get("thread_load", False))
     if plan.kind == "simt" and p.get("cols"):
         from .permute_simt_rows import rows_geometry
         return model_simt_rows(rows_geometry(p, elem), input_view(plan, x), B)

@@ -172,23 +172,30 @@ def all_thread_pipeline(stages: Stages, Ctr: K.Buffer, n_tiles: K.Expr, load: Ca
 
 
 def one_tile(stages: Stages, load: Callable, work: Callable,
-             store: Callable | None = None) -> None:
+             store: Callable | None = None, threads_load: bool = False) -> None:
     """Tile `block_id` in stage 0: thread 0 loads it (`load(0, tile, bar,
     "tile")`, tile an index Expr), every thread waits and runs `work(0,
     tile)`, fence.proxy.async and a CTA barrier, then thread 0 issues
     `store(0, tile)` and waits until the stores have read shared memory.
     With `store=None` (the threads wrote the output themselves) the CTA
-    ends after `work`: nothing reads the stage again."""
+    ends after `work`: nothing reads the stage again. `threads_load`: every
+    thread loads its share itself (`load(0, tile)`) and a CTA barrier,
+    not an mbarrier, orders the loads before `work`."""
     tid = K.thread_id()
-    bar = stages.barriers().ptr_to([0])
-    tile = K.block_id()
-    with K.if_(tid == 0):
-        K.mbarrier_init(bar, 1)
-    K.cta_sync()
-    with K.if_(tid == 0):
-        K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("tile"))
-        load(0, tile, bar, "tile")
-    K.mbarrier_wait(bar, 0)
+    if threads_load:
+        tile = K.block_id()
+        load(0, tile)
+        K.cta_sync()
+    else:
+        bar = stages.barriers().ptr_to([0])
+        tile = K.block_id()
+        with K.if_(tid == 0):
+            K.mbarrier_init(bar, 1)
+        K.cta_sync()
+        with K.if_(tid == 0):
+            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("tile"))
+            load(0, tile, bar, "tile")
+        K.mbarrier_wait(bar, 0)
     work(0, tile)
     if store is None:
         return

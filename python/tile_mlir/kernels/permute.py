@@ -305,6 +305,8 @@ def variants(plan) -> list:
         # with the engine's stores one tile a CTA on the H200 (the persistent
         # form measured 1.4-10% slower: thread_store_forms).
         out.append(thread_store_forms(plan)[1])
+        # The threads load the tile too, as Triton's pointer kernels do.
+        out += thread_load_forms(plan)
         c = plan.canonical
         shallow = plan_permute(c.shape, c.strides, c.perm, params["elem"], PERSISTENT_GRID,
                                deeper=False)
@@ -497,6 +499,34 @@ def thread_store_forms(plan) -> list:
                                                     "threads": 512, "thread_store": True}))]
 
 
+def thread_load_forms(plan) -> list:
+    """(name, kernel) of a transposing plan's kernel with the threads
+    loading the tile (`thread_load`, one tile a CTA): with the copy
+    engine's stores and with the threads' own, at 512 threads, and the
+    latter at 256 (the CTA of Triton's fastest transposes)."""
+    builder, params = kernel_for(plan)
+    one = {**params, "grid": 0, "stages": 1, "thread_load": True}
+    return [("1tile t512 thread loads", (builder, {**one, "threads": 512})),
+            ("1tile t512 thread loads and stores", (builder, {**one, "threads": 512,
+                                                              "thread_store": True})),
+            ("1tile t256 thread loads and stores", (builder, {**one, "threads": 256,
+                                                              "thread_store": True}))]
+
+
+def thread_load_test_recipes() -> list:
+    """The threads' loads of THREAD_STORE_SHAPES' transposing plans at every
+    element size, and of THREAD_LOAD_VIEWS (the GPU test's)."""
+    from .layout_cases import ELEMS, THREAD_LOAD_VIEWS, THREAD_STORE_SHAPES
+    cases = [(shape, contiguous_strides(shape), dims, elem)
+             for shape, dims in THREAD_STORE_SHAPES for elem in ELEMS] + THREAD_LOAD_VIEWS
+    out = []
+    for shape, strides, dims, elem in cases:
+        plan = plan_for(shape, strides, dims, elem)
+        if plan.kind == "transpose":
+            out += [kernel for _, kernel in thread_load_forms(plan)]
+    return out
+
+
 def thread_store_test_recipes() -> list:
     """The threads' stores of THREAD_STORE_SHAPES' transposing plans at
     every element size (the GPU test's)."""
@@ -536,4 +566,4 @@ def cache_recipes() -> list:
         plan = plan_for(shape, contiguous_strides(shape), dims, elem)
         narrow += [kernel for _, kernel in variants(plan)] + [kernel_for(simt_plan(plan))]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes() +
-                          thread_store_test_recipes() + narrow)
+                          thread_store_test_recipes() + thread_load_test_recipes() + narrow)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import mlir.ir as ir
-from mlir.dialects import llvm
+from mlir.dialects import llvm, vector
 
 from .. import builder as K
 from .. import tma
@@ -401,6 +401,110 @@ def thread_store_work(layout: TileLayout, threads: int, dtype: str):
     return stores
 
 
+@dataclass(frozen=True)
+class ThreadLoadMap:
+    """Which 16-byte vectors of a tile's input image each thread loads
+    (build_permute_transpose's `thread_load`): thread t takes vectors t + i *
+    threads of the image in byte order (the last step's vectors past the
+    image skipped), so a warp's lanes read consecutive pieces of the tile's
+    input rows. `offsets` maps a vector back to the input element the copy
+    engine's load box puts at its first byte. Written over `ops` so the CPU
+    model steps the same map."""
+    layout: TileLayout
+    tile: tuple      # the tile's extent along each input axis
+    threads: int
+
+    VECTOR = 16
+
+    @property
+    def vectors(self) -> int:
+        return self.layout.tile_bytes // self.VECTOR
+
+    @property
+    def steps(self) -> int:
+        return -(-self.vectors // self.threads)
+
+    def image_byte(self, tid, i: int):
+        """The logical (unswizzled) image byte of thread tid's i-th vector."""
+        return (tid + i * self.threads) * self.VECTOR
+
+    def offsets(self, byte, ops) -> tuple:
+        """Offsets from the tile's origin along each input axis of the
+        element at logical image byte `byte`: the image is the load boxes
+        one after another (one row-major box of the whole tile with
+        `wide_in`, else T_l / W boxes of W columns), each row-major."""
+        lay = self.layout
+        extents, inner = list(self.tile), 0
+        if not lay.wide_in:
+            box_bytes = lay.t_k * lay.span
+            inner = ops.div(byte, box_bytes) * lay.width
+            byte = ops.mod(byte, box_bytes)
+            extents[-1] = lay.width
+        n = ops.div(byte, lay.elem)
+        out = []
+        for e in reversed(extents):
+            out.append(ops.mod(n, e) if e > 1 else 0)
+            n = ops.div(n, e) if e > 1 else n
+        out.reverse()
+        out[-1] = out[-1] + inner
+        return tuple(out)
+
+
+def thread_load_work(layout: TileLayout, tile, threads: int, dtype: str):
+    """loads(base, A, origin, dims): every thread loads its vectors
+    (ThreadLoadMap) of the tile whose input coordinates start at `origin`
+    (unsplit; A's extents `dims`, the innermost unsplit) from A (seen as
+    (..., D / W, W) with `wide_in`) and writes them, swizzled, where the
+    copy engine's load boxes would have. Every load is issued before the
+    first shared write. Coordinates past an edge are clamped to it, so
+    every load is in bounds and none is predicated; what they fetch lands
+    at image places whose output lies past the output's edges, which
+    nothing stores. A vector that crosses the innermost edge is gathered
+    element by element (clamped likewise)."""
+    from ..builder.pointers import shared_pointer
+    lay = layout
+    tlm = ThreadLoadMap(lay, tuple(tile), threads)
+    width = tlm.VECTOR // lay.elem
+    vtype = ir.VectorType.get([width], K.element_type(dtype))
+    tid = K.thread_id()
+
+    def loads(base, A, origin, dims):
+        def index(at, col):
+            if lay.wide_in:   # (..., D / W, W); a vector stays inside its W
+                return tuple(at) + (IrOps.div(col, lay.width), IrOps.mod(col, lay.width))
+            return tuple(at) + (col,)
+
+        pending = []
+        for i in range(tlm.steps):
+            byte = tlm.image_byte(tid, i)
+            if (i + 1) * threads > tlm.vectors:   # the last step's vectors past the image
+                byte = DynOps.min(byte, tlm.image_byte(tlm.vectors - 1, 0))
+            off = tlm.offsets(byte, DynOps)
+            at = [o + d if t == 1 else DynOps.min(o + d, n - 1)
+                  for o, d, t, n in zip(origin[:-1], off[:-1], tile[:-1], dims[:-1])]
+            col, last = origin[-1] + off[-1], dims[-1] - 1
+
+            def whole(at=at, col=col):
+                return [K.vector_load(vtype, A, index(at, col))]
+
+            def gathered(at=at, col=col, last=last):
+                return [vector.from_elements(vtype, [
+                    A[index(at, DynOps.min(col + m, last))].value for m in range(width)])]
+
+            value = K.if_else(col + width <= dims[-1], [vtype], whole, gathered)[0]
+            pending.append((i, byte, value))
+        for i, byte, value in pending:
+            def put(byte=byte, value=value):
+                llvm.store(value, shared_pointer(swizzled(base + byte, lay.swizzle)),
+                           alignment=tlm.VECTOR)
+            if (i + 1) * threads > tlm.vectors:
+                with K.if_(tid + i * threads < tlm.vectors):
+                    put()
+            else:
+                put()
+    return loads
+
+
 def transpose_method(elem: int, method: str | None) -> str:
     method = method or ("ldmatrix" if elem == 2 else "scalar")
     if method not in ("ldmatrix", "scalar") or (method == "ldmatrix" and elem != 2):
@@ -412,7 +516,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
                             store_lag: int = 1, grid: int = 132, threads: int = 256,
                             method: str | None = None, gather=(), wide_in: bool = False,
                             wide_out: bool = False, evict_first: str = "", walk=(),
-                            order=(), thread_store: bool = False,
+                            order=(), thread_store: bool = False, thread_load: bool = False,
                             name: str = "permute_transpose") -> K.KernelDef:
     """B = A.permute(perm) for a perm that moves the innermost axis: T_k x T_l
     tiles (`TransposeGeometry`: tile = (extent along input axis
@@ -430,7 +534,9 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     g), the tile walk in blocks of g tiles along input axis `axis`
     (TiledGeometry.walk); `order`, the tile order (TiledGeometry.tile_order).
     `thread_store`: the threads store the transposed tile with 16-byte
-    vector stores (`thread_store_work`) instead of the copy engine."""
+    vector stores (`thread_store_work`) instead of the copy engine;
+    `thread_load` (one tile a CTA only): the threads load it with 16-byte
+    vector loads (`thread_load_work`), the copy engine none."""
     perm = _check_perm(perm)
     r = len(perm)
     if perm[-1] == r - 1:
@@ -452,6 +558,9 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     if max(rank_a, rank_b) > 5:
         raise ValueError("a wide box needs one more axis than the copy engine's 5")
     per_cta = grid == 0
+    if thread_load and not per_cta:
+        raise ValueError(f"thread_load with grid {grid}: the threads load one tile a CTA "
+                         f"(grid=0) only")
     st = Stages(1 if per_cta else stages, -(-lay.tile_bytes // 1024) * 1024)
     stages = st.count
     (load_policy, load_hint), (store_policy, store_hint) = (
@@ -471,8 +580,14 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
         bases = [K.base_address(ins[s][0][0]) for s in range(stages)]
         work = transpose_work(lay, threads, method)
 
-        def load(s, ticket, bar, tag):
+        if thread_load:
+            thread_loads = thread_load_work(lay, geo.tile, threads, dtype)
+
+        def load(s, ticket, bar=None, tag=None):
             coords, _ = geo.origin(tile_index(ticket), counts, DynOps)
+            if thread_load:
+                thread_loads(bases[s], A, coords, dims)
+                return
             for buf, b, step in ins[s]:
                 c = geo.split(coords[:-1] + (coords[-1] + step,), wide_in)
                 tma.apply(load_opcode(rank_a, load_hint), buf, A, box=b, coords=c,
@@ -495,11 +610,11 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
                 stores(bases[s], B, coords, dims_b, geo.q)
 
             if per_cta:
-                one_tile(st, load, transpose_and_store)
+                one_tile(st, load, transpose_and_store, threads_load=thread_load)
             else:
                 all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load, transpose_and_store)
         elif per_cta:
-            one_tile(st, load, lambda s, tile: work(bases[s]), store)
+            one_tile(st, load, lambda s, tile: work(bases[s]), store, threads_load=thread_load)
         else:
             all_thread_pipeline(st, Ctr, geo.n_tiles(counts), load,
                                 lambda s, ticket: work(bases[s]), store, store_lag)
