@@ -79,14 +79,19 @@ def test_thread_stores_are_exact(case, elem, gen):
     # The transposes whose threads store the tile (a benchmark variant), at
     # every element size, persistent and one tile a CTA.
     shape, dims = case
+    check_transpose_forms(random_bits(shape, elem, gen), dims, "thread_store_forms", 2)
+
+
+def check_transpose_forms(x, dims, forms_of: str, count: int) -> None:
+    """Each of permute.`forms_of`(plan)'s `count` kernels of x's transposing
+    plan, bit-exact against torch into an output poisoned with all-ones bits."""
     P = importlib.import_module("tile_mlir.kernels.permute")
-    x = random_bits(shape, elem, gen)
     ref = bits(x).permute(dims).contiguous()
-    plan = plan_of(x.shape, x.stride(), dims, elem)
+    plan = plan_of(x.shape, x.stride(), dims, x.element_size())
     if plan.kind != "transpose":
         pytest.skip(f"{plan.kind} plan: no transposed tile")
-    forms = P.thread_store_forms(plan)
-    assert len(forms) == 2
+    forms = getattr(P, forms_of)(plan)
+    assert len(forms) == count
     for name, kernel in forms:
         out = torch.full_like(ref, -1).view(x.dtype)
         P.run(plan, x, out, kernel)
@@ -104,23 +109,12 @@ def test_thread_loads_are_exact(case, gen):
     # the copy engine's stores and the threads' own, at every element size;
     # views whose rows end inside a 16-byte vector.
     shape, strides, dims, elem = case
-    P = importlib.import_module("tile_mlir.kernels.permute")
     if strides is None:
         x = random_bits(shape, elem, gen)
     else:
         extent = 1 + sum((d - 1) * s for d, s in zip(shape, strides))
         x = random_bits((extent,), elem, gen).as_strided(shape, strides)
-    ref = bits(x).permute(dims).contiguous()
-    plan = plan_of(x.shape, x.stride(), dims, elem)
-    if plan.kind != "transpose":
-        pytest.skip(f"{plan.kind} plan: no transposed tile")
-    forms = P.thread_load_forms(plan)
-    assert len(forms) == 3
-    for name, kernel in forms:
-        out = torch.full_like(ref, -1).view(x.dtype)
-        P.run(plan, x, out, kernel)
-        torch.cuda.synchronize()
-        assert torch.equal(bits(out), ref), f"{name} of {plan.params}"
+    check_transpose_forms(x, dims, "thread_load_forms", 3)
 
 
 @pytest.mark.parametrize("elem", [1, 2, 4, 8])
