@@ -43,6 +43,16 @@ KERNELS = {
                                                            wide_in=True, wide_out=True,
                                                            evict_first="load"),
                            {"ldmatrix": 1, "L2::cache_hint": 1, "%ctaid.x": 1}),
+    # The threads load the tile: 16-byte vectors, every load before the
+    # first shared write; element loads only where a row can end inside a
+    # vector (no wide boxes).
+    "transpose_thread_load_wide": (lambda: build_permute_transpose(
+        2, (1, 0), (128, 128), grid=0, threads=512, wide_in=True, wide_out=True,
+        thread_load=True), {"ld.global.v4": 4, "st.shared.v4": 4, "ldmatrix": 4,
+                            "tensor.3d.global.shared::cta": 1}),
+    "transpose_thread_load_stores": (lambda: build_permute_transpose(
+        4, (0, 2, 1), (64, 64), grid=0, thread_load=True, thread_store=True),
+        {"ld.global.v4": 4, "ld.global.b32": 16, "st.global.v4": 4}),
     "permute_simt": (lambda: build_permute_simt(4, (2, 0, 1)), {"ld.global": 1}),
     "permute_simt_tiled": (lambda: build_permute_simt_tiled(2, (0, 2, 1)),
                            {"ld.global.b16": 16, "st.shared.b16": 16, "ld.shared.b16": 16,
@@ -119,6 +129,39 @@ def test_flat_pad_takes_the_engines_fill_only():
     with pytest.raises(ValueError, match="flat: the copy engine's fill only"):
         compiler.compile(build_pad_rows("i16", 3, 136, 2, 43, "value", flat=True), "sm_90a",
                          cubin=False)
+
+
+def test_thread_loads_issue_no_engine_load():
+    art = compiler.compile(build_permute_transpose(2, (1, 0), (128, 128), grid=0, threads=512,
+                                                   wide_in=True, wide_out=True,
+                                                   thread_load=True), "sm_90a", cubin=False)
+    assert "cp.async.bulk.tensor.3d.shared::cluster.global" not in art.ptx
+    assert "ld.global.b16" not in art.ptx   # wide rows: no vector crosses a row's end
+    assert "mbarrier" not in art.ptx
+
+
+@pytest.mark.parametrize("kwargs,rule", [
+    ({"stages": 3}, "one tile a CTA"),
+    ({"grid": 0, "evict_first": "load"}, "take no L2 policy")])
+def test_thread_loads_reject_what_they_cannot_do(kwargs, rule):
+    with pytest.raises(ValueError, match=rule):
+        compiler.compile(build_permute_transpose(2, (1, 0), (128, 128), thread_load=True,
+                                                 **kwargs), "sm_90a", cubin=False)
+
+
+@pytest.mark.parametrize("shape,strides,elem", [((40, 40), (40, 1), 2), ((24, 24), (24, 1), 4),
+                                                ((24, 24), (24, 1), 8), ((200, 36), (64, 1), 2)])
+def test_every_listed_variant_builds(shape, strides, elem):
+    # Small tiles, plans of other than 256 threads, rows that end inside a
+    # vector: the benchmark's variants and the thread forms list only
+    # kernels that build.
+    P = importlib.import_module("tile_mlir.kernels.permute")
+    plan = P.plan_for(shape, strides, (1, 0), elem)
+    assert plan.kind == "transpose"
+    kernels = P.variants(plan) + P.thread_store_forms(plan) + P.thread_load_forms(plan)
+    for name, (builder, params) in kernels:
+        art = compiler.compile(cache.resolve_builder(builder)(**params), "sm_90a", cubin=False)
+        assert art.ptx, name
 
 
 @pytest.mark.parametrize("op,case", [

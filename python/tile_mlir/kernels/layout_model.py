@@ -113,23 +113,24 @@ def _thread_stores(shared: np.ndarray, lay, threads: int, dst, q: int, B: np.nda
 
 def _thread_loads(shared: np.ndarray, lay, tile, threads: int, src, A: np.ndarray) -> None:
     """build_permute_transpose's `thread_load`: each thread's vectors of the
-    input image (ThreadLoadMap) read from A at their coordinates, clamped
-    to A's edges as the kernel clamps them, and written at their swizzled
-    addresses. Raises where an image byte is written twice or not at all."""
+    input image (ThreadLoadMap: the same bytes, the same clamped
+    coordinates, a vector across a row's end read element by element),
+    written at their swizzled addresses. Raises where an image byte is
+    written twice or not at all."""
     from ..emulator.swizzle import swizzle_address
     from .permute_kernels import ThreadLoadMap
     tlm = ThreadLoadMap(lay, tuple(tile), threads)
-    V = tlm.VECTOR // lay.elem
     raw = shared.view(np.uint8)
     hits = np.zeros(lay.tile_bytes, dtype=np.int64)
+    inner = A.shape[-1]
     for tid in range(threads):
         for i in range(tlm.steps):
-            if tid + i * threads >= tlm.vectors:
+            if not tlm.stored(i) and tid + i * threads >= tlm.vectors:
                 continue
-            byte = tlm.image_byte(tid, i)
-            off = tlm.offsets(byte, IntDynOps)
-            at = [min(o + d, n - 1) for o, d, n in zip(src[:-1], off[:-1], A.shape[:-1])]
-            cols = [min(src[-1] + off[-1] + m, A.shape[-1] - 1) for m in range(V)]
+            byte = tlm.image_byte(tid, i, IntDynOps)
+            at, col = tlm.source(src, byte, A.shape, IntDynOps)
+            cols = list(range(col, col + tlm.elements)) if col + tlm.elements <= inner else \
+                tlm.columns(col, inner, IntDynOps)
             phys = swizzle_address(byte, lay.swizzle)
             raw[phys:phys + tlm.VECTOR] = A[tuple(at)][cols].view(np.uint8)
             hits[phys:phys + tlm.VECTOR] += 1
@@ -145,7 +146,7 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
     threads' vectors), the in-place transpose, stores (the copy engine's,
     or with `thread_store` the threads'; these raise where an element would
     be written twice or not at all)."""
-    from .permute_kernels import transpose_method
+    from .smem_transpose import transpose_method
     written = np.zeros(B.shape, dtype=np.int64)
     lay = geo.layout
     method = transpose_method(lay.elem, method if not lay.k_fields else "scalar")

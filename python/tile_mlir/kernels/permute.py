@@ -29,6 +29,7 @@ from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (SIMT_TILES, box_tiles, contiguous_strides, merged_out_view,
                           normalize_dims, plan_or_dense, plan_permute, simt_row_box, split_view,
                           transpose_tile_extents)
+from .smem_transpose import threads_error, transpose_method, transpose_tile
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PERMUTE_BOXES = "tile_mlir.kernels.permute_kernels:build_permute_boxes"
@@ -279,8 +280,7 @@ def variants(plan) -> list:
     out = [("default", (builder, params))]
     if plan.kind == "transpose":
         g = params["grid"] // PERSISTENT_GRID
-        if params["threads"] == 256:
-            other = 256 if params["threads"] == 512 else 512
+        other = 256 if params["threads"] == 512 else 512
         out.append((f"t{other}", (builder, {**params, "threads": other})))
         if g == 1:
             out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
@@ -304,7 +304,7 @@ def variants(plan) -> list:
         # The threads store the transposed tile, not the copy engine: level
         # with the engine's stores one tile a CTA on the H200 (the persistent
         # form measured 1.4-10% slower: thread_store_forms).
-        out.append(thread_store_forms(plan)[1])
+        out += [form for form in thread_store_forms(plan) if form[0].startswith("1tile")]
         # The threads load the tile too, as Triton's pointer kernels do.
         out += thread_load_forms(plan)
         c = plan.canonical
@@ -326,6 +326,7 @@ def variants(plan) -> list:
             if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
                 out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
                         for a, b in ((64, 256), (256, 64))]
+        out = [(name, k) for name, k in out if threads_fit(k[1])]
     elif plan.kind == "boxes":
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
         out.append(("g264 s4", (builder, {**params, "stages": 4})))
@@ -489,54 +490,58 @@ def variant_test_recipes() -> list:
     return out
 
 
+def threads_fit(params) -> bool:
+    """Whether a transposing kernel's threads can share its tile's in-place
+    transpose (smem_transpose.threads_error): the variants and forms that
+    set a thread count of their own keep only such kernels."""
+    tile = transpose_tile(params["perm"], params["tile"], params["span"], params["elem"],
+                          params["gather"])[2]
+    method = transpose_method(params["elem"],
+                              "scalar" if tile.k_fields else params.get("method"))
+    return threads_error(tile, params["threads"], method) is None
+
+
 def thread_store_forms(plan) -> list:
     """(name, kernel) of a transposing plan's kernel with the threads
     storing the tile (`thread_store`): persistent, and one tile a CTA of
-    512 threads (the benchmark's variant)."""
+    512 threads (the benchmark's variant) where its tile allows."""
     builder, params = kernel_for(plan)
-    return [("thread stores", (builder, {**params, "thread_store": True})),
-            ("1tile t512 thread stores", (builder, {**params, "grid": 0, "stages": 1,
-                                                    "threads": 512, "thread_store": True}))]
+    forms = [("thread stores", (builder, {**params, "thread_store": True})),
+             ("1tile t512 thread stores", (builder, {**params, "grid": 0, "stages": 1,
+                                                     "threads": 512, "thread_store": True}))]
+    return [(name, k) for name, k in forms if threads_fit(k[1])]
 
 
 def thread_load_forms(plan) -> list:
     """(name, kernel) of a transposing plan's kernel with the threads
     loading the tile (`thread_load`, one tile a CTA): with the copy
     engine's stores and with the threads' own, at 512 threads, and the
-    latter at 256 (the CTA of Triton's fastest transposes)."""
+    latter at 256 (the CTA of Triton's fastest transposes), where the tile
+    allows."""
     builder, params = kernel_for(plan)
     one = {**params, "grid": 0, "stages": 1, "thread_load": True}
-    return [("1tile t512 thread loads", (builder, {**one, "threads": 512})),
-            ("1tile t512 thread loads and stores", (builder, {**one, "threads": 512,
-                                                              "thread_store": True})),
-            ("1tile t256 thread loads and stores", (builder, {**one, "threads": 256,
-                                                              "thread_store": True}))]
+    forms = [("1tile t512 thread loads", (builder, {**one, "threads": 512})),
+             ("1tile t512 thread loads and stores", (builder, {**one, "threads": 512,
+                                                               "thread_store": True})),
+             ("1tile t256 thread loads and stores", (builder, {**one, "threads": 256,
+                                                               "thread_store": True}))]
+    return [(name, k) for name, k in forms if threads_fit(k[1])]
 
 
-def thread_load_test_recipes() -> list:
-    """The threads' loads of THREAD_STORE_SHAPES' transposing plans at every
-    element size, and of THREAD_LOAD_VIEWS (the GPU test's)."""
+def thread_form_test_recipes() -> list:
+    """The threads' stores and loads (thread_store_forms, thread_load_forms)
+    of THREAD_STORE_SHAPES' transposing plans at every element size, and
+    the loads of THREAD_LOAD_VIEWS (the GPU tests')."""
     from .layout_cases import ELEMS, THREAD_LOAD_VIEWS, THREAD_STORE_SHAPES
-    cases = [(shape, contiguous_strides(shape), dims, elem)
-             for shape, dims in THREAD_STORE_SHAPES for elem in ELEMS] + THREAD_LOAD_VIEWS
+    dense = [(shape, contiguous_strides(shape), dims, elem)
+             for shape, dims in THREAD_STORE_SHAPES for elem in ELEMS]
     out = []
-    for shape, strides, dims, elem in cases:
-        plan = plan_for(shape, strides, dims, elem)
-        if plan.kind == "transpose":
-            out += [kernel for _, kernel in thread_load_forms(plan)]
-    return out
-
-
-def thread_store_test_recipes() -> list:
-    """The threads' stores of THREAD_STORE_SHAPES' transposing plans at
-    every element size (the GPU test's)."""
-    from .layout_cases import ELEMS, THREAD_STORE_SHAPES
-    out = []
-    for shape, dims in THREAD_STORE_SHAPES:
-        for elem in ELEMS:
-            plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+    for forms, cases in ((thread_store_forms, dense),
+                         (thread_load_forms, dense + THREAD_LOAD_VIEWS)):
+        for shape, strides, dims, elem in cases:
+            plan = plan_for(shape, strides, dims, elem)
             if plan.kind == "transpose":
-                out += [kernel for _, kernel in thread_store_forms(plan)]
+                out += [kernel for _, kernel in forms(plan)]
     return out
 
 
@@ -566,4 +571,4 @@ def cache_recipes() -> list:
         plan = plan_for(shape, contiguous_strides(shape), dims, elem)
         narrow += [kernel for _, kernel in variants(plan)] + [kernel_for(simt_plan(plan))]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes() +
-                          thread_store_test_recipes() + thread_load_test_recipes() + narrow)
+                          thread_form_test_recipes() + narrow)

@@ -30,9 +30,10 @@ from .. import tma
 from ..builder import IrOps
 from .layout_ir import DynOps, all_of, digits, extents, product
 from .layout_pipeline import Stages, all_thread_pipeline, one_thread_pipeline, one_tile
-from .layout_plan import ELEM_DTYPES, SWIZZLE_SPANS, transpose_tile_extents
+from .layout_plan import ELEM_DTYPES, SWIZZLE_SPANS
 from .opcodes import load_opcode, store_opcode
-from .smem_transpose import ScalarTranspose, TileLayout
+from .smem_transpose import (ScalarTranspose, TileLayout, threads_error, transpose_method,
+                             transpose_tile)
 from .transpose import swizzled
 from .transpose_inplace import cache_hints
 from .transpose_plan import Plan
@@ -130,22 +131,10 @@ class TransposeGeometry(TiledGeometry):
     def make(perm, tile, span: int, elem: int, gather=(), wide_in: bool = False,
              wide_out: bool = False, walk=(), order=()) -> "TransposeGeometry":
         perm = tuple(perm)
-        gather = tuple(int(g) for g in gather)
-        axes = perm[len(perm) - 1 - len(gather):]
-        extents_ = transpose_tile_extents(perm, tile, gather)
-        t_l = extents_[-1]
-        logs = {a: extents_[a].bit_length() - 1 for a in axes}
-        fields = []
-        for a in axes:
-            in_shift = sum(logs[b] for b in axes if b > a)
-            out_shift = sum(logs[b] for b in axes[axes.index(a) + 1:])
-            fields.append((in_shift, out_shift, logs[a]))
-        t_k = product(extents_[a] for a in axes)
-        identity = all(i == o for i, o, _ in fields)
-        return TransposeGeometry(perm, tuple(extents_), tuple(walk), _tile_order(perm, order),
-                                 TileLayout(elem, span, t_k, t_l,
-                                            () if identity else tuple(fields),
-                                            bool(wide_in), bool(wide_out)), axes)
+        extents_, axes, layout = transpose_tile(perm, tile, span, elem, gather, wide_in,
+                                                wide_out)
+        return TransposeGeometry(perm, extents_, tuple(walk), _tile_order(perm, order),
+                                 layout, axes)
 
     @property
     def m(self) -> int:
@@ -275,10 +264,9 @@ def transpose_work(layout: TileLayout, threads: int, method: str):
         plan = Plan(layout.t_k, layout.t_l, (layout.t_k, layout.t_l), 1, 2, threads, 1,
                     sw, "ldmatrix", "uint16", wide_in=layout.wide_in,
                     wide_out=layout.wide_out)
-        blocks = layout.t_k * layout.t_l // 256   # ldmatrix.x4 steps per tile
-        if blocks % plan.warps or not blocks // plan.warps:
-            raise ValueError(f"{blocks} ldmatrix.x4 steps do not split over "
-                             f"{plan.warps} warps")
+        error = threads_error(layout, threads, method)
+        if error:
+            raise ValueError(error)
         offsets = [plan.ld_lane(warp, lane, k, IrOps) for k in range(plan.ld_ops_per_warp)]
 
         def work(base):
@@ -404,12 +392,12 @@ def thread_store_work(layout: TileLayout, threads: int, dtype: str):
 @dataclass(frozen=True)
 class ThreadLoadMap:
     """Which 16-byte vectors of a tile's input image each thread loads
-    (build_permute_transpose's `thread_load`): thread t takes vectors t + i *
-    threads of the image in byte order (the last step's vectors past the
-    image skipped), so a warp's lanes read consecutive pieces of the tile's
-    input rows. `offsets` maps a vector back to the input element the copy
-    engine's load box puts at its first byte. Written over `ops` so the CPU
-    model steps the same map."""
+    (build_permute_transpose's `thread_load`), and from where: thread t
+    takes vectors t + i * threads of the image in byte order (`image_byte`;
+    the last step's vectors past the image are loaded again as the image's
+    last and not stored), so a warp's lanes read consecutive pieces of the
+    tile's input rows. Written over `ops` so the CPU model steps the same
+    map."""
     layout: TileLayout
     tile: tuple      # the tile's extent along each input axis
     threads: int
@@ -424,15 +412,27 @@ class ThreadLoadMap:
     def steps(self) -> int:
         return -(-self.vectors // self.threads)
 
-    def image_byte(self, tid, i: int):
-        """The logical (unswizzled) image byte of thread tid's i-th vector."""
-        return (tid + i * self.threads) * self.VECTOR
+    @property
+    def elements(self) -> int:
+        """Elements in a vector."""
+        return self.VECTOR // self.layout.elem
+
+    def stored(self, i: int) -> bool:
+        """Whether every thread's vector of step i lies inside the image."""
+        return (i + 1) * self.threads <= self.vectors
+
+    def image_byte(self, tid, i: int, ops):
+        """The logical (unswizzled) image byte of thread tid's i-th vector
+        (the image's last vector where step i's lies past it)."""
+        byte = (tid + i * self.threads) * self.VECTOR
+        return byte if self.stored(i) else ops.min(byte, self.layout.tile_bytes - self.VECTOR)
 
     def offsets(self, byte, ops) -> tuple:
         """Offsets from the tile's origin along each input axis of the
-        element at logical image byte `byte`: the image is the load boxes
-        one after another (one row-major box of the whole tile with
-        `wide_in`, else T_l / W boxes of W columns), each row-major."""
+        element the copy engine's load boxes put at logical image byte
+        `byte`: the boxes lie one after another (one row-major box of the
+        whole tile with `wide_in`, else T_l / W boxes of W columns), each
+        row-major."""
         lay = self.layout
         extents, inner = list(self.tile), 0
         if not lay.wide_in:
@@ -440,14 +440,32 @@ class ThreadLoadMap:
             inner = ops.div(byte, box_bytes) * lay.width
             byte = ops.mod(byte, box_bytes)
             extents[-1] = lay.width
-        n = ops.div(byte, lay.elem)
-        out = []
-        for e in reversed(extents):
-            out.append(ops.mod(n, e) if e > 1 else 0)
-            n = ops.div(n, e) if e > 1 else n
-        out.reverse()
+        out = digits(ops.div(byte, lay.elem), extents, ops)
         out[-1] = out[-1] + inner
         return tuple(out)
+
+    def source(self, origin, byte, dims, ops) -> tuple:
+        """(outer coordinates, first column) the vector at image byte `byte`
+        of the tile at input coordinates `origin` reads from an input of
+        extents `dims` (the innermost unsplit): an axis the tile spans is
+        clamped to its last index, so every load is in bounds; what such a
+        load fetches lands where the output lies past its edge. With
+        `wide_in` the rows are whole numbers of W (so of vectors) and the
+        column is clamped to the row's last vector; otherwise a vector
+        across the row's end is read element by element, each clamped to
+        the last column (`columns`)."""
+        off = self.offsets(byte, ops)
+        at = [o + d if t == 1 else ops.min(o + d, n - 1)
+              for o, d, t, n in zip(origin[:-1], off[:-1], self.tile[:-1], dims[:-1])]
+        col = origin[-1] + off[-1]
+        if self.layout.wide_in:
+            col = ops.min(col, dims[-1] - self.elements)
+        return at, col
+
+    def columns(self, col, inner, ops) -> list:
+        """The columns of a vector at `col` read element by element (rows of
+        `inner` elements), each clamped to the last."""
+        return [ops.min(col + m, inner - 1) for m in range(self.elements)]
 
 
 def thread_load_work(layout: TileLayout, tile, threads: int, dtype: str):
@@ -456,16 +474,13 @@ def thread_load_work(layout: TileLayout, tile, threads: int, dtype: str):
     (unsplit; A's extents `dims`, the innermost unsplit) from A (seen as
     (..., D / W, W) with `wide_in`) and writes them, swizzled, where the
     copy engine's load boxes would have. Every load is issued before the
-    first shared write. Coordinates past an edge are clamped to it, so
-    every load is in bounds and none is predicated; what they fetch lands
-    at image places whose output lies past the output's edges, which
-    nothing stores. A vector that crosses the innermost edge is gathered
-    element by element (clamped likewise)."""
+    first shared write; coordinates are clamped (ThreadLoadMap.source), so
+    the only branch is a vector across a row's end (not `wide_in`), read
+    element by element."""
     from ..builder.pointers import shared_pointer
     lay = layout
     tlm = ThreadLoadMap(lay, tuple(tile), threads)
-    width = tlm.VECTOR // lay.elem
-    vtype = ir.VectorType.get([width], K.element_type(dtype))
+    vtype = ir.VectorType.get([tlm.elements], K.element_type(dtype))
     tid = K.thread_id()
 
     def loads(base, A, origin, dims):
@@ -476,40 +491,32 @@ def thread_load_work(layout: TileLayout, tile, threads: int, dtype: str):
 
         pending = []
         for i in range(tlm.steps):
-            byte = tlm.image_byte(tid, i)
-            if (i + 1) * threads > tlm.vectors:   # the last step's vectors past the image
-                byte = DynOps.min(byte, tlm.image_byte(tlm.vectors - 1, 0))
-            off = tlm.offsets(byte, DynOps)
-            at = [o + d if t == 1 else DynOps.min(o + d, n - 1)
-                  for o, d, t, n in zip(origin[:-1], off[:-1], tile[:-1], dims[:-1])]
-            col, last = origin[-1] + off[-1], dims[-1] - 1
+            byte = tlm.image_byte(tid, i, DynOps)
+            at, col = tlm.source(origin, byte, dims, DynOps)
 
             def whole(at=at, col=col):
                 return [K.vector_load(vtype, A, index(at, col))]
 
-            def gathered(at=at, col=col, last=last):
+            def by_element(at=at, col=col):
                 return [vector.from_elements(vtype, [
-                    A[index(at, DynOps.min(col + m, last))].value for m in range(width)])]
+                    A[index(at, c)].value for c in tlm.columns(col, dims[-1], DynOps)])]
 
-            value = K.if_else(col + width <= dims[-1], [vtype], whole, gathered)[0]
+            if lay.wide_in:
+                value = whole()[0]
+            else:
+                value = K.if_else(col + tlm.elements <= dims[-1], [vtype], whole,
+                                  by_element)[0]
             pending.append((i, byte, value))
         for i, byte, value in pending:
             def put(byte=byte, value=value):
                 llvm.store(value, shared_pointer(swizzled(base + byte, lay.swizzle)),
                            alignment=tlm.VECTOR)
-            if (i + 1) * threads > tlm.vectors:
+            if tlm.stored(i):
+                put()
+            else:
                 with K.if_(tid + i * threads < tlm.vectors):
                     put()
-            else:
-                put()
     return loads
-
-
-def transpose_method(elem: int, method: str | None) -> str:
-    method = method or ("ldmatrix" if elem == 2 else "scalar")
-    if method not in ("ldmatrix", "scalar") or (method == "ldmatrix" and elem != 2):
-        raise ValueError(f"method {method!r}: 'scalar', or 'ldmatrix' for 2-byte elements")
-    return method
 
 
 def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int = 3,
@@ -561,6 +568,9 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     if thread_load and not per_cta:
         raise ValueError(f"thread_load with grid {grid}: the threads load one tile a CTA "
                          f"(grid=0) only")
+    if thread_load and evict_first in ("load", "both"):
+        raise ValueError(f"evict_first {evict_first!r} with thread_load: the threads' loads "
+                         f"take no L2 policy")
     st = Stages(1 if per_cta else stages, -(-lay.tile_bytes // 1024) * 1024)
     stages = st.count
     (load_policy, load_hint), (store_policy, store_hint) = (
@@ -623,7 +633,9 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     # (known) grid bounds the block index, so it is the largest there is.
     kdef = K.KernelDef(body, grid=(1 << 31) - 1 if per_cta else grid, block=threads, params=_params(elem, rank_a, rank_b),
                        name=name)
-    kdef.shared_bytes = st.ids_offset if per_cta else st.shared_bytes  # one_tile: no ids
+    # one_tile: no tile ids; loaded by the threads, no mbarrier either
+    kdef.shared_bytes = st.shared_bytes if not per_cta else \
+        st.bar_offset if thread_load else st.ids_offset
     kdef.geometry = geo
     return kdef
 

@@ -28,9 +28,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from math import prod
 
 from ..emulator.swizzle import swizzle_address
-from .layout_plan import SWIZZLE_SPANS
+from .layout_plan import SWIZZLE_SPANS, transpose_tile_extents
 
 LANES = 32
 
@@ -232,3 +233,52 @@ class ScalarTranspose:
         phys = self.layout.in_phys if image == "in" else self.layout.out_phys
         kk, l = self.element(0, 0, step)
         return phys(kk, l)
+
+
+def transpose_tile(perm, tile, span: int, elem: int, gather=(), wide_in: bool = False,
+                   wide_out: bool = False) -> tuple:
+    """(extent along each input axis, gathered axes, TileLayout) of a
+    transposing tile (permute_kernels.TransposeGeometry): the gathered axes
+    are the output's innermost after the one the input's innermost lands
+    on; their bits make up the tile's rows in the input's order and its
+    columns in the output's (`k_fields`, empty where the orders agree)."""
+    perm = tuple(perm)
+    gather = tuple(int(g) for g in gather)
+    axes = perm[len(perm) - 1 - len(gather):]
+    extents = transpose_tile_extents(perm, tile, gather)
+    logs = {a: extents[a].bit_length() - 1 for a in axes}
+    fields = []
+    for a in axes:
+        in_shift = sum(logs[b] for b in axes if b > a)
+        out_shift = sum(logs[b] for b in axes[axes.index(a) + 1:])
+        fields.append((in_shift, out_shift, logs[a]))
+    identity = all(i == o for i, o, _ in fields)
+    layout = TileLayout(elem, span, prod(extents[a] for a in axes), extents[-1],
+                        () if identity else tuple(fields), bool(wide_in), bool(wide_out))
+    return tuple(extents), axes, layout
+
+
+def transpose_method(elem: int, method: str | None) -> str:
+    method = method or ("ldmatrix" if elem == 2 else "scalar")
+    if method not in ("ldmatrix", "scalar") or (method == "ldmatrix" and elem != 2):
+        raise ValueError(f"method {method!r}: 'scalar', or 'ldmatrix' for 2-byte elements")
+    return method
+
+
+LDMATRIX_STEP = 256   # elements an ldmatrix.x4 (four 8 x 8 blocks) moves
+
+
+def threads_error(layout: TileLayout, threads: int, method: str) -> str | None:
+    """Why `threads` cannot share the in-place transpose of `layout`'s tile
+    (None where they can): ldmatrix.x4 steps split evenly over the warps,
+    at least one each; the scalar transpose's elements over the threads."""
+    if method == "ldmatrix":
+        steps, warps = layout.t_k * layout.t_l // LDMATRIX_STEP, threads // LANES
+        if threads % LANES or steps % warps or not steps // warps:
+            return f"{steps} ldmatrix.x4 steps do not split over {warps} warps"
+        return None
+    try:
+        ScalarTranspose(layout, threads)
+    except ValueError as err:
+        return str(err)
+    return None
