@@ -122,15 +122,14 @@ def _thread_loads(shared: np.ndarray, lay, tile, threads: int, src, A: np.ndarra
     tlm = ThreadLoadMap(lay, tuple(tile), threads)
     raw = shared.view(np.uint8)
     hits = np.zeros(lay.tile_bytes, dtype=np.int64)
-    inner = A.shape[-1]
     for tid in range(threads):
         for i in range(tlm.steps):
-            if not tlm.stored(i) and tid + i * threads >= tlm.vectors:
+            if tid + i * threads >= tlm.vectors:
                 continue
             byte = tlm.image_byte(tid, i, IntDynOps)
             at, col = tlm.source(src, byte, A.shape, IntDynOps)
-            cols = list(range(col, col + tlm.elements)) if col + tlm.elements <= inner else \
-                tlm.columns(col, inner, IntDynOps)
+            # The clamped columns: a whole vector's own where it fits.
+            cols = tlm.columns(col, A.shape[-1], IntDynOps)
             phys = swizzle_address(byte, lay.swizzle)
             raw[phys:phys + tlm.VECTOR] = A[tuple(at)][cols].view(np.uint8)
             hits[phys:phys + tlm.VECTOR] += 1
@@ -149,7 +148,7 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
     from .smem_transpose import transpose_method
     written = np.zeros(B.shape, dtype=np.int64)
     lay = geo.layout
-    method = transpose_method(lay.elem, method if not lay.k_fields else "scalar")
+    method = transpose_method(lay, method)
     counts = geo.counts(A.shape, IntDynOps)
     for t in range(geo.n_tiles(counts)):
         src, dst = geo.origin(t, counts, IntDynOps)

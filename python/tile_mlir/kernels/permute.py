@@ -496,9 +496,8 @@ def threads_fit(params) -> bool:
     set a thread count of their own keep only such kernels."""
     tile = transpose_tile(params["perm"], params["tile"], params["span"], params["elem"],
                           params["gather"])[2]
-    method = transpose_method(params["elem"],
-                              "scalar" if tile.k_fields else params.get("method"))
-    return threads_error(tile, params["threads"], method) is None
+    return threads_error(tile, params["threads"],
+                         transpose_method(tile, params.get("method"))) is None
 
 
 def thread_store_forms(plan) -> list:

@@ -558,7 +558,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     if r - 1 in geo.gather_axes:
         raise ValueError(f"gather {gather}: the gathered axes include the innermost")
     lay = geo.layout
-    method = transpose_method(elem, method if not lay.k_fields else "scalar")
+    method = transpose_method(lay, method)
     dtype = ELEM_DTYPES[elem]
     rank_out = r - geo.m + 1
     rank_a, rank_b = r + int(bool(wide_in)), rank_out + int(bool(wide_out))

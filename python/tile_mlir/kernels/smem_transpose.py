@@ -258,8 +258,12 @@ def transpose_tile(perm, tile, span: int, elem: int, gather=(), wide_in: bool = 
     return tuple(extents), axes, layout
 
 
-def transpose_method(elem: int, method: str | None) -> str:
-    method = method or ("ldmatrix" if elem == 2 else "scalar")
+def transpose_method(layout: TileLayout, method: str | None) -> str:
+    """The in-place transpose of `layout`'s tile: `method`, by default
+    ldmatrix for 2-byte elements, else scalar; scalar wherever the
+    gathered axes' bits move (`k_fields`: ldmatrix cannot reorder them)."""
+    elem = layout.elem
+    method = "scalar" if layout.k_fields else method or ("ldmatrix" if elem == 2 else "scalar")
     if method not in ("ldmatrix", "scalar") or (method == "ldmatrix" and elem != 2):
         raise ValueError(f"method {method!r}: 'scalar', or 'ldmatrix' for 2-byte elements")
     return method
