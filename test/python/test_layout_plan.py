@@ -426,6 +426,23 @@ def test_one_tile_grid_is_the_kernels_tile_count():
     assert checked >= 20
 
 
+@pytest.mark.parametrize("shape,dims,elem", [
+    ((32768, 32768), (1, 0), 2),                   # the 2-D benchmark row
+    ((3, 136, 200), (0, 2, 1), 2),                 # partial tiles
+    ((64, 256, 256, 256), (0, 3, 1, 2), 4),
+    ((64, 256, 256, 256), (0, 3, 1, 2), 1),        # rows of 128 elements a span
+    ((8, 8, 16, 1024, 1024), (4, 3, 2, 1, 0), 2),  # gathered axes
+])
+def test_a_transposes_variants_are_listed_once(shape, dims, elem):
+    # Every element size lists its variants (1-byte plans raised on tiles
+    # of 64 rows), and no variant is another's kernel under a second name.
+    tm_permute = importlib.import_module("tile_mlir.kernels.permute")
+    plan = tm_permute.plan_for(shape, dense(shape), dims, elem)
+    assert plan.kind == "transpose"
+    kernels = [repr(sorted(k[1].items())) for _, k in tm_permute.variants(plan)]
+    assert len(kernels) > 10 and len(set(kernels)) == len(kernels)
+
+
 @pytest.mark.parametrize("shape,pad,elem,fill,flat", [
     ((64, 256, 256, 256), (1, 1, 1, 1), 2, "zero", True),    # the benchmark row
     ((64, 256, 256, 256), (1, 1, 1, 1), 2, "nan", True),

@@ -288,8 +288,6 @@ def variants(plan) -> list:
             out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
             out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
                                               "stages": 3})))
-            if params["threads"] == 256:
-                out.append(("g264 t512", (builder, {**params, "threads": 512})))
         out.append(("s4 lag2", (builder, {**params, "stages": params["stages"] + 1,
                                           "store_lag": 2})))
         # One tile per CTA (several CTAs an SM, the block scheduler handing
@@ -323,7 +321,9 @@ def variants(plan) -> list:
                     for o in order_variants(plan)]
             # Tiles of the same bytes, longer on one side: whole 512-byte
             # input rows read (64 x 256), or 512-byte output runs (256 x 64).
-            if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
+            # (Their extents are whole rows of the span: 2-byte elements.)
+            if not plan.params["gather"] and list(params["tile"]) == [128, 128] and \
+                    params["span"] // params["elem"] <= 64:
                 out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
                         for a, b in ((64, 256), (256, 64))]
         out = [(name, k) for name, k in out if threads_fit(k[1])]
