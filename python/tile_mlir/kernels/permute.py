@@ -321,11 +321,9 @@ def variants(plan) -> list:
                     for o in order_variants(plan)]
             # Tiles of the same bytes, longer on one side: whole 512-byte
             # input rows read (64 x 256), or 512-byte output runs (256 x 64).
-            # (Their extents are whole rows of the span: 2-byte elements.)
-            if not plan.params["gather"] and list(params["tile"]) == [128, 128] and \
-                    params["span"] // params["elem"] <= 64:
+            if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
                 out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
-                        for a, b in ((64, 256), (256, 64))]
+                        for a, b in ((64, 256), (256, 64)) if is_tile({**base, "tile": [a, b]})]
         out = [(name, k) for name, k in out if threads_fit(k[1])]
     elif plan.kind == "boxes":
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
@@ -488,6 +486,17 @@ def variant_test_recipes() -> list:
         plan = plan_for(shape, contiguous_strides(shape), dims, 2)
         out += [kernel for _, kernel in variants(plan)]
     return out
+
+
+def is_tile(params) -> bool:
+    """Whether a transposing kernel's tile extents make a tile (the rules
+    of smem_transpose.TileLayout, such as whole rows of the span)."""
+    try:
+        transpose_tile(params["perm"], params["tile"], params["span"], params["elem"],
+                       params["gather"])
+    except ValueError:
+        return False
+    return True
 
 
 def threads_fit(params) -> bool:
