@@ -19,10 +19,11 @@ then on the GPU machine:
 A single timing of a 1 ms kernel can land in a slow stretch of the GPU
 (10-20% low now and then, the same kernel at full speed a second later), so
 after every candidate has run once, each row's two fastest of ours and of
-Triton's, torch's op and torch copy_ run again in `--rounds` interleaved
-rounds (the order reversed every other round); a row's table entry is each
-side's best median over those rounds, against the copy_ median of the same
-rounds.
+Triton's, our default kernel, torch's op and torch copy_ run again in
+`--rounds` interleaved rounds (the order reversed every other round;
+bench/finalists.py picks them); a row's table entry is each side's best
+median over those rounds, against the copy_ median of the same rounds, and
+its `default` column the default kernel's median (what the op runs).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from tile_mlir.kernels.layout_cases import (PAD_BENCH, PAD_WIDEN_BENCH, PERMUTE_
                                             TRANSPOSE_BENCH, UNFOLD_BENCH)
 
 # Sibling scripts (a script's own folder is first on sys.path).
+import finalists as FN    # which candidates run in the rounds
 import layout_triton as T  # the Triton peers
 import row_filter as R     # --rows
 
@@ -72,14 +74,12 @@ def exact(a, b) -> bool:
     return a.shape == b.shape and bool(torch.equal(int_view(a), int_view(b)))
 
 
-FINALISTS = 2   # per side, from the first pass into the rounds
-
-
 class Row:
     def __init__(self, name, nbytes):
         self.name, self.nbytes, self.results = name, nbytes, []
         self.fns = {}      # (who, name) -> the timed function
         self.rounds = {}   # (who, name) -> TB/s of each round
+        self.default = None   # the name of our default kernel's timing
 
     def record(self, who, name, ms, ok, fn=None):
         """One timing; `fn`, the function timed, for the rounds."""
@@ -101,17 +101,23 @@ class Row:
         runs = [r for r in self.results if r["who"] == who and r["exact"]]
         return max(runs, key=lambda r: r["tbps"]) if runs else None
 
+    def default_tbps(self):
+        """Our default kernel's TB/s: its median of the rounds where it ran,
+        else its first-pass timing; None if it failed or was not exact."""
+        if ("ours", self.default) in self.rounds:
+            return statistics.median(self.rounds["ours", self.default])
+        runs = [r["tbps"] for r in self.results
+                if r["who"] == "ours" and r["name"] == self.default and r["exact"]]
+        return runs[0] if runs else None
+
     def settle(self, rounds: int, copy_fn, copy_bytes: int) -> None:
-        """Times each side's FINALISTS fastest exact candidates, torch's op and
-        torch copy_ (as who "copy") in `rounds` interleaved rounds."""
+        """Times the finalists (FN.finalists: each side's fastest exact
+        candidates and our default), torch's op and torch copy_ (as who
+        "copy") in `rounds` interleaved rounds."""
         if rounds < 1:
             return
-        picks = []
-        for who in ("torch", "triton", "ours"):
-            runs = sorted((r for r in self.results if r["who"] == who and r["exact"]
-                           and (who, r["name"]) in self.fns), key=lambda r: -r["tbps"])
-            picks += [(who, r["name"], self.fns[who, r["name"]], self.nbytes)
-                      for r in runs[:1 if who == "torch" else FINALISTS]]
+        picks = [(who, name, self.fns[who, name], self.nbytes)
+                 for who, name in FN.finalists(self.results, set(self.fns), self.default)]
         picks.append(("copy", "torch copy_ (2 GiB bf16)", copy_fn, copy_bytes))
         for k in range(rounds):
             for who, name, fn, nbytes in (picks if k % 2 == 0 else picks[::-1]):
@@ -154,6 +160,7 @@ def permute_row(shape, dims, args) -> Row:
     if not args.no_triton:
         for vname, fn in T.permute_variants(x, plan.canonical, out):
             measure(row, "triton", vname, fn, out, ref, fresh)
+    row.default = f"{plan.kind} default"   # variants() lists it first
     for vname, kernel in P.variants(plan):
         measure(row, "ours", f"{plan.kind} {vname}",
                 lambda k=kernel: P.run(plan, x, out, k), out, ref, fresh)
@@ -211,6 +218,7 @@ def pad_row(case, args) -> Row:
         for vname, fn in T.pad_variants(x3, y3, top, pad_[0]):
             measure(row, "triton", vname, fn, out, ref, fresh)
     plan = PD.plan_for(x.shape, x.stride(), pad_, 2, "zero")
+    row.default = f"{plan.kind} default"
     for vname, kernel in PD.variants(plan, "bfloat16"):
         measure(row, "ours", f"{plan.kind} {vname}",
                 lambda k=kernel: PD.run(plan, x, out, 0, k), out, ref, fresh)
@@ -258,6 +266,7 @@ def unfold_row(layout, args) -> Row:
     if not args.no_triton:
         for vname, fn in T.unfold_variants(x, out, spec):
             measure(row, "triton", vname, fn, out, ref, fresh)
+    row.default = f"{plan.kind} default"
     for vname, kernel in U.variants(plan):
         measure(row, "ours", f"{plan.kind} {vname}",
                 lambda kk=kernel: U.run(plan, x, out, kk), out, ref, fresh)
@@ -314,7 +323,8 @@ def main() -> int:
             rows.append(unfold_row(layout, args))
 
     print(f"\n{'operation':52s} {'copy_':>6s} {'torch':>6s} {'triton':>6s} {'ours':>6s} "
-          f"{'/copy_':>6s} {'/triton':>7s} {'/torch':>6s}  goal")
+          f"{'/copy_':>6s} {'/triton':>7s} {'/torch':>6s} {'default':>7s}  goal "
+          f"(ours: our fastest kernel; default: what the op runs, of copy_)")
     failed = []
     summary = []
     for row in rows:
@@ -332,6 +342,8 @@ def main() -> int:
         vs_copy = ours_r["tbps"] / row_copy
         vs_triton = ours_r["tbps"] / triton_r["tbps"] if triton_r else float("nan")
         vs_torch = ours_r["tbps"] / torch_r["tbps"]
+        default_tbps = row.default_tbps()
+        default_vs_copy = default_tbps / row_copy if default_tbps else float("nan")
         if row.name.startswith("unfold"):
             goal = vs_torch >= GOAL_UNFOLD
         elif row.name.startswith("transpose"):
@@ -340,13 +352,14 @@ def main() -> int:
             goal = vs_copy >= GOAL_COPY and not vs_triton < 1.0
         print(f"{row.name:52s} {row_copy:6.2f} {torch_r['tbps']:6.2f} "
               f"{triton_r['tbps'] if triton_r else float('nan'):6.2f} {ours_r['tbps']:6.2f} "
-              f"{vs_copy:6.3f} {vs_triton:7.3f} {vs_torch:6.2f}  "
+              f"{vs_copy:6.3f} {vs_triton:7.3f} {vs_torch:6.2f} {default_vs_copy:7.3f}  "
               f"{'met' if goal else 'NOT MET'}  ({ours_r['name']}; triton: "
               f"{triton_r['name'] if triton_r else '-'})")
         summary.append({"row": row.name, "bytes": row.nbytes, "results": row.results,
                         "rounds": [{"who": w, "name": n, "tbps": v}
                                    for (w, n), v in row.rounds.items()],
                         "ours": ours_r, "triton": triton_r, "torch": torch_r,
+                        "default": {"name": row.default, "tbps": default_tbps},
                         "copy_tbps": row_copy, "vs_copy": vs_copy, "vs_triton": vs_triton,
                         "vs_torch": vs_torch,
                         "goal_met": goal, "op_call_ms": getattr(row, "op_call_ms", None)})
