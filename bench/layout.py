@@ -141,6 +141,16 @@ def measure(row, who, name, fn, out, ref, fresh=None):
         print(f"    {who:7s} {name:44s} {type(err).__name__}: {msg[:100]}", flush=True)
 
 
+def measure_ours(row, kind, variants, run, out, ref, fresh) -> None:
+    """Times each of our (name, kernel) variants as "<plan kind> <name>"
+    through run(kernel); the one named "default" is what the op runs."""
+    for vname, kernel in variants:
+        name = f"{kind} {vname}"
+        if vname == "default":
+            row.default = name
+        measure(row, "ours", name, lambda k=kernel: run(k), out, ref, fresh)
+
+
 def permute_row(shape, dims, args) -> Row:
     n = 1
     for d in shape:
@@ -160,10 +170,8 @@ def permute_row(shape, dims, args) -> Row:
     if not args.no_triton:
         for vname, fn in T.permute_variants(x, plan.canonical, out):
             measure(row, "triton", vname, fn, out, ref, fresh)
-    row.default = f"{plan.kind} default"   # variants() lists it first
-    for vname, kernel in P.variants(plan):
-        measure(row, "ours", f"{plan.kind} {vname}",
-                lambda k=kernel: P.run(plan, x, out, k), out, ref, fresh)
+    measure_ours(row, plan.kind, P.variants(plan), lambda k: P.run(plan, x, out, k),
+                 out, ref, fresh)
     # The whole op (planning, allocation, launch) once more, for its cost.
     t0 = time.perf_counter()
     y = tm_permute(x, dims)
@@ -218,10 +226,8 @@ def pad_row(case, args) -> Row:
         for vname, fn in T.pad_variants(x3, y3, top, pad_[0]):
             measure(row, "triton", vname, fn, out, ref, fresh)
     plan = PD.plan_for(x.shape, x.stride(), pad_, 2, "zero")
-    row.default = f"{plan.kind} default"
-    for vname, kernel in PD.variants(plan, "bfloat16"):
-        measure(row, "ours", f"{plan.kind} {vname}",
-                lambda k=kernel: PD.run(plan, x, out, 0, k), out, ref, fresh)
+    measure_ours(row, plan.kind, PD.variants(plan, "bfloat16"),
+                 lambda k: PD.run(plan, x, out, 0, k), out, ref, fresh)
     rows = PD.rows_plan(plan)   # aligned rows: the rows kernel beside the boxes
     if rows is not None:
         measure(row, "ours", "rows kernel", lambda: PD.run(rows, x, out, 0), out, ref, fresh)
@@ -266,10 +272,8 @@ def unfold_row(layout, args) -> Row:
     if not args.no_triton:
         for vname, fn in T.unfold_variants(x, out, spec):
             measure(row, "triton", vname, fn, out, ref, fresh)
-    row.default = f"{plan.kind} default"
-    for vname, kernel in U.variants(plan):
-        measure(row, "ours", f"{plan.kind} {vname}",
-                lambda kk=kernel: U.run(plan, x, out, kk), out, ref, fresh)
+    measure_ours(row, plan.kind, U.variants(plan), lambda k: U.run(plan, x, out, k),
+                 out, ref, fresh)
     y = tm_unfold(x, k, padding=p, stride=s, dilation=d, layout=layout)
     if not exact(y, ref):
         row.record("ours", "unfold() call", 1.0, False)
@@ -343,7 +347,7 @@ def main() -> int:
         vs_triton = ours_r["tbps"] / triton_r["tbps"] if triton_r else float("nan")
         vs_torch = ours_r["tbps"] / torch_r["tbps"]
         default_tbps = row.default_tbps()
-        default_vs_copy = default_tbps / row_copy if default_tbps else float("nan")
+        default_vs_copy = default_tbps / row_copy if default_tbps is not None else float("nan")
         if row.name.startswith("unfold"):
             goal = vs_torch >= GOAL_UNFOLD
         elif row.name.startswith("transpose"):
