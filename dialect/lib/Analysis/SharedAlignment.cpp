@@ -252,13 +252,15 @@ ClusterShape mlir::tile::getClusterShape(Operation *op) {
                         : op->getParentOfType<FunctionOpInterface>();
   if (!func)
     return out;
+  // Every declaration present must be well formed and, when there are
+  // several, they must name the same shape: the launch uses one of them.
+  SmallVector<int32_t, 3> shape;
   for (StringRef name :
        {StringRef("known_cluster_size"), StringRef("tile.cluster_size"),
         NVVM::NVVMDialect::getClusterDimAttrName()}) {
     Attribute attr = func->getAttr(name);
     if (!attr)
       continue;
-    out.source = name.str();
     auto dims = dyn_cast<DenseI32ArrayAttr>(attr);
     if (!dims || dims.empty() || dims.size() > 3) {
       llvm::raw_string_ostream os(out.error);
@@ -280,8 +282,20 @@ ClusterShape mlir::tile::getClusterShape(Operation *op) {
                   "16-bit cta_mask)";
       return out;
     }
-    out.ctas = ctas;
-    return out;
+    SmallVector<int32_t, 3> padded(dims.asArrayRef());
+    padded.resize(3, 1);
+    if (out.ctas && padded != shape) {
+      llvm::raw_string_ostream os(out.error);
+      os << out.source << " and " << name << " declare different clusters ("
+         << shape[0] << "x" << shape[1] << "x" << shape[2] << " and "
+         << padded[0] << "x" << padded[1] << "x" << padded[2] << ")";
+      return out;
+    }
+    if (!out.ctas) {
+      out.source = name.str();
+      out.ctas = ctas;
+      shape = padded;
+    }
   }
   return out;
 }

@@ -972,11 +972,13 @@ LogicalResult Verifier::verifyTargets() {
 }
 
 LogicalResult Verifier::verifyCluster() {
-  if (!opc.multicast)
-    return success();
+  // A malformed declaration fails the launch (or the NVPTX backend) whether
+  // or not this copy multicasts, so every copy checks it.
   ClusterShape cluster = getClusterShape(op);
   if (!cluster.error.empty())
-    return fail(op, Rule::MulticastCluster) << cluster.error;
+    return fail(op, Rule::ClusterShape) << cluster.error;
+  if (!opc.multicast)
+    return success();
   if (!cluster.ctas)
     return fail(op, Rule::MulticastCluster)
            << "multicast needs a kernel launched in a cluster, but the "

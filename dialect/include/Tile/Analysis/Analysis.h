@@ -79,8 +79,9 @@ struct ClusterShape {
   /// Set when the declaration is malformed.
   std::string error;
 };
-/// Reads `known_cluster_size`, `tile.cluster_size` (the Python builder's) or
-/// `nvvm.cluster_dim` of the enclosing function.
+/// Reads `known_cluster_size`, `tile.cluster_size` (the Python builder's) and
+/// `nvvm.cluster_dim` of the enclosing function; `error` is set when one is
+/// malformed or two declare different shapes.
 ClusterShape getClusterShape(Operation *op);
 
 /// Whether the byte count of `copy` can be computed before the copy itself is

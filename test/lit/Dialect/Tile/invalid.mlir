@@ -471,7 +471,7 @@ gpu.module @k {
   gpu.func @multicast_cluster_malformed(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 0, 1>} {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{[multicast-cluster] tile.cluster_size has an extent 0 below 1}}
+    // expected-error @+1 {{[cluster-shape] tile.cluster_size has an extent 0 below 1}}
     tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
@@ -484,8 +484,48 @@ gpu.module @k {
   gpu.func @multicast_cluster_too_big(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {known_cluster_size = array<i32: 4, 8, 1>} {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x16xf32, 3>
-    // expected-error @+1 {{[multicast-cluster] known_cluster_size declares 32 CTAs per cluster; a cluster has at most 16 (the 16-bit cta_mask)}}
+    // expected-error @+1 {{[cluster-shape] known_cluster_size declares 32 CTAs per cluster; a cluster has at most 16 (the 16-bit cta_mask)}}
     tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%mask) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A malformed cluster fails the launch whether or not the copy multicasts.
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cluster_shape_negative(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {known_cluster_size = array<i32: -1, 0, 1>} {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cluster-shape] known_cluster_size has an extent -1 below 1}}
+    tile.tma_copy load tile 2d cluster %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cluster_shape_store_malformed(%A: memref<64x64xf32>) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cluster-shape] tile.cluster_size must be array<i32: x[, y[, z]]>, got array<i32: 2, 1, 1, 1>}}
+    tile.tma_copy store tile 2d %s, %A[%c0, %c0] {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
+  gpu.func @cluster_shape_disagree(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>, nvvm.cluster_dim = array<i32: 4>} {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    // expected-error @+1 {{[cluster-shape] known_cluster_size and nvvm.cluster_dim declare different clusters (2x1x1 and 4x1x1)}}
+    tile.tma_copy load tile 2d cluster %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
 }

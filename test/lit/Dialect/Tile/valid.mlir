@@ -487,6 +487,7 @@ gpu.module @k {
 // A cluster declared three ways, constant masks within it.
 // CHECK-LABEL: gpu.func @multicast_cluster
 // CHECK-LABEL: gpu.func @multicast_cluster_known
+// CHECK-LABEL: gpu.func @cluster_shape
 // CHECK-LABEL: gpu.func @cta_mask_cluster
 gpu.module @k {
   memref.global "private" @smem : memref<8x16xf32, 3> {alignment = 1024}
@@ -501,6 +502,13 @@ gpu.module @k {
     %all = arith.constant -1 : i16
     %s = memref.get_global @smem : memref<8x16xf32, 3>
     tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%all) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
+    gpu.return
+  }
+  // A plain copy in a cluster; two declarations of the same shape agree.
+  gpu.func @cluster_shape(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>, nvvm.cluster_dim = array<i32: 2>} {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @smem : memref<8x16xf32, 3>
+    tile.tma_copy load tile 2d cluster %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
     gpu.return
   }
   gpu.func @cta_mask_cluster(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel attributes {tile.cluster_size = array<i32: 4, 1, 1>} {
