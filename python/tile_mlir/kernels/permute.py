@@ -26,9 +26,9 @@ from math import prod
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
-from .layout_plan import (SIMT_TILES, box_tiles, contiguous_strides, merged_out_view,
-                          normalize_dims, plan_or_dense, plan_permute, simt_row_box, split_view,
-                          transpose_tile_extents)
+from .layout_plan import (MAX_TILES, SIMT_TILES, box_tiles, contiguous_strides,
+                          merged_out_view, normalize_dims, plan_or_dense, plan_permute,
+                          simt_row_box, split_view, transpose_tile_extents)
 from .smem_transpose import threads_error, transpose_method, transpose_tile
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -57,12 +57,8 @@ def kernel_for(plan) -> tuple:
                                      "box": list(p["box"]), "stages": 3,
                                      "grid": 2 * PERSISTENT_GRID}
     if plan.kind == "transpose":
-        return BUILD_PERMUTE_TRANSPOSE, {"elem": p["elem"], "perm": list(p["perm"]),
-                                         "tile": list(p["tile"]), "span": p["span"],
-                                         "gather": list(p["gather"]), "stages": p["stages"],
-                                         "threads": p["threads"], "wide_in": p["wide_in"],
-                                         "wide_out": p["wide_out"],
-                                         "grid": _transpose_grid(p)}
+        persistent = persistent_kernel(plan)[1]
+        return BUILD_PERMUTE_TRANSPOSE, one_tile_form(plan.canonical, persistent) or persistent
     if plan.kind == "narrow":
         return BUILD_PERMUTE_NARROW, {"elem": p["elem"], "n": p["n"],
                                       "direction": p["direction"], "rows": p["rows"],
@@ -80,6 +76,37 @@ def kernel_for(plan) -> tuple:
                                           "grid": 0}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
+
+
+def persistent_kernel(plan) -> tuple:
+    """(builder, params) of a transposing plan's persistent kernel: a grid
+    of CTAs a few an SM, each claiming tiles at run time through a stage
+    pipeline (the default of other than 2-byte elements)."""
+    p = plan.params
+    return BUILD_PERMUTE_TRANSPOSE, {"elem": p["elem"], "perm": list(p["perm"]),
+                                     "tile": list(p["tile"]), "span": p["span"],
+                                     "gather": list(p["gather"]), "stages": p["stages"],
+                                     "threads": p["threads"], "wide_in": p["wide_in"],
+                                     "wide_out": p["wide_out"],
+                                     "grid": _transpose_grid(p)}
+
+
+def one_tile_form(canonical, params) -> dict | None:
+    """The one-tile-a-CTA form of a 2-byte transposing kernel (the block
+    scheduler hands out the tiles; one stage), 512 threads for ldmatrix
+    tiles: on the H200 as fast as the persistent kernel or up to 1% faster
+    on every bf16 transposing row of the benchmark (docs/NOTES.md,
+    "One tile a CTA as the default"). None for other element sizes (not
+    measured), where the threads cannot share the tile, or where the tiles
+    pass a launch grid's reach."""
+    if params["elem"] != 2:
+        return None
+    one = {**params, "grid": 0, "stages": 1}
+    if not params["gather"] and threads_fit({**one, "threads": 512}):
+        one["threads"] = 512
+    if not threads_fit(one) or transpose_tile_count(canonical, one) >= MAX_TILES:
+        return None
+    return one
 
 
 def simt_tiles(canonical, tile: int, tile_l: int | None = None) -> int:
@@ -279,52 +306,7 @@ def variants(plan) -> list:
     builder, params = kernel_for(plan)
     out = [("default", (builder, params))]
     if plan.kind == "transpose":
-        g = params["grid"] // PERSISTENT_GRID
-        other = 256 if params["threads"] == 512 else 512
-        out.append((f"t{other}", (builder, {**params, "threads": other})))
-        if g == 1:
-            out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
-        else:
-            out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
-            out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
-                                              "stages": 3})))
-        out.append(("s4 lag2", (builder, {**params, "stages": params["stages"] + 1,
-                                          "store_lag": 2})))
-        # One tile per CTA (several CTAs an SM, the block scheduler handing
-        # out the tiles): the previous 2-D transpose's form, 4.13 TB/s
-        # against the persistent 4.07 on 32768 x 32768.
-        one = {**params, "grid": 0, "stages": 1}
-        out.append(("1tile", (builder, one)))
-        out.append(("1tile t512", (builder, {**one, "threads": 512})))
-        out.append(("1tile t512 evict-first load", (builder, {**one, "threads": 512,
-                                                             "evict_first": "load"})))
-        out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
-        # The threads store the transposed tile, not the copy engine: level
-        # with the engine's stores one tile a CTA on the H200 (the persistent
-        # form measured 1.4-10% slower: thread_store_forms).
-        out += [form for form in thread_store_forms(plan) if form[0].startswith("1tile")]
-        # The threads load the tile too, as Triton's pointer kernels do.
-        out += thread_load_forms(plan)
-        c = plan.canonical
-        shallow = plan_permute(c.shape, c.strides, c.perm, params["elem"], PERSISTENT_GRID,
-                               deeper=False)
-        if shallow.params["gather"] != plan.params["gather"]:
-            # The tile of the fewest gathered axes (the earlier default).
-            _, few = kernel_for(shallow)
-            out.append(("fewer gathered", (builder, few)))
-            out.append(("fewer gathered g396 s3", (builder, {**few, "grid": 3 * PERSISTENT_GRID,
-                                                             "stages": 3})))
-        for base_name, base in (("", params), ("1tile t512 ", {**one, "threads": 512})):
-            out += [(f"{base_name}walk {w}", (builder, {**base, "walk": list(w)}))
-                    for w in walk_variants(plan)]
-            out += [(f"{base_name}order {o}", (builder, {**base, "order": list(o)}))
-                    for o in order_variants(plan)]
-            # Tiles of the same bytes, longer on one side: whole 512-byte
-            # input rows read (64 x 256), or 512-byte output runs (256 x 64).
-            if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
-                out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
-                        for a, b in ((64, 256), (256, 64)) if is_tile({**base, "tile": [a, b]})]
-        out = [(name, k) for name, k in out if threads_fit(k[1])]
+        out += _transpose_variants(plan)
     elif plan.kind == "boxes":
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
         out.append(("g264 s4", (builder, {**params, "stages": 4})))
@@ -357,6 +339,60 @@ def variants(plan) -> list:
         out += [(f"loop g{g}", (builder, {**params, "grid": g}))
                 for g in (SIMT_GRID // 2, SIMT_GRID)]
     return out
+
+
+def _transpose_variants(plan) -> list:
+    """variants() of a transposing plan: the persistent kernel and its
+    thread counts, grids, stages, walks and orders, and the one-tile-a-CTA
+    forms, less the default itself."""
+    builder, default = kernel_for(plan)
+    params = persistent_kernel(plan)[1]
+    out = [("persistent", (builder, params))]
+    g = params["grid"] // PERSISTENT_GRID
+    other = 256 if params["threads"] == 512 else 512
+    out.append((f"t{other}", (builder, {**params, "threads": other})))
+    if g == 1:
+        out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
+    else:
+        out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
+        out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                          "stages": 3})))
+    out.append(("s4 lag2", (builder, {**params, "stages": params["stages"] + 1,
+                                      "store_lag": 2})))
+    # One tile per CTA (several CTAs an SM, the block scheduler handing
+    # out the tiles): the default of 2-byte elements (one_tile_form).
+    one = {**params, "grid": 0, "stages": 1}
+    out.append(("1tile", (builder, one)))
+    out.append(("1tile t512", (builder, {**one, "threads": 512})))
+    out.append(("1tile t512 evict-first load", (builder, {**one, "threads": 512,
+                                                         "evict_first": "load"})))
+    out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
+    # The threads store the transposed tile, not the copy engine: level
+    # with the engine's stores one tile a CTA on the H200 (the persistent
+    # form measured 1.4-10% slower: thread_store_forms).
+    out += [form for form in thread_store_forms(plan) if form[0].startswith("1tile")]
+    # The threads load the tile too, as Triton's pointer kernels do.
+    out += thread_load_forms(plan)
+    c = plan.canonical
+    shallow = plan_permute(c.shape, c.strides, c.perm, params["elem"], PERSISTENT_GRID,
+                           deeper=False)
+    if shallow.params["gather"] != plan.params["gather"]:
+        # The tile of the fewest gathered axes (the earlier default).
+        few = persistent_kernel(shallow)[1]
+        out.append(("fewer gathered", (builder, few)))
+        out.append(("fewer gathered g396 s3", (builder, {**few, "grid": 3 * PERSISTENT_GRID,
+                                                         "stages": 3})))
+    for base_name, base in (("", params), ("1tile t512 ", {**one, "threads": 512})):
+        out += [(f"{base_name}walk {w}", (builder, {**base, "walk": list(w)}))
+                for w in walk_variants(plan)]
+        out += [(f"{base_name}order {o}", (builder, {**base, "order": list(o)}))
+                for o in order_variants(plan)]
+        # Tiles of the same bytes, longer on one side: whole 512-byte
+        # input rows read (64 x 256), or 512-byte output runs (256 x 64).
+        if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
+            out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
+                    for a, b in ((64, 256), (256, 64)) if is_tile({**base, "tile": [a, b]})]
+    return [(name, k) for name, k in out if threads_fit(k[1]) and k[1] != default]
 
 
 def row_variants(params) -> list:
@@ -513,7 +549,7 @@ def thread_store_forms(plan) -> list:
     """(name, kernel) of a transposing plan's kernel with the threads
     storing the tile (`thread_store`): persistent, and one tile a CTA of
     512 threads (the benchmark's variant) where its tile allows."""
-    builder, params = kernel_for(plan)
+    builder, params = persistent_kernel(plan)
     forms = [("thread stores", (builder, {**params, "thread_store": True})),
              ("1tile t512 thread stores", (builder, {**params, "grid": 0, "stages": 1,
                                                      "threads": 512, "thread_store": True}))]
@@ -526,7 +562,7 @@ def thread_load_forms(plan) -> list:
     engine's stores and with the threads' own, at 512 threads, and the
     latter at 256 (the CTA of Triton's fastest transposes), where the tile
     allows."""
-    builder, params = kernel_for(plan)
+    builder, params = persistent_kernel(plan)
     one = {**params, "grid": 0, "stages": 1, "thread_load": True}
     forms = [("1tile t512 thread loads", (builder, {**one, "threads": 512})),
              ("1tile t512 thread loads and stores", (builder, {**one, "threads": 512,
