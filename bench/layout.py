@@ -42,6 +42,7 @@ import triton
 
 from tile_mlir.kernels import pad as tm_pad, permute as tm_permute, unfold as tm_unfold
 from tile_mlir.kernels.layout_call import load as load_kernel
+from tile_mlir.kernels.layout_tuning import for_device
 from tile_mlir.kernels.layout_cases import (PAD_BENCH, PAD_WIDEN_BENCH, PERMUTE_BENCH,
                                             TRANSPOSE_BENCH, UNFOLD_BENCH)
 
@@ -170,7 +171,9 @@ def permute_row(shape, dims, args) -> Row:
     if not args.no_triton:
         for vname, fn in T.permute_variants(x, plan.canonical, out):
             measure(row, "triton", vname, fn, out, ref, fresh)
-    measure_ours(row, plan.kind, P.variants(plan), lambda k: P.run(plan, x, out, k),
+    # The default is what permute() runs on this GPU (layout_tuning).
+    measure_ours(row, plan.kind, P.variants(plan, for_device(x.device)),
+                 lambda k: P.run(plan, x, out, k),
                  out, ref, fresh)
     # The whole op (planning, allocation, launch) once more, for its cost.
     t0 = time.perf_counter()

@@ -30,6 +30,7 @@ from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST, 
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
 from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
+from tile_mlir.kernels.layout_tuning import TUNINGS, for_device  # noqa: E402
 
 from torch_bits import DTYPES, INTS, bits, random_bits  # noqa: E402
 from torch_bits import case_id as _id  # noqa: E402
@@ -55,6 +56,37 @@ def test_permute_is_exact(case, gen):
     assert y.is_contiguous() and y.dtype == x.dtype
     # The reference moves the integer bits (no float path can touch a NaN).
     assert torch.equal(bits(y), bits(x).permute(dims).contiguous())
+
+
+def test_the_tuning_follows_the_cards_memory():
+    # The premise of layout_tuning: the H100 (SXM, HBM3) has a 5120-bit
+    # bus and the H200 a 6144-bit one.
+    from tile_mlir.runtime.driver import memory_bus_width
+    name, bus = torch.cuda.get_device_name(), memory_bus_width(torch.cuda.current_device())
+    if "H100" in name and "HBM3" in name:
+        assert (bus, for_device(torch.device("cuda")).name) == (5120, "five-stack"), name
+    elif "H200" in name:
+        assert (bus, for_device(torch.device("cuda")).name) == (6144, "six-stack"), name
+
+
+@pytest.mark.parametrize("tuning", TUNINGS, ids=lambda t: t.name)
+def test_every_tunings_defaults_are_exact(tuning, gen):
+    # Each card's default kernels (layout_tuning), whichever card runs the
+    # test, on every test shape whose plan a tuning changes.
+    P = importlib.import_module("tile_mlir.kernels.permute")
+    ran = 0
+    for shape, dims, elem in PERMUTES:
+        x = random_bits(shape, elem, gen)
+        plan, dense = P.call_plan(x.shape, x.stride(), dims, elem)
+        if plan.kind not in ("transpose", "boxes"):
+            continue
+        ref = bits(x).permute(dims).contiguous()
+        out = torch.full_like(ref, -1).view(x.dtype)
+        P.run(plan, x.contiguous() if dense else x, out, P.kernel_for(plan, tuning))
+        torch.cuda.synchronize()
+        assert torch.equal(bits(out), ref), f"{tuning.name}: {shape} by {dims}, {elem} bytes"
+        ran += 1
+    assert ran > 20
 
 
 @pytest.mark.parametrize("case", PERMUTE_BENCH_SMALL, ids=[_id(c) for c in PERMUTE_BENCH_SMALL])

@@ -26,6 +26,7 @@ from math import prod
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
                           launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
+from .layout_tuning import DEFAULT as DEFAULT_TUNING, TUNINGS, for_device
 from .layout_plan import (MAX_TILES, SIMT_TILES, box_tiles, contiguous_strides,
                           merged_out_view, normalize_dims, plan_or_dense, plan_permute,
                           simt_row_box, split_view, transpose_tile_extents)
@@ -43,22 +44,25 @@ SIMT_GRID = 1056  # the SIMT kernels' most CTAs (8 per SM of an H200)
 SIMT_THREADS = 256
 
 
-def kernel_for(plan) -> tuple:
-    """(builder, params) of a plan's kernel (what the compile cache keys)."""
+def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
+    """(builder, params) of a plan's kernel (what the compile cache keys) on
+    a device of the given tuning (layout_tuning)."""
     p = plan.params
     if plan.kind == "copy":
         return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
                                      "box": list(p["box"]), "stages": p["stages"],
                                      "grid": PERSISTENT_GRID}
     if plan.kind == "boxes":
-        # Two CTAs an SM of three stages: the fastest of the H200 run's
-        # variants ((0, 2, 1, 3) 4.17 TB/s against 4.00 for one CTA of four).
+        # The tuning's CTAs an SM and stages (on the H200 two of three:
+        # (0, 2, 1, 3) 4.17 TB/s against 4.00 for one CTA of four).
+        ctas, stages = tuning.boxes
         return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
-                                     "box": list(p["box"]), "stages": 3,
-                                     "grid": 2 * PERSISTENT_GRID}
+                                     "box": list(p["box"]), "stages": stages,
+                                     "grid": ctas * PERSISTENT_GRID}
     if plan.kind == "transpose":
         persistent = persistent_kernel(plan)[1]
-        return BUILD_PERMUTE_TRANSPOSE, one_tile_form(plan.canonical, persistent) or persistent
+        return BUILD_PERMUTE_TRANSPOSE, \
+            one_tile_form(plan.canonical, persistent, tuning) or persistent
     if plan.kind == "narrow":
         return BUILD_PERMUTE_NARROW, {"elem": p["elem"], "n": p["n"],
                                       "direction": p["direction"], "rows": p["rows"],
@@ -91,19 +95,27 @@ def persistent_kernel(plan) -> tuple:
                                      "grid": _transpose_grid(p)}
 
 
-def one_tile_form(canonical, params) -> dict | None:
+def one_tile_form(canonical, params, tuning=DEFAULT_TUNING) -> dict | None:
     """The one-tile-a-CTA form of a 2-byte transposing kernel (the block
     scheduler hands out the tiles; one stage), 512 threads for ldmatrix
     tiles: on the H200 as fast as the persistent kernel or up to 1% faster
     on every bf16 transposing row of the benchmark (docs/NOTES.md,
-    "One tile a CTA as the default"). None for other element sizes (not
-    measured), where the threads cannot share the tile, or where the tiles
-    pass a launch grid's reach."""
+    "One tile a CTA as the default"). Where the tuning says so, the threads
+    load ldmatrix tiles, and gathered tiles are walked in the input's order
+    by 512 threads. None for other element sizes (not measured), where the
+    threads cannot share the tile, or where the tiles pass a launch grid's
+    reach."""
     if params["elem"] != 2:
         return None
     one = {**params, "grid": 0, "stages": 1}
-    if not params["gather"] and threads_fit({**one, "threads": 512}):
+    gathered = bool(params["gather"])
+    if (not gathered or tuning.gathered_input_order) and \
+            threads_fit({**one, "threads": 512}):
         one["threads"] = 512
+    if not gathered and tuning.thread_loads and threads_fit({**one, "thread_load": True}):
+        one["thread_load"] = True
+    if gathered and tuning.gathered_input_order:
+        one["order"] = list(range(len(params["perm"])))
     if not threads_fit(one) or transpose_tile_count(canonical, one) >= MAX_TILES:
         return None
     return one
@@ -206,7 +218,7 @@ def call_plan(shape, strides, dims, elem: int):
 def run(plan, t, out, kernel=None) -> None:
     """Launches `plan`'s kernel (or `kernel`: (builder, params) of a variant
     of it) from tensor t into the contiguous `out`."""
-    builder, params = kernel or kernel_for(plan)
+    builder, params = kernel or kernel_for(plan, for_device(t.device))
     if params.get("permuted_store"):
         src, dst = _permuted_store_views(plan, t, out)
     else:
@@ -299,12 +311,26 @@ def _wide(shape, strides, wide: bool, w: int) -> tuple:
         (tuple(shape), tuple(strides))
 
 
-def variants(plan) -> list:
-    """(name, (builder, params)) of the plan's kernel and the variants the
-    benchmark measures beside it: more threads, two CTAs per SM, deeper or
-    shallower pipelines, tile walks and tile shapes."""
+def variants(plan, tuning=DEFAULT_TUNING) -> list:
+    """(name, (builder, params)) of the plan's kernel on a device of the
+    given tuning ("default") and the variants the benchmark measures beside
+    it: more threads, two CTAs per SM, deeper or shallower pipelines, tile
+    walks and tile shapes, and the other tunings' defaults; each kernel
+    once."""
+    out = [("default", kernel_for(plan, tuning))] + _variants(plan) + \
+        [(f"{t.name} default", kernel_for(plan, t)) for t in TUNINGS if t != tuning]
+    seen, unique = [], []
+    for name, kernel in out:
+        if kernel not in seen:
+            seen.append(kernel)
+            unique.append((name, kernel))
+    return unique
+
+
+def _variants(plan) -> list:
+    """variants() but the defaults: kernels beside the default tuning's."""
     builder, params = kernel_for(plan)
-    out = [("default", (builder, params))]
+    out = []
     if plan.kind == "transpose":
         out += _transpose_variants(plan)
     elif plan.kind == "boxes":
@@ -344,9 +370,8 @@ def variants(plan) -> list:
 def _transpose_variants(plan) -> list:
     """variants() of a transposing plan: the persistent kernel and its
     thread counts, grids, stages, walks and orders, and the one-tile-a-CTA
-    forms, less the default itself."""
-    builder, default = kernel_for(plan)
-    params = persistent_kernel(plan)[1]
+    forms."""
+    builder, params = persistent_kernel(plan)
     out = [("persistent", (builder, params))]
     g = params["grid"] // PERSISTENT_GRID
     other = 256 if params["threads"] == 512 else 512
@@ -392,7 +417,7 @@ def _transpose_variants(plan) -> list:
         if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
             out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
                     for a, b in ((64, 256), (256, 64)) if is_tile({**base, "tile": [a, b]})]
-    return [(name, k) for name, k in out if threads_fit(k[1]) and k[1] != default]
+    return [(name, k) for name, k in out if threads_fit(k[1])]
 
 
 def row_variants(params) -> list:
@@ -488,7 +513,7 @@ def recipes_for(cases) -> list:
         shape, dims, elem = case[0], case[-2], case[-1]
         strides = case[1] if len(case) == 4 else contiguous_strides(shape)
         plan, _ = call_plan(shape, strides, dims, elem)
-        entries.append(kernel_for(plan))
+        entries += [kernel_for(plan, t) for t in TUNINGS]
     return unique_recipes(entries)
 
 

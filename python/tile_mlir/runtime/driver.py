@@ -201,6 +201,17 @@ def compute_capability(device: int = 0) -> tuple[int, int]:
     return major, minor
 
 
+def memory_bus_width(device: int = 0) -> int:
+    """`device`'s global memory bus width in bits (the layout kernels'
+    tuning: kernels/layout_tuning.py)."""
+    drv = cuda()
+    init(drv)
+    device = check(drv.cuDeviceGet(device), "cuDeviceGet")
+    return check(drv.cuDeviceGetAttribute(
+        drv.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, device),
+        "cuDeviceGetAttribute")
+
+
 def device_arch(device: int = 0) -> str:
     """The compile target of `device`: sm_90a for compute capability 9.0,
     sm_100a for 10.0 (the arch-specific targets TMA kernels need)."""

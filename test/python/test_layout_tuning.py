@@ -1,0 +1,87 @@
+"""Per-GPU defaults of the permute kernels (kernels/layout_tuning.py): which
+card takes which tuning, and what each tuning makes the default kernel of
+the benchmark's plans (the choices docs/NOTES.md "Defaults by memory"
+measured)."""
+
+import pytest
+
+from tile_mlir.kernels import layout_tuning as LT
+from tile_mlir.kernels.layout_plan import contiguous_strides
+from tile_mlir.kernels.permute import kernel_for, plan_for, recipes_for, variants
+
+PERSISTENT_GRID = 132
+
+
+def plan(shape, dims, elem=2):
+    return plan_for(shape, contiguous_strides(shape), dims, elem)
+
+
+@pytest.mark.parametrize("bits,tuning", [(5120, LT.FIVE_STACKS), (6144, LT.SIX_STACKS),
+                                         (4096, LT.SIX_STACKS), (8192, LT.SIX_STACKS)])
+def test_the_memory_bus_width_picks_the_tuning(bits, tuning):
+    assert LT.for_bus_width(bits) is tuning
+
+
+def test_a_device_is_tuned_once_by_the_drivers_bus_width(monkeypatch):
+    from tile_mlir.runtime import driver
+    asked = []
+    monkeypatch.setattr(driver, "memory_bus_width", lambda i: asked.append(i) or 5120)
+    monkeypatch.setattr(LT, "_by_device", {})
+    assert LT.for_device(3) is LT.FIVE_STACKS
+    assert LT.for_device(3) is LT.FIVE_STACKS
+    assert asked == [3]
+
+
+def test_plain_transposes_load_by_the_threads_on_five_stacks():
+    p = plan((32768, 32768), (1, 0))
+    six, five = kernel_for(p, LT.SIX_STACKS)[1], kernel_for(p, LT.FIVE_STACKS)[1]
+    assert (six["grid"], six["stages"], six["threads"]) == (0, 1, 512)
+    assert not six.get("thread_load") and not six.get("order")
+    assert five == {**six, "thread_load": True}
+
+
+def test_gathered_transposes_walk_the_inputs_order_on_five_stacks():
+    p = plan((8, 8, 16, 1024, 1024), (4, 3, 2, 1, 0))
+    assert p.params["gather"]
+    six, five = kernel_for(p, LT.SIX_STACKS)[1], kernel_for(p, LT.FIVE_STACKS)[1]
+    assert (six["grid"], six["stages"], six["threads"]) == (0, 1, 256)
+    assert "order" not in six and not six.get("thread_load")
+    assert five == {**six, "threads": 512, "order": [0, 1, 2, 3, 4]}
+
+
+def test_boxes_take_the_tunings_ctas_and_stages():
+    p = plan((64, 4096, 32, 128), (0, 2, 1, 3))
+    assert p.kind == "boxes"
+    six, five = kernel_for(p, LT.SIX_STACKS)[1], kernel_for(p, LT.FIVE_STACKS)[1]
+    assert (six["grid"], six["stages"]) == (2 * PERSISTENT_GRID, 3)
+    assert (five["grid"], five["stages"]) == (PERSISTENT_GRID, 4)
+
+
+@pytest.mark.parametrize("elem", [1, 4, 8])
+def test_other_element_sizes_keep_the_persistent_transpose(elem):
+    p = plan((4096, 4096), (1, 0), elem)
+    assert p.kind == "transpose"
+    for t in LT.TUNINGS:
+        assert kernel_for(p, t)[1]["grid"] > 0
+
+
+@pytest.mark.parametrize("case", [((32768, 32768), (1, 0)), ((8, 8, 16, 1024, 1024), (4, 3, 2, 1, 0)),
+                                  ((64, 4096, 32, 128), (0, 2, 1, 3))])
+def test_variants_list_each_kernel_once_with_every_tunings_default(case):
+    p = plan(*case)
+    for t in LT.TUNINGS:
+        listed = variants(p, t)
+        kernels = [k for _, k in listed]
+        assert listed[0] == ("default", kernel_for(p, t))
+        assert len(kernels) == len(set(repr(k) for k in kernels))
+        for other in LT.TUNINGS:
+            assert kernel_for(p, other) in kernels
+
+
+def test_the_recipe_lists_hold_every_tunings_kernels():
+    cases = [((256, 384), (1, 0), 2), ((3, 8, 16, 64, 64), (4, 3, 2, 1, 0), 2),
+             ((4, 64, 8, 128), (0, 2, 1, 3), 2)]
+    recipes = recipes_for(cases)
+    for shape, dims, elem in cases:
+        for t in LT.TUNINGS:
+            assert kernel_for(plan(shape, dims, elem), t) in recipes
