@@ -21,6 +21,7 @@ row copies (permute_simt_rows), the rest one element per thread.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from math import prod
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
@@ -112,7 +113,7 @@ def one_tile_form(canonical, params, tuning=DEFAULT_TUNING) -> dict | None:
     if (not gathered or tuning.gathered_input_order) and \
             threads_fit({**one, "threads": 512}):
         one["threads"] = 512
-    if not gathered and tuning.thread_loads and threads_fit({**one, "thread_load": True}):
+    if not gathered and tuning.thread_loads:
         one["thread_load"] = True
     if gathered and tuning.gathered_input_order:
         one["order"] = list(range(len(params["perm"])))
@@ -564,10 +565,16 @@ def threads_fit(params) -> bool:
     """Whether a transposing kernel's threads can share its tile's in-place
     transpose (smem_transpose.threads_error): the variants and forms that
     set a thread count of their own keep only such kernels."""
-    tile = transpose_tile(params["perm"], params["tile"], params["span"], params["elem"],
-                          params["gather"])[2]
-    return threads_error(tile, params["threads"],
-                         transpose_method(tile, params.get("method"))) is None
+    return _threads_fit(tuple(params["perm"]), tuple(params["tile"]), params["span"],
+                        params["elem"], tuple(params["gather"]), params["threads"],
+                        params.get("method"))
+
+
+@lru_cache(maxsize=None)
+def _threads_fit(perm, tile, span, elem, gather, threads, method) -> bool:
+    # Remembered: kernel_for asks on every permute() call (one_tile_form).
+    layout = transpose_tile(perm, tile, span, elem, gather)[2]
+    return threads_error(layout, threads, transpose_method(layout, method)) is None
 
 
 def thread_store_forms(plan) -> list:
