@@ -1,6 +1,7 @@
 """Layout operations on the GPU, one run: every row of the layout table
 (bf16; 2-D transpose, permutations of rank 3 to 5, F.pad, F.unfold), and
-F.pad (0, 8) (aligned rows widened by 16 bytes: the boxes pad), as
+F.pad (0, 8) and (0, 0, 1, 1) (aligned rows widened by 16 bytes, and
+padded on H only: the vector pad beside the copy engine's boxes), as
 torch does it, as the fastest exact Triton kernel of bench/layout_triton.py
 (pointer tiles, block pointers, TensorDescriptor TMA tiles, several block
 shapes), and as tile-mlir's ops (tile_mlir.kernels.permute / pad / unfold:
@@ -43,8 +44,8 @@ import triton
 from tile_mlir.kernels import pad as tm_pad, permute as tm_permute, unfold as tm_unfold
 from tile_mlir.kernels.layout_call import load as load_kernel
 from tile_mlir.kernels.layout_tuning import for_device
-from tile_mlir.kernels.layout_cases import (PAD_BENCH, PAD_WIDEN_BENCH, PERMUTE_BENCH,
-                                            TRANSPOSE_BENCH, UNFOLD_BENCH)
+from tile_mlir.kernels.layout_cases import (PAD_BENCH, PAD_OUTER_BENCH, PAD_WIDEN_BENCH,
+                                            PERMUTE_BENCH, TRANSPOSE_BENCH, UNFOLD_BENCH)
 
 # Sibling scripts (a script's own folder is first on sys.path).
 import finalists as FN    # which candidates run in the rounds
@@ -322,7 +323,7 @@ def main() -> int:
     for shape, dims in table:
         if want(R.permute_row_name(shape, dims)):
             rows.append(permute_row(shape, dims, args))
-    for case in (PAD_BENCH, PAD_WIDEN_BENCH):
+    for case in (PAD_BENCH, PAD_WIDEN_BENCH, PAD_OUTER_BENCH):
         if want(R.pad_row_name(case)) or want("pad"):
             rows.append(pad_row(case, args))
     for layout in ("NCHW", "NHWC"):

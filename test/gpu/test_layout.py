@@ -299,17 +299,20 @@ def test_pad_variants_are_exact(case, kind, fill, gen):
 
 
 @pytest.mark.parametrize("case", PADS, ids=[_id(c) for c in PADS])
-def test_pad_rows_forms_are_exact(case, gen):
-    # Both forms of the rows kernel, whichever the plan picks, on every test
-    # shape whose plan is the rows kernel: the row form, and the flat form
-    # with the engine's fill (flat tiles where a tile spans whole rows, the
-    # row form inside the same kernel where it does not).
+def test_pad_forms_are_exact(case, gen):
+    # Every kernel a plan may run, whichever it picks, on every test shape:
+    # a rows plan's two forms (the row form, and the flat form with the
+    # engine's fill: flat tiles where a tile spans whole rows, the row form
+    # inside the same kernel where it does not); a boxes plan's vector pad
+    # where the rows are whole 16-byte vectors (crops, pads of outer axes,
+    # a last tile past B's end) and the copy engine's boxes.
     P = importlib.import_module("tile_mlir.kernels.pad")
     shape, pad_, elem, fill = case
     x = random_bits(shape, elem, gen)
     value = {"zero": 0, "nan": float("nan"), "value": 1.5}[fill]
     plan = P.plan_for(x.shape, x.stride(), pad_, elem, fill)
-    forms = P.rows_forms(plan, P._TORCH_DTYPES[elem, fill == "nan"])
+    dtype_name = P._TORCH_DTYPES[elem, fill == "nan"]
+    forms = P.rows_forms(plan, dtype_name) + P.boxes_forms(plan, dtype_name)
     if not forms:
         pytest.skip(f"the plan is {plan.kind}")
     ref = _pad_expected(x, pad_, fill, value)

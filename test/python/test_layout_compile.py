@@ -12,6 +12,7 @@ import pytest
 
 from tile_mlir import cache, compiler
 from tile_mlir.kernels.pad_kernels import build_pad_boxes, build_pad_rows, build_pad_simt
+from tile_mlir.kernels.pad_vectors import build_pad_vectors
 from tile_mlir.kernels.permute_kernels import (build_permute_boxes, build_permute_simt,
                                                build_permute_transpose)
 from tile_mlir.kernels.permute_simt_rows import build_permute_simt_rows
@@ -96,6 +97,10 @@ KERNELS = {
     "pad_rows_flat": (lambda: build_pad_rows("i16", 3, 136, 2, 43, equal=True, flat=True),
                       {"st.global.v4": 2, "ld.shared.v4": 4}),
     "pad_simt": (lambda: build_pad_simt("i64", 4), {"st.global": 1}),
+    # Four vectors a thread, every load before the first store; 32-bit
+    # divisions (the coordinates are i32).
+    "pad_vectors": (lambda: build_pad_vectors(2, 3, slots=4), {"ld.global.v4": 4, "st.global.v4": 4,
+                                                      "div.u32": 4}),
     "unfold_nhwc": (lambda: build_unfold_nhwc(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 64),
                     {".im2col": 1, "tensor.3d.global": 1}),
     "unfold_nchw": (lambda: build_unfold_nchw(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 2, 32),

@@ -14,11 +14,13 @@ from tile_mlir.kernels.layout_call import (FLAT_LAUNCH, _converter, as_tensor, f
                                            flat_row_conditions)
 from tile_mlir.kernels.layout_cases import THREAD_LOAD_VIEWS
 from tile_mlir.kernels.layout_plan import channels_last_like
-from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows, model_permute,
+from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows,
+                                            model_pad_vectors, model_permute,
                                             model_unfold_nchw, model_unfold_nhwc,
                                             model_unfold_taps)
 from tile_mlir.kernels.layout_plan import (ENGINE_NAN, contiguous_strides, plan_pad,
                                            plan_unfold, unfold_spec)
+from tile_mlir.kernels.pad_vectors import VectorPadGeometry
 from tile_mlir.kernels.permute import plan_for, thread_load_forms
 from tile_mlir.kernels.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
 
@@ -217,6 +219,10 @@ def test_pad_model_equals_numpy(shape, pad, elem, fill):
     A = x.reshape(c.shape)
     if plan.kind == "boxes":
         got = model_pad_boxes(plan.params["box"], A, c.lefts, c.out_shape, fill, value)
+        if plan.params["vectors"]:   # the default kernel of such a plan
+            vectors = model_pad_vectors(VectorPadGeometry(elem, c.rank), A, c.lefts,
+                                        c.out_shape, value)
+            assert np.array_equal(vectors.reshape(-1), got.reshape(-1))
     else:
         assert plan.kind == "rows"
         if c.rank == 1:
@@ -224,6 +230,30 @@ def test_pad_model_equals_numpy(shape, pad, elem, fill):
         else:
             lefts, rights = c.lefts, c.rights
         got = model_pad_rows(plan.params, A, lefts, rights, fill, value)
+    assert np.array_equal(got.reshape(-1), _pad_ref(x, c, value).reshape(-1))
+
+
+# Whole-vector pads: crops, pads on outer axes only, one axis, rank 5,
+# tiles that end past B, and one vector a row.
+VECTOR_PADS = [((4, 64), (8, 8), 2), ((3, 20, 32), (0, 16, 1, 2), 2), ((4, 64), (-8, 16), 2),
+               ((5, 48), (-16, -16, 2, -1), 1), ((6, 16), (0, 0, 3, 3), 4),
+               ((2, 3, 4, 5, 8), (2, 2, 1, 0, 0, 1, 1, 1, 2, 0), 8), ((1000,), (8, 24), 2),
+               ((7, 3, 8), (8, 0, 0, 2), 2), ((3, 2, 2), (2, 2, 0, 0, 1, 1), 8)]
+
+
+@pytest.mark.parametrize("threads,slots", [(256, 4), (32, 1), (64, 3)])
+@pytest.mark.parametrize("shape,pad,elem", VECTOR_PADS)
+def test_vector_pad_model_equals_numpy(shape, pad, elem, threads, slots):
+    # The vector pad's geometry (32-bit wrapping coordinates, the clamp to
+    # A's edge, the bound on B's last tile) against NumPy's pad of random
+    # bits, with a fill value whose bits fill every byte of the element.
+    x = bits(np.random.default_rng(sum(shape) + elem + slots), shape, elem)
+    plan = plan_pad(shape, contiguous_strides(shape), pad, elem, "value")
+    assert plan.kind == "boxes" and plan.params["vectors"]
+    c = plan.canonical
+    value = int.from_bytes(bytes(range(0xA1, 0xA1 + elem)), "little")
+    got = model_pad_vectors(VectorPadGeometry(elem, c.rank, threads, slots),
+                            x.reshape(c.shape), c.lefts, c.out_shape, value)
     assert np.array_equal(got.reshape(-1), _pad_ref(x, c, value).reshape(-1))
 
 

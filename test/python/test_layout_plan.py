@@ -155,6 +155,22 @@ def test_pad_paths():
     assert kind((2, 8, 8), (0, 0, -4, -4)) == "empty"
 
 
+@pytest.mark.parametrize("shape,pad,elem,vectors", [
+    ((64, 256, 256, 256), (0, 8), 2, True),       # rows widened by one vector
+    ((4, 64, 64), (0, 0, 1, 1), 2, True),         # rows of W padded on H
+    ((4, 64, 64), (-8, 8, 1, 1), 2, True),        # a crop of one vector
+    ((4, 64, 60), (8, 4), 2, False),              # 120-byte rows (of a 128-byte pitch)
+    ((4, 64, 64), (4, 4, 0, 0), 4, True),         # 16-byte pads of 4-byte elements
+    ((4, 64, 64), (16, 0), 1, True),
+    ((2 ** 20, 4096), (0, 8), 2, True),           # 538M vectors of B
+    ((2 ** 22, 4096), (0, 8), 2, False),          # 2152M: past the i32 indices
+])
+def test_whole_vector_pads_take_the_vector_kernel(shape, pad, elem, vectors):
+    strides = dense(shape[:-1] + (64,)) if shape[-1] == 60 else dense(shape)
+    plan = P.plan_pad(shape, strides, pad, elem, "zero")
+    assert plan.kind == "boxes" and plan.params["vectors"] == vectors
+
+
 @pytest.mark.parametrize("pad", [(1,), (1, 2, 3, 4, 5, 6, 7, 8), ("x", 1), 3])
 def test_bad_pads_are_named(pad):
     with pytest.raises(TileUsageError) as err:

@@ -85,6 +85,9 @@ PAD_SHAPES = [
     ((41,), (3, 5)),
     ((2, 7, 5), (1, 2)), ((1, 3, 30, 17), (2, 2, 2, 2)), ((2, 300, 24), (2, 7)),
     ((2, 2, 3, 4, 32), (1, 1, 1, 1, 1, 1)),
+    # Whole 16-byte vectors for 2-byte elements: 16 tiles of the vector
+    # pad, the last partial; a crop of rows.
+    ((3, 5, 70, 96), (8, 16, 1, 0)), ((2, 40, 64), (0, 8, -3, 2)),
     # Rows over several boxes and column tiles, odd shifts: vectors whose
     # aligned chunks lie in two boxes.
     ((2, 6, 1000), (5, 3, 1, 2)), ((3, 9, 520), (7, 1, 0, 3)),
@@ -100,6 +103,8 @@ PAD_BENCH = ((64, 256, 256, 256), (1, 1, 1, 1))
 PAD_BENCH_SMALL = ((4, 16, 64, 256), (1, 1, 1, 1))
 # Aligned rows widened by 16 bytes (the boxes kernel), beside the rows.
 PAD_WIDEN_BENCH = ((64, 256, 256, 256), (0, 8))
+# Aligned rows padded on H only: whole vectors where the boxes move well too.
+PAD_OUTER_BENCH = ((64, 256, 256, 256), (0, 0, 1, 1))
 PAD_WIDEN_BENCH_SMALL = ((4, 16, 64, 256), (0, 8))
 
 

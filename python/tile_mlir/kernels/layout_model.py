@@ -404,6 +404,62 @@ def model_pad_boxes(box, A: np.ndarray, lefts, out_shape, fill: str, bits: int =
     return B.view(storage(elem))
 
 
+class U32Ops(IntDynOps):
+    """The vector pad's i32 arithmetic on NumPy int64 arrays holding u32
+    values: a subtraction wraps, a comparison and a min are unsigned."""
+    MASK = (1 << 32) - 1
+
+    @staticmethod
+    def sub(a, b):
+        return (a - b) & U32Ops.MASK
+
+    @staticmethod
+    def ult(a, b):
+        return (a & U32Ops.MASK) < (b & U32Ops.MASK)
+
+    @staticmethod
+    def min(a, b):
+        return np.minimum(a & U32Ops.MASK, b & U32Ops.MASK)
+
+    @staticmethod
+    def all(conds):
+        return np.logical_and.reduce(conds)
+
+
+def model_pad_vectors(geo, A: np.ndarray, lefts, out_shape, bits: int = 0) -> np.ndarray:
+    """build_pad_vectors: every thread's vectors of every tile, by the
+    kernel's own geometry (pad_vectors.VectorPadGeometry) in 32-bit unsigned
+    arithmetic; each load's clamped source read from A (raises where it
+    leaves A or is not a whole vector of a row), the fill where the source
+    lies outside, the stores bounded by B's vector count. Raises where a
+    vector is stored twice or not at all."""
+    out_shape = tuple(out_shape)
+    radices = geo.radices(out_shape, IntDynOps)
+    n = int(np.prod(radices))
+    tiles = -(-n // geo.tile)
+    tile, s, tid = np.meshgrid(np.arange(tiles), np.arange(geo.slots),
+                               np.arange(geo.threads), indexing="ij")
+    v = geo.vector(tile, tid, s).reshape(-1).astype(np.int64)
+    lefts = [x & U32Ops.MASK for x in lefts]
+    coords, inside, at = geo.spot(v, radices, list(A.shape), lefts, U32Ops)
+    for a, (c, d) in enumerate(zip(at, A.shape)):
+        if (c >= d).any() or (a == A.ndim - 1 and ((c % geo.vec).any() or
+                                                    (c + geo.vec > d).any())):
+            raise AssertionError(f"a load leaves A along axis {a}")
+    stored = v < n
+    B = np.full(out_shape, 0, dtype=A.dtype)
+    count = np.zeros(out_shape, dtype=np.int64)
+    for k in range(geo.vec):   # the vector's elements, one at a time
+        src = tuple(c[stored] + (k if a == A.ndim - 1 else 0) for a, c in enumerate(at))
+        dst = tuple(c[stored] + (k if a == A.ndim - 1 else 0) for a, c in enumerate(coords))
+        B[dst] = np.where(inside[stored], A[src], A.dtype.type(bits))
+        np.add.at(count, dst, 1)
+    if (count != 1).any():
+        raise AssertionError(f"{int((count == 0).sum())} elements unwritten, "
+                             f"{int((count > 1).sum())} written twice")
+    return B
+
+
 def _flat_tile(geo, threads: int, shared: np.ndarray, B: np.ndarray, written: np.ndarray,
                f0: int, n_rows: int, Wo: int, delta: int) -> None:
     """build_pad_rows' flat form on one tile: its output run [f0, f0 +

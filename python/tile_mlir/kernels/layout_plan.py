@@ -713,9 +713,10 @@ def canonical_pad(shape, strides, pad) -> CanonicalPad:
 
 @dataclass(frozen=True)
 class PadPlan:
-    """Which kernel pads: "boxes" (boxes of the output loaded from the shifted
-    input coordinates, the copy engine filling what lies outside; every
-    stride and the innermost shift 16-byte aligned), "rows" (row blocks
+    """Which kernel pads: "boxes" (every stride and the innermost shift
+    16-byte aligned: boxes of the output loaded from the shifted input
+    coordinates, the copy engine filling what lies outside; or, where
+    params["vectors"] (whole_vectors), the threads' 16-byte vectors), "rows" (row blocks
     loaded the same way, threads writing the output rows at any alignment),
     "simt" (threads only), "copy" (nothing padded) or "empty"."""
     kind: str
@@ -860,6 +861,23 @@ def split_long_pad(c: CanonicalPad) -> CanonicalPad | None:
     return CanonicalPad(tuple(shape), tuple(strides), tuple(lefts), tuple(rights))
 
 
+# The vector pad's coordinates and vector indices are i32: each below this,
+# with room for the last tile's threads past B's end.
+VECTOR_INDEX_LIMIT = 2 ** 31 - 2 ** 16
+
+
+def whole_vectors(c: CanonicalPad, elem: int) -> bool:
+    """Whether the vector pad (pad_vectors) moves an aligned pad `c` (one the
+    boxes move): A's rows and the last axis's shift whole 16-byte vectors
+    (B's rows then are too), and every extent, pad and B's vector count
+    below VECTOR_INDEX_LIMIT."""
+    v = STRIDE_ALIGN // elem
+    out = c.out_shape
+    return (c.shape[-1] % v == 0 and c.lefts[-1] % v == 0 and
+            max(map(abs, c.shape + out + c.lefts + c.rights)) < VECTOR_INDEX_LIMIT and
+            prod(out) // v < VECTOR_INDEX_LIMIT)
+
+
 def _engine_pad(c: CanonicalPad, elem: int, fill: str, grid: int, fit: bool,
                 boxes: bool) -> PadPlan:
     """plan_pad's kernel for a canonical pad of at most MAX_RANK axes: the
@@ -881,8 +899,8 @@ def _engine_pad(c: CanonicalPad, elem: int, fill: str, grid: int, fit: bool,
     if boxes and in_ok and out_ok and shift_ok and inner >= v and reach:
         box = pad_box(c.shape, out_shape, elem)
         if box_tiles(out_shape, box) <= MAX_TILES:
-            return PadPlan("boxes", c, {**base, "box": box, "stages": 4, "grid": grid},
-                           view, out_shape)
+            return PadPlan("boxes", c, {**base, "box": box, "stages": 4, "grid": grid,
+                                        "vectors": whole_vectors(c, elem)}, view, out_shape)
     if in_ok and c.shape[-1] >= v and reach:
         wbox, nb, rows = rows_tile(elem, c.shape[-1], out_shape[-1], fit)
         # The box at most the input's rows (a power of two below the

@@ -17,10 +17,12 @@ bits, in every path). Other values are written by the kernel's threads.
 Unpadded axes merge into the axis before them (layout_plan.canonical_pad);
 the kernel (pad_kernels) is compiled per dtype or element size, canonical
 rank, box or tile and fill kind; extents, pads and the value are runtime
-values. Aligned shapes and shifts move boxes only; rows that are not
-16-byte aligned (F.pad by 1 on W) load boxes of input rows and write the
-output rows with threads; strides that are not 16-byte multiples run on
-the SIMT kernel.
+values. Rows of whole 16-byte vectors shifted by whole vectors (F.pad
+(0, 8) on bf16) run on the vector pad (pad_vectors: threads' 16-byte
+loads and stores); other aligned shapes and shifts move boxes only; rows
+that are not 16-byte aligned (F.pad by 1 on W) load boxes of input rows
+and write the output rows with threads; strides that are not 16-byte
+multiples run on the SIMT kernel.
 """
 
 from __future__ import annotations
@@ -34,13 +36,18 @@ from .layout_call import (PERSISTENT_GRID, READER_FENCES, aligned, as_tensor, bi
                           flat_slot_bytes, launch, persistent_grid, rows_launch,
                           rows_stage_bytes, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
-from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, equal_tile_height,
-                          fill_kind, pad_box, pad_spec, plan_or_dense, plan_pad)
+from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, STRIDE_ALIGN, contiguous_strides,
+                          equal_tile_height, fill_kind, pad_box, pad_spec, plan_or_dense,
+                          plan_pad)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PAD_BOXES = "tile_mlir.kernels.pad_kernels:build_pad_boxes"
 BUILD_PAD_ROWS = "tile_mlir.kernels.pad_kernels:build_pad_rows"
 BUILD_PAD_SIMT = "tile_mlir.kernels.pad_kernels:build_pad_simt"
+BUILD_PAD_VECTORS = "tile_mlir.kernels.pad_vectors:build_pad_vectors"
+# Two vectors a thread: 0.3% faster than four on the H100 (docs/NOTES.md,
+# "The vector pad").
+VECTOR_KERNEL = {"threads": 256, "slots": 2}
 
 SIMT_GRID = 1056
 SIMT_THREADS = 256
@@ -113,18 +120,35 @@ def kernel_for(plan, dtype_name: str) -> tuple:
     dtype name (the NaN fill's maps need the float format)."""
     p = plan.params
     elem = p["elem"]
-    dtype = FLOAT_NAMES[dtype_name] if p["fill"] == "nan" and plan.kind != "simt" \
-        else ELEM_DTYPES[elem]
+    dtype = _map_dtype(plan, dtype_name)
+    if plan.kind == "boxes" and p["vectors"]:
+        return BUILD_PAD_VECTORS, {"elem": elem, "rank": p["rank"], **VECTOR_KERNEL}
     if plan.kind == "boxes":
-        return BUILD_PAD_BOXES, {"dtype": dtype, "rank": p["rank"], "box": list(p["box"]),
-                                 "fill": p["fill"], "stages": 3 if p["fill"] == "value"
-                                 else p["stages"], "grid": PERSISTENT_GRID}
+        return engine_boxes(plan, dtype)
     if plan.kind == "rows":
         params = row_form_params(plan, dtype)
         flat = flat_launch(p, plan.out_shape[-1])
         return BUILD_PAD_ROWS, {**params, **flat} if flat else params
     return BUILD_PAD_SIMT, {"dtype": ELEM_DTYPES[elem], "rank": p["rank"],
                             "grid": SIMT_GRID}
+
+
+def _map_dtype(plan, dtype_name: str) -> str:
+    """The dtype of a plan's tensor maps: the float format for the NaN fill
+    (the engine's NaN needs it), else the element size's integer."""
+    p = plan.params
+    return FLOAT_NAMES[dtype_name] if p["fill"] == "nan" and plan.kind != "simt" \
+        else ELEM_DTYPES[p["elem"]]
+
+
+def engine_boxes(plan, dtype: str) -> tuple:
+    """build_pad_boxes for a boxes plan: the copy engine moves the boxes and
+    fills what lies outside A (the default where A's rows are not whole
+    16-byte vectors)."""
+    p = plan.params
+    return BUILD_PAD_BOXES, {"dtype": dtype, "rank": p["rank"], "box": list(p["box"]),
+                             "fill": p["fill"], "stages": 3 if p["fill"] == "value"
+                             else p["stages"], "grid": PERSISTENT_GRID}
 
 
 def row_form_params(plan, dtype: str) -> dict:
@@ -237,7 +261,7 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
     variant of it) from t into `out`."""
     c = plan.canonical
     builder, params = kernel or kernel_for(plan, str(t.dtype).replace("torch.", ""))
-    nan_maps = params["dtype"] in FLOAT_NAMES
+    nan_maps = params.get("dtype") in FLOAT_NAMES
     src_t = t if nan_maps else bits_view(t)
     dst_t = out if nan_maps else bits_view(out)
     lefts, rights = list(c.lefts), list(c.rights)
@@ -256,6 +280,11 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
         return
     src = strided(src_t, shape, strides)
     dst = dst_t.view(plan.out_shape)
+    if builder == BUILD_PAD_VECTORS:
+        vectors = out.numel() * out.element_size() // STRIDE_ALIGN
+        tile = params["threads"] * params["slots"]
+        launch(builder, params, (src, dst, *lefts, *value), max(1, -(-vectors // tile)))
+        return
     if plan.kind == "boxes":
         args = (src, dst, counter(t.device), *lefts)
         if params["fill"] == "value":
@@ -273,12 +302,17 @@ def variants(plan, dtype_name: str) -> list:
     builder, params = kernel_for(plan, dtype_name)
     out = [("default", (builder, params))]
     if plan.kind == "boxes":
+        engine = engine_boxes(plan, _map_dtype(plan, dtype_name))
+        if builder == BUILD_PAD_VECTORS:
+            out += [("engine boxes", engine)]
+            out += [(f"vectors t{t} s{k}", (builder, {**params, "threads": t, "slots": k}))
+                    for t, k in ((256, 1), (256, 4), (128, 2), (128, 4), (512, 2))]
         c = plan.canonical
+        eb, ep = engine
         pow2 = list(pad_box(c.shape, c.out_shape, plan.params["elem"], even=False))
-        out.append(("power-of-two box", (builder, {**params, "box": pow2})))
-        out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
-        out.append((f"s{params['stages'] + 1}", (builder, {**params,
-                                                          "stages": params["stages"] + 1})))
+        out.append(("power-of-two box", (eb, {**ep, "box": pow2})))
+        out.append(("g264", (eb, {**ep, "grid": 2 * PERSISTENT_GRID})))
+        out.append((f"s{ep['stages'] + 1}", (eb, {**ep, "stages": ep["stages"] + 1})))
     if plan.kind == "rows":
         row_form = row_form_params(plan, params["dtype"])
         if params.get("flat"):
@@ -370,16 +404,17 @@ def recipes_for(cases) -> list:
 
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
-    from .layout_cases import (EXPANDED_PAD, LONG_PADS, PAD_BENCH, PAD_VIEWS, PAD_WIDEN_BENCH,
-                               WIDE_VIEW, WIDE_VIEW_PAD, channels_last_pad_cases,
-                               grad_pad_cases, pad_test_cases)
+    from .layout_cases import (EXPANDED_PAD, LONG_PADS, PAD_BENCH, PAD_OUTER_BENCH, PAD_VIEWS,
+                               PAD_WIDEN_BENCH, WIDE_VIEW, WIDE_VIEW_PAD,
+                               channels_last_pad_cases, grad_pad_cases, pad_test_cases)
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
     views += [(*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"), (*EXPANDED_PAD, 2, "zero"),
               (*EXPANDED_PAD, 2, "value")]
     cases = (list(pad_test_cases()) + views + list(grad_pad_cases()) +
              list(channels_last_pad_cases()) + LONG_PADS)
     return unique_recipes(recipes_for(cases) + bench_recipes(PAD_BENCH) +
-                          bench_recipes(PAD_WIDEN_BENCH) + variant_test_recipes() +
+                          bench_recipes(PAD_WIDEN_BENCH) + bench_recipes(PAD_OUTER_BENCH) +
+                          variant_test_recipes() +
                           forms_test_recipes(pad_test_cases()))
 
 
@@ -410,12 +445,26 @@ def rows_forms(plan, dtype_name: str) -> list:
     return out
 
 
+def boxes_forms(plan, dtype_name: str) -> list:
+    """(name, (builder, params)) of a boxes plan's kernels: the vector pad
+    where its rows are whole vectors, and the copy engine's boxes; none for
+    other plans."""
+    if plan.kind != "boxes":
+        return []
+    engine = [("engine boxes", engine_boxes(plan, _map_dtype(plan, dtype_name)))]
+    if not plan.params["vectors"]:
+        return engine
+    return [("vectors", kernel_for(plan, dtype_name))] + engine
+
+
 def forms_test_recipes(cases) -> list:
-    """Both forms of every rows plan among `cases` (shape, pad, elem, fill)."""
+    """Both forms of every rows plan, and the kernels of every boxes plan,
+    among `cases` (shape, pad, elem, fill)."""
     out = []
     for shape, pad_, elem, fill in cases:
         plan = plan_for(shape, contiguous_strides(shape), pad_, elem, fill)
-        out += [k for _, k in rows_forms(plan, _TORCH_DTYPES[elem, fill == "nan"])]
+        dtype_name = _TORCH_DTYPES[elem, fill == "nan"]
+        out += [k for _, k in rows_forms(plan, dtype_name) + boxes_forms(plan, dtype_name)]
     return unique_recipes(out)
 
 
