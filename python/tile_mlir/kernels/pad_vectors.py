@@ -68,7 +68,7 @@ class VectorPadGeometry:
     elem: int
     rank: int
     threads: int = 256
-    slots: int = 2
+    slots: int = 1
 
     def __post_init__(self):
         if self.elem not in ELEM_DTYPES:
@@ -108,7 +108,7 @@ class VectorPadGeometry:
         return coords, inside, [ops.min(c, e) for c, e in zip(src, lasts)]
 
 
-def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 2,
+def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 1,
                       name: str = "pad_vectors") -> K.KernelDef:
     """B = pad(A) by 16-byte vectors (module docstring) of `elem`-byte
     elements. Parameters A (runtime strides, innermost 1), B (contiguous),
