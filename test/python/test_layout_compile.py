@@ -97,10 +97,9 @@ KERNELS = {
     "pad_rows_flat": (lambda: build_pad_rows("i16", 3, 136, 2, 43, equal=True, flat=True),
                       {"st.global.v4": 2, "ld.shared.v4": 4}),
     "pad_simt": (lambda: build_pad_simt("i64", 4), {"st.global": 1}),
-    # Four vectors a thread, every load before the first store; 32-bit
-    # divisions (the coordinates are i32).
-    "pad_vectors": (lambda: build_pad_vectors(2, 3, slots=4), {"ld.global.v4": 4, "st.global.v4": 4,
-                                                      "div.u32": 4}),
+    # Four vectors a thread; 32-bit divisions (the coordinates are i32).
+    "pad_vectors": (lambda: build_pad_vectors(2, 3, slots=4),
+                    {"ld.global.v4": 4, "st.global.v4": 4, "div.u32": 4}),
     "unfold_nhwc": (lambda: build_unfold_nhwc(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 64),
                     {".im2col": 1, "tensor.3d.global": 1}),
     "unfold_nchw": (lambda: build_unfold_nchw(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 2, 32),
@@ -134,6 +133,24 @@ def test_flat_pad_takes_the_engines_fill_only():
     with pytest.raises(ValueError, match="flat: the copy engine's fill only"):
         compiler.compile(build_pad_rows("i16", 3, 136, 2, 43, "value", flat=True), "sm_90a",
                          cubin=False)
+
+
+def test_vector_pad_issues_every_load_before_its_first_store():
+    # A thread's loads are all in flight at once: the last load comes
+    # before the first store, and no division is 64-bit.
+    ptx = compiler.compile(build_pad_vectors(2, 3, slots=4), "sm_90a", cubin=False).ptx
+    lines = ptx.splitlines()
+    loads = [i for i, line in enumerate(lines) if "ld.global.v4" in line]
+    stores = [i for i, line in enumerate(lines) if "st.global.v4" in line]
+    assert len(loads) == 4 and len(stores) == 4 and max(loads) < min(stores)
+    assert "div.u64" not in ptx and "rem.u64" not in ptx
+
+
+def test_vector_pad_names_a_bad_tile():
+    with pytest.raises(ValueError, match=r"threads 48 \(a power of two, 32 to 1024\)"):
+        build_pad_vectors(2, 2, threads=48)
+    with pytest.raises(ValueError, match=r"threads \* slots at most 65536"):
+        build_pad_vectors(2, 2, threads=1024, slots=65)
 
 
 def test_thread_loads_issue_no_engine_load():

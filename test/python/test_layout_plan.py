@@ -162,6 +162,8 @@ def test_pad_paths():
     ((4, 64, 60), (8, 4), 2, False),              # 120-byte rows (of a 128-byte pitch)
     ((4, 64, 64), (4, 4, 0, 0), 4, True),         # 16-byte pads of 4-byte elements
     ((4, 64, 64), (16, 0), 1, True),
+    ((64,), (8, 3), 2, False),                    # one row, 3 elements past a vector
+    ((16, 3), (0, 0, 8, 1), 2, False),            # merged into one row of 75
     ((2 ** 20, 4096), (0, 8), 2, True),           # 538M vectors of B
     ((2 ** 22, 4096), (0, 8), 2, False),          # 2152M: past the i32 indices
 ])

@@ -23,8 +23,9 @@ Transposes (B = A^T, 16-bit elements; geometry in `Plan` / `make_plan`):
 
 Layout ops on CUDA torch tensors and DLPack arrays (docs/layout-kernels.md):
 `permute(x, dims)`, `pad(x, pad, value=0)` and `unfold(x, kernel_size,
-padding, stride, dilation, layout)`; their kernels are in permute_kernels,
-pad_kernels and unfold_kernels.
+padding, stride, dilation, layout)`; their kernels are in permute_kernels
+(and the permute_* modules beside it), pad_kernels and pad_vectors, and
+unfold_kernels (and unfold_taps).
 """
 
 import importlib

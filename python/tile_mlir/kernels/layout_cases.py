@@ -85,9 +85,10 @@ PAD_SHAPES = [
     ((41,), (3, 5)),
     ((2, 7, 5), (1, 2)), ((1, 3, 30, 17), (2, 2, 2, 2)), ((2, 300, 24), (2, 7)),
     ((2, 2, 3, 4, 32), (1, 1, 1, 1, 1, 1)),
-    # Whole 16-byte vectors for 2-byte elements: 16 tiles of the vector
-    # pad, the last partial; a crop of rows.
-    ((3, 5, 70, 96), (8, 16, 1, 0)), ((2, 40, 64), (0, 8, -3, 2)),
+    # Whole 16-byte vectors for 2-byte elements: tiles of the vector pad,
+    # the last partial; a crop of rows. One row whose pad ends inside a
+    # vector (the engine's boxes).
+    ((3, 5, 70, 96), (8, 16, 1, 0)), ((2, 40, 64), (0, 8, -3, 2)), ((1000,), (8, 3)),
     # Rows over several boxes and column tiles, odd shifts: vectors whose
     # aligned chunks lie in two boxes.
     ((2, 6, 1000), (5, 3, 1, 2)), ((3, 9, 520), (7, 1, 0, 3)),
@@ -101,7 +102,8 @@ PAD_SHAPES = [
 PAD_VALUES = ("zero", "nan", "value")
 PAD_BENCH = ((64, 256, 256, 256), (1, 1, 1, 1))
 PAD_BENCH_SMALL = ((4, 16, 64, 256), (1, 1, 1, 1))
-# Aligned rows widened by 16 bytes (the boxes kernel), beside the rows.
+# Aligned rows widened by 16 bytes (the vector pad; the copy engine's boxes
+# as a variant), beside the rows.
 PAD_WIDEN_BENCH = ((64, 256, 256, 256), (0, 8))
 # Aligned rows padded on H only: whole vectors where the boxes move well too.
 PAD_OUTER_BENCH = ((64, 256, 256, 256), (0, 0, 1, 1))
@@ -179,9 +181,10 @@ LONG_AXIS = 2 ** 31 + 4096
 # transpose of two long rows (split: the narrow kernel).
 LONG_PERMUTES = [((2, 2, LONG_AXIS), (1, 0, 2), 1), ((2, LONG_AXIS), (1, 0), 2)]
 # (shape, pad, elem, fill): one input row past the reach, padded by one
-# element (the threads); rows padded by 16 bytes (split: the boxes pad); a
-# padded outer axis over long rows of bf16 (the canonical form merges them
-# into one axis past the reach; split: the boxes pad).
+# element (the threads); rows padded by 16 bytes (split: an aligned pad,
+# the vector pad); a padded outer axis over long rows of bf16 (the
+# canonical form merges them into one axis past the reach; split: the
+# vector pad).
 LONG_PADS = [((1, LONG_AXIS), (1, 1), 1, "zero"), ((2, LONG_AXIS), (16, 16), 1, "value"),
              ((2, LONG_AXIS // 2), (0, 0, 1, 1), 2, "zero")]
 

@@ -868,12 +868,13 @@ VECTOR_INDEX_LIMIT = 2 ** 31 - 2 ** 16
 
 def whole_vectors(c: CanonicalPad, elem: int) -> bool:
     """Whether the vector pad (pad_vectors) moves an aligned pad `c` (one the
-    boxes move): A's rows and the last axis's shift whole 16-byte vectors
-    (B's rows then are too), and every extent, pad and B's vector count
-    below VECTOR_INDEX_LIMIT."""
+    boxes move): A's rows, B's rows and the last axis's shift whole 16-byte
+    vectors (B's rows are checked apart: a rank-1 pad has no outer stride
+    that would say so), and every extent, pad and B's vector count below
+    VECTOR_INDEX_LIMIT."""
     v = STRIDE_ALIGN // elem
     out = c.out_shape
-    return (c.shape[-1] % v == 0 and c.lefts[-1] % v == 0 and
+    return (c.shape[-1] % v == 0 and c.lefts[-1] % v == 0 and out[-1] % v == 0 and
             max(map(abs, c.shape + out + c.lefts + c.rights)) < VECTOR_INDEX_LIMIT and
             prod(out) // v < VECTOR_INDEX_LIMIT)
 

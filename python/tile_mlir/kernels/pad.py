@@ -1,5 +1,6 @@
 """`pad(x, pad, value=0)`: torch.nn.functional.pad(x, pad, value=value)
-(constant mode) on the copy engine.
+(constant mode) on the copy engine or, where they move it faster, the
+threads' 16-byte vectors.
 
     y = pad(x, (1, 1, 1, 1))          # W and H of an NCHW tensor, zeros
 
@@ -7,16 +8,19 @@
 negative entries crop. x is a CUDA torch tensor or a DLPack array of 1-,
 2-, 4- or 8-byte elements. The result is contiguous, or channels_last
 (channels_last_3d) where x is, as F.pad keeps it: such an x is padded in
-memory order (N, spatial axes, C). What lies outside x is the copy engine's
-out-of-bounds fill where the value allows it: zero for a value whose bits
-are zero, and for NaN on a 2-, 4- or 8-byte float the engine's NaN (bit
-pattern 0x7FF7 repeated over the element, a quiet NaN; torch's own NaN is
-0x7FC0... for bf16, so a NaN pad is NaN everywhere torch's is, with these
-bits, in every path). Other values are written by the kernel's threads.
+memory order (N, spatial axes, C). On the engine's kernels, what lies
+outside x is the copy engine's out-of-bounds fill where the value allows
+it: zero for a value whose bits are zero, and for NaN on a 2-, 4- or
+8-byte float the engine's NaN (bit pattern 0x7FF7 repeated over the
+element, a quiet NaN; torch's own NaN is 0x7FC0... for bf16, so a NaN pad
+is NaN everywhere torch's is, with these bits, in every path: the
+threads write the same NaN). Other values are written by the kernel's
+threads.
 
 Unpadded axes merge into the axis before them (layout_plan.canonical_pad);
-the kernel (pad_kernels) is compiled per dtype or element size, canonical
-rank, box or tile and fill kind; extents, pads and the value are runtime
+a kernel of pad_kernels is compiled per dtype or element size, canonical
+rank, box or tile and fill kind, the vector pad (pad_vectors) per element
+size, canonical rank and tile; extents, pads and the value are runtime
 values. Rows of whole 16-byte vectors shifted by whole vectors (F.pad
 (0, 8) on bf16) run on the vector pad (pad_vectors: threads' 16-byte
 loads and stores); other aligned shapes and shifts move boxes only; rows
@@ -120,9 +124,9 @@ def kernel_for(plan, dtype_name: str) -> tuple:
     dtype name (the NaN fill's maps need the float format)."""
     p = plan.params
     elem = p["elem"]
-    dtype = _map_dtype(plan, dtype_name)
     if plan.kind == "boxes" and p["vectors"]:
         return BUILD_PAD_VECTORS, {"elem": elem, "rank": p["rank"], **VECTOR_KERNEL}
+    dtype = _map_dtype(plan, dtype_name)
     if plan.kind == "boxes":
         return engine_boxes(plan, dtype)
     if plan.kind == "rows":
@@ -280,7 +284,7 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
         return
     src = strided(src_t, shape, strides)
     dst = dst_t.view(plan.out_shape)
-    if builder == BUILD_PAD_VECTORS:
+    if builder == BUILD_PAD_VECTORS:   # whole_vectors: B is whole vectors
         vectors = out.numel() * out.element_size() // STRIDE_ALIGN
         tile = params["threads"] * params["slots"]
         launch(builder, params, (src, dst, *lefts, *value), max(1, -(-vectors // tile)))

@@ -31,7 +31,11 @@ from mlir.dialects import arith, vector
 
 from .. import builder as K
 from .layout_ir import DynOps, all_of, extents, product, to_i32
-from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN
+from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_INDEX_LIMIT
+
+# The last tile's vectors past B's end keep the index an i32: whole_vectors
+# leaves 2^31 - VECTOR_INDEX_LIMIT of room.
+TILE_LIMIT = 2 ** 31 - VECTOR_INDEX_LIMIT
 
 
 def _i32(x) -> K.Expr:
@@ -73,9 +77,12 @@ class VectorPadGeometry:
     def __post_init__(self):
         if self.elem not in ELEM_DTYPES:
             raise ValueError(f"element size {self.elem}: one of {tuple(ELEM_DTYPES)}")
-        if self.threads & (self.threads - 1) or self.slots < 1 or not 1 <= self.rank <= 5:
-            raise ValueError(f"threads {self.threads} (a power of two), slots {self.slots} "
-                             f"(at least one), rank {self.rank} (1 to 5)")
+        pow2 = self.threads > 0 and self.threads & (self.threads - 1) == 0
+        if not (pow2 and 32 <= self.threads <= 1024) or self.slots < 1 or \
+                self.tile > TILE_LIMIT or not 1 <= self.rank <= 5:
+            raise ValueError(f"threads {self.threads} (a power of two, 32 to 1024), slots "
+                             f"{self.slots} (at least one; threads * slots at most "
+                             f"{TILE_LIMIT}), rank {self.rank} (1 to 5)")
 
     @property
     def vec(self) -> int:
