@@ -89,6 +89,24 @@ def test_every_tunings_defaults_are_exact(tuning, gen):
     assert ran > 20
 
 
+def test_vector_permutes_are_exact(gen):
+    # The vector permute (a benchmark variant of the boxes plans) on every
+    # test shape whose plan moves boxes, at every element size.
+    P = importlib.import_module("tile_mlir.kernels.permute")
+    ran = 0
+    for shape, dims, elem in PERMUTES:
+        x = random_bits(shape, elem, gen)
+        plan = P.plan_for(x.shape, x.stride(), dims, elem)
+        ref = bits(x).permute(dims).contiguous()
+        for name, kernel in P.vector_variants(plan):
+            out = torch.full_like(ref, -1).view(x.dtype)
+            P.run(plan, x, out, kernel)
+            torch.cuda.synchronize()
+            assert torch.equal(bits(out), ref), f"{name}: {shape} by {dims}, {elem} bytes"
+            ran += 1
+    assert ran > 20
+
+
 @pytest.mark.parametrize("case", PERMUTE_BENCH_SMALL, ids=[_id(c) for c in PERMUTE_BENCH_SMALL])
 def test_permute_variants_are_exact(case, gen):
     # Every kernel variant the benchmark measures (one tile per CTA, more

@@ -13,6 +13,7 @@ import pytest
 from tile_mlir import cache, compiler
 from tile_mlir.kernels.pad_kernels import build_pad_boxes, build_pad_rows, build_pad_simt
 from tile_mlir.kernels.pad_vectors import build_pad_vectors
+from tile_mlir.kernels.permute_vectors import build_permute_vectors
 from tile_mlir.kernels.permute_kernels import (build_permute_boxes, build_permute_simt,
                                                build_permute_transpose)
 from tile_mlir.kernels.permute_simt_rows import build_permute_simt_rows
@@ -98,6 +99,8 @@ KERNELS = {
                       {"st.global.v4": 2, "ld.shared.v4": 4}),
     "pad_simt": (lambda: build_pad_simt("i64", 4), {"st.global": 1}),
     # Four vectors a thread; 32-bit divisions (the coordinates are i32).
+    "permute_vectors": (lambda: build_permute_vectors(4, (2, 0, 1, 3), slots=2),
+                        {"ld.global.v4": 2, "st.global.v4": 2}),
     "pad_vectors": (lambda: build_pad_vectors(2, 3, slots=4),
                     {"ld.global.v4": 4, "st.global.v4": 4, "div.u32": 4}),
     "unfold_nhwc": (lambda: build_unfold_nhwc(2, (3, 3), (1, 1), (1, 1), (1, 1), 128, 64),

@@ -16,11 +16,13 @@ from tile_mlir.kernels.layout_cases import THREAD_LOAD_VIEWS
 from tile_mlir.kernels.layout_plan import channels_last_like
 from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows,
                                             model_pad_vectors, model_permute,
+                                            model_permute_vectors,
                                             model_unfold_nchw, model_unfold_nhwc,
                                             model_unfold_taps)
 from tile_mlir.kernels.layout_plan import (ENGINE_NAN, contiguous_strides, plan_pad,
                                            plan_unfold, unfold_spec)
 from tile_mlir.kernels.pad_vectors import VectorPadGeometry
+from tile_mlir.kernels.permute_vectors import VectorPermuteGeometry
 from tile_mlir.kernels.permute import plan_for, thread_load_forms
 from tile_mlir.kernels.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
 
@@ -57,6 +59,21 @@ THREAD_STORES = [
     ((64, 48), (1, 0), 1), ((36, 68), (1, 0), 4), ((16, 48), (1, 0), 8),
     ((2, 1, 16, 1, 48), (4, 1, 2, 0, 3), 8),   # gathered axes, wide boxes
 ]
+
+
+@pytest.mark.parametrize("threads,slots", [(256, 1), (32, 3)])
+@pytest.mark.parametrize("shape,dims,elem", [
+    ((40, 3, 304), (1, 0, 2), 2), ((2, 3, 64, 32), (0, 2, 1, 3), 2), ((5, 7, 16), (1, 0, 2), 1),
+    ((2, 3, 5, 7, 4), (3, 1, 0, 2, 4), 4), ((3, 9, 2), (1, 0, 2), 8)])
+def test_vector_permute_model_equals_numpy(shape, dims, elem, threads, slots):
+    # The vector permute's geometry (a benchmark variant of the boxes plans)
+    # on the plan's canonical view, last tiles past B's end included.
+    x = bits(np.random.default_rng(sum(shape) + elem), shape, elem)
+    plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+    assert plan.kind == "boxes"
+    geo = VectorPermuteGeometry(elem, tuple(plan.params["perm"]), threads, slots)
+    got = model_permute_vectors(geo, x.reshape(plan.in_view[0]), plan.out_view[0])
+    assert np.array_equal(got.reshape(-1), np.ascontiguousarray(x.transpose(dims)).reshape(-1))
 
 
 @pytest.mark.parametrize("threads", [256, 512])

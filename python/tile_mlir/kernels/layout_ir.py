@@ -244,3 +244,30 @@ def shifted_chunk(chunk0: K.Expr, chunk1: K.Expr, byte_rem: int) -> ir.Value:
     amount = arith.constant(i32, shift)
     return vector.from_elements(v4, [llvm.intr_fshr(words[q + i + 1], words[q + i], amount)
                                      for i in range(4)])
+
+
+def i32_of(x) -> K.Expr:
+    """An index Expr as an i32 Expr."""
+    return K.Expr(to_i32(x))
+
+
+def index_of(x: K.Expr) -> K.Expr:
+    """An i32 Expr that is never negative as an index."""
+    return K.Expr(arith.index_castui(ir.IndexType.get(), K.Expr.of(x)))
+
+
+class IrU32Ops(DynOps):
+    """The vector kernels' geometry arithmetic on i32 Exprs, unsigned (a
+    negative coordinate wraps to a large one)."""
+
+    @staticmethod
+    def sub(a, b):
+        return a - b
+
+    @staticmethod
+    def ult(a, b):
+        return K.Expr(arith.cmpi(arith.CmpIPredicate.ult, K.Expr.of(a), K.Expr.of(b)))
+
+    @staticmethod
+    def all(conds):
+        return all_of(conds)

@@ -460,6 +460,39 @@ def model_pad_vectors(geo, A: np.ndarray, lefts, out_shape, bits: int = 0) -> np
     return B
 
 
+def model_permute_vectors(geo, A: np.ndarray, out_shape) -> np.ndarray:
+    """build_permute_vectors: every thread's vector of every tile by the
+    kernel's own geometry (permute_vectors.VectorPermuteGeometry), the
+    index clamped to B's last vector for the loads, the stores bounded by
+    B's vector count. Raises where a load leaves A or is not a whole vector
+    of a row, or a vector is stored twice or not at all."""
+    out_shape = tuple(out_shape)
+    radices = geo.radices(out_shape, IntDynOps)
+    n = int(np.prod(radices))
+    tiles = -(-n // geo.tile)
+    tile, s, tid = np.meshgrid(np.arange(tiles), np.arange(geo.slots),
+                               np.arange(geo.threads), indexing="ij")
+    v = geo.vector(tile, tid, s).reshape(-1).astype(np.int64)
+    coords, src = geo.spot(np.minimum(v, n - 1), radices, U32Ops)
+    for a, c in enumerate(src):
+        last = a == A.ndim - 1
+        if (c >= A.shape[a]).any() or (last and ((c % geo.vec).any() or
+                                                  (c + geo.vec > A.shape[a]).any())):
+            raise AssertionError(f"a load leaves A along axis {a}")
+    stored = v < n
+    B = np.zeros(out_shape, dtype=A.dtype)
+    count = np.zeros(out_shape, dtype=np.int64)
+    for k in range(geo.vec):
+        at = tuple(c[stored] + (k if a == A.ndim - 1 else 0) for a, c in enumerate(src))
+        dst = tuple(c[stored] + (k if a == B.ndim - 1 else 0) for a, c in enumerate(coords))
+        B[dst] = A[at]
+        np.add.at(count, dst, 1)
+    if (count != 1).any():
+        raise AssertionError(f"{int((count == 0).sum())} elements unwritten, "
+                             f"{int((count > 1).sum())} written twice")
+    return B
+
+
 def _flat_tile(geo, threads: int, shared: np.ndarray, B: np.ndarray, written: np.ndarray,
                f0: int, n_rows: int, Wo: int, delta: int) -> None:
     """build_pad_rows' flat form on one tile: its output run [f0, f0 +

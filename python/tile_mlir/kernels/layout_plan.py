@@ -861,9 +861,19 @@ def split_long_pad(c: CanonicalPad) -> CanonicalPad | None:
     return CanonicalPad(tuple(shape), tuple(strides), tuple(lefts), tuple(rights))
 
 
-# The vector pad's coordinates and vector indices are i32: each below this,
-# with room for the last tile's threads past B's end.
+# The vector kernels' (pad_vectors, permute_vectors) coordinates and vector
+# indices are i32: each below this, with room for the last tile's threads
+# past B's end.
 VECTOR_INDEX_LIMIT = 2 ** 31 - 2 ** 16
+VECTOR_TILE_LIMIT = 2 ** 31 - VECTOR_INDEX_LIMIT   # a vector kernel's vectors a CTA
+
+
+def vectors_fit(shape, out_shape, elem: int) -> bool:
+    """Whether a vector kernel's i32 coordinates reach two tensors: every
+    extent, and the output's 16-byte vector count, below
+    VECTOR_INDEX_LIMIT."""
+    return max(tuple(shape) + tuple(out_shape)) < VECTOR_INDEX_LIMIT and \
+        prod(out_shape) * elem // STRIDE_ALIGN < VECTOR_INDEX_LIMIT
 
 
 def whole_vectors(c: CanonicalPad, elem: int) -> bool:
@@ -875,8 +885,8 @@ def whole_vectors(c: CanonicalPad, elem: int) -> bool:
     v = STRIDE_ALIGN // elem
     out = c.out_shape
     return (c.shape[-1] % v == 0 and c.lefts[-1] % v == 0 and out[-1] % v == 0 and
-            max(map(abs, c.shape + out + c.lefts + c.rights)) < VECTOR_INDEX_LIMIT and
-            prod(out) // v < VECTOR_INDEX_LIMIT)
+            max(map(abs, c.lefts + c.rights)) < VECTOR_INDEX_LIMIT and
+            vectors_fit(c.shape, out, elem))
 
 
 def _engine_pad(c: CanonicalPad, elem: int, fill: str, grid: int, fit: bool,

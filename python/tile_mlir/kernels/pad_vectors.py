@@ -30,44 +30,14 @@ import mlir.ir as ir
 from mlir.dialects import arith, vector
 
 from .. import builder as K
-from .layout_ir import DynOps, all_of, extents, product, to_i32
-from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_INDEX_LIMIT
-
-# The last tile's vectors past B's end keep the index an i32: whole_vectors
-# leaves 2^31 - VECTOR_INDEX_LIMIT of room.
-TILE_LIMIT = 2 ** 31 - VECTOR_INDEX_LIMIT
-
-
-def _i32(x) -> K.Expr:
-    return K.Expr(to_i32(x))
-
-
-def _index(x: K.Expr) -> K.Expr:
-    """An i32 that is never negative as an index."""
-    return K.Expr(arith.index_castui(ir.IndexType.get(), K.Expr.of(x)))
-
-
-class IrU32Ops(DynOps):
-    """The geometry's arithmetic on i32 Exprs, unsigned (a negative
-    coordinate wraps to a large one)."""
-
-    @staticmethod
-    def sub(a, b):
-        return a - b
-
-    @staticmethod
-    def ult(a, b):
-        return K.Expr(arith.cmpi(arith.CmpIPredicate.ult, K.Expr.of(a), K.Expr.of(b)))
-
-    @staticmethod
-    def all(conds):
-        return all_of(conds)
+from .layout_ir import IrU32Ops, extents, i32_of, index_of, product
+from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_TILE_LIMIT as TILE_LIMIT
 
 
 @dataclass(frozen=True)
 class VectorPadGeometry:
     """Where vector v of B comes from (module docstring); `ops` does the
-    arithmetic: IrU32Ops in the kernel, layout_model.U32Ops in its CPU
+    arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in its CPU
     model."""
     elem: int
     rank: int
@@ -127,8 +97,8 @@ def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 1,
     ops = IrU32Ops
 
     def body(A, B, *scalars):
-        lefts, bits = [_i32(x) for x in scalars[:rank]], scalars[rank]
-        dims, out = [_i32(x) for x in extents(A)], [_i32(x) for x in extents(B)]
+        lefts, bits = [i32_of(x) for x in scalars[:rank]], scalars[rank]
+        dims, out = [i32_of(x) for x in extents(A)], [i32_of(x) for x in extents(B)]
         vtype = K.vector_type(dtype)
         scalar = K.Expr.of(bits)
         if elem < 8:
@@ -136,19 +106,19 @@ def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 1,
         fill = vector.broadcast(vtype, scalar)
         radices = geo.radices(out, ops)
         n = product(radices)
-        tile, tid = _i32(K.block_id()), _i32(K.thread_id())
+        tile, tid = i32_of(K.block_id()), i32_of(K.thread_id())
         spots = []
         for s in range(slots):
             v = geo.vector(tile, tid, s)
             coords, inside, at = geo.spot(v, radices, dims, lefts, ops)
             spots.append((v, coords, inside, at))
         # Every load first (each in bounds): all of them in flight at once.
-        values = [K.vector_load(vtype, A, tuple(_index(c) for c in at))
+        values = [K.vector_load(vtype, A, tuple(index_of(c) for c in at))
                   for _, _, _, at in spots]
         for (v, coords, inside, _), value in zip(spots, values):
             picked = arith.select(K.Expr.of(inside), value, fill)
             with K.if_(ops.ult(v, n)):
-                K.vector_store(picked, B, tuple(_index(c) for c in coords))
+                K.vector_store(picked, B, tuple(index_of(c) for c in coords))
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,) * rank, dtype))]

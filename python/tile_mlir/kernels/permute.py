@@ -28,9 +28,10 @@ from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counte
                           launch, persistent_grid, strided, torch_module, unique_recipes)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_tuning import DEFAULT as DEFAULT_TUNING, TUNINGS, for_device
-from .layout_plan import (MAX_TILES, SIMT_TILES, box_tiles, contiguous_strides,
-                          merged_out_view, normalize_dims, plan_or_dense, plan_permute,
-                          simt_row_box, split_view, transpose_tile_extents)
+from .layout_plan import (MAX_TILES, SIMT_TILES, STRIDE_ALIGN, box_tiles,
+                          contiguous_strides, merged_out_view, normalize_dims, plan_or_dense,
+                          plan_permute, simt_row_box, split_view, transpose_tile_extents,
+                          vectors_fit)
 from .smem_transpose import threads_error, transpose_method, transpose_tile
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -40,6 +41,7 @@ BUILD_PERMUTE_TRANSPOSE = "tile_mlir.kernels.permute_kernels:build_permute_trans
 BUILD_PERMUTE_NARROW = "tile_mlir.kernels.permute_narrow:build_permute_narrow"
 BUILD_PERMUTE_SIMT_TILED = "tile_mlir.kernels.permute_simt_tiled:build_permute_simt_tiled"
 BUILD_PERMUTE_SIMT_ROWS = "tile_mlir.kernels.permute_simt_rows:build_permute_simt_rows"
+BUILD_PERMUTE_VECTORS = "tile_mlir.kernels.permute_vectors:build_permute_vectors"
 
 SIMT_GRID = 1056  # the SIMT kernels' most CTAs (8 per SM of an H200)
 SIMT_THREADS = 256
@@ -231,6 +233,11 @@ def run(plan, t, out, kernel=None) -> None:
                              params["wide_out"], w)
         src = strided(bits_view(t), *in_view)
         dst = bits_view(out).view(out_view[0])
+    if builder == BUILD_PERMUTE_VECTORS:
+        vectors = out.numel() * out.element_size() // STRIDE_ALIGN
+        tile = params["threads"] * params["slots"]
+        launch(builder, params, (src, dst), max(1, -(-vectors // tile)))
+        return
     if plan.kind == "simt":
         if params.get("cols"):
             launch(builder, params, (src, dst), simt_row_tiles(plan.canonical, params))
@@ -328,6 +335,19 @@ def variants(plan, tuning=DEFAULT_TUNING) -> list:
     return unique
 
 
+def vector_variants(plan) -> list:
+    """(name, (builder, params)) of the vector permute (permute_vectors:
+    threads' 16-byte loads and stores, no copy engine) for a boxes plan
+    whose coordinates it reaches: one, two vectors a thread of 256, one of
+    512."""
+    p = plan.params
+    if plan.kind != "boxes" or not vectors_fit(plan.in_view[0], plan.out_view[0], p["elem"]):
+        return []
+    base = {"elem": p["elem"], "perm": list(p["perm"])}
+    return [(f"vectors t{t} s{s}", (BUILD_PERMUTE_VECTORS, {**base, "threads": t, "slots": s}))
+            for t, s in ((256, 1), (256, 2), (512, 1))]
+
+
 def _variants(plan) -> list:
     """variants() but the defaults: kernels beside the default tuning's."""
     builder, params = kernel_for(plan)
@@ -343,6 +363,7 @@ def _variants(plan) -> list:
         out += [(f"order {o}", (builder, {**params, "order": list(o)}))
                 for o in order_variants(plan)]
         out += [(name, (builder, p)) for name, p in permuted_store_variants(plan, params)]
+        out += vector_variants(plan)
     elif plan.kind == "copy":
         out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
                                          "stages": 3})))
@@ -621,6 +642,17 @@ def thread_form_test_recipes() -> list:
     return out
 
 
+def vector_test_recipes() -> list:
+    """The vector permutes (vector_variants) of every GPU test shape whose
+    plan moves boxes."""
+    from .layout_cases import permute_test_cases
+    out = []
+    for shape, dims, elem in permute_test_cases():
+        plan = plan_for(shape, contiguous_strides(shape), dims, elem)
+        out += [kernel for _, kernel in vector_variants(plan)]
+    return out
+
+
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
@@ -647,4 +679,4 @@ def cache_recipes() -> list:
         plan = plan_for(shape, contiguous_strides(shape), dims, elem)
         narrow += [kernel for _, kernel in variants(plan)] + [kernel_for(simt_plan(plan))]
     return unique_recipes(recipes_for(cases) + bench_recipes() + variant_test_recipes() +
-                          thread_form_test_recipes() + narrow)
+                          thread_form_test_recipes() + vector_test_recipes() + narrow)

@@ -1,0 +1,116 @@
+"""The vector permute: B = A.permute(perm) where perm keeps A's innermost
+axis and every row is whole 16-byte vectors (the boxes plans of
+layout_plan.plan_permute: A's outer strides, and so its rows, multiples of
+16 bytes). No shared memory and no copy engine: each thread moves 16-byte
+vectors of B, as the vector pad (pad_vectors) does for pads; a benchmark
+variant of the boxes kernel ("vectors").
+
+A tile is `threads * slots` consecutive vectors of B; thread `tid` moves
+vectors tid + s * threads of it. A vector's coordinates in B are the
+digits of its index over B's extents (one 32-bit division an axis after
+the first), its source the same coordinates in A's order. The loads of the
+last tile's vectors past B's end read B's last vector's source (every load
+in bounds, so all of a thread's loads are in flight at once); their stores
+are skipped. Extents and strides are runtime values; the element size,
+the permutation and the tile are static. The launch's grid is the tile
+count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import builder as K
+from .layout_ir import DynOps, IrU32Ops, extents, i32_of, index_of, product
+from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_TILE_LIMIT as TILE_LIMIT
+
+
+@dataclass(frozen=True)
+class VectorPermuteGeometry:
+    """Where vector v of B comes from (module docstring); `ops` does the
+    arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in
+    its CPU model."""
+    elem: int
+    perm: tuple
+    threads: int = 256
+    slots: int = 1
+
+    def __post_init__(self):
+        r = len(self.perm)
+        if sorted(self.perm) != list(range(r)) or not 2 <= r <= 5 or self.perm[-1] != r - 1:
+            raise ValueError(f"perm {self.perm}: a permutation of rank 2..5 that keeps the "
+                             f"innermost axis")
+        if self.elem not in ELEM_DTYPES:
+            raise ValueError(f"element size {self.elem}: one of {tuple(ELEM_DTYPES)}")
+        pow2 = self.threads > 0 and self.threads & (self.threads - 1) == 0
+        if not (pow2 and 32 <= self.threads <= 1024) or self.slots < 1 or \
+                self.tile > TILE_LIMIT:
+            raise ValueError(f"threads {self.threads} (a power of two, 32 to 1024), slots "
+                             f"{self.slots} (at least one; threads * slots at most "
+                             f"{TILE_LIMIT})")
+
+    @property
+    def vec(self) -> int:
+        return STRIDE_ALIGN // self.elem
+
+    @property
+    def tile(self) -> int:
+        return self.threads * self.slots
+
+    def radices(self, out, ops) -> list:
+        """B's extents with the last counted in vectors."""
+        return list(out[:-1]) + [ops.div(out[-1], self.vec)]
+
+    def vector(self, tile, tid, s):
+        return tile * self.tile + s * self.threads + tid
+
+    def spot(self, v, radices, ops) -> tuple:
+        """(B's element coordinates of vector v, A's of its source)."""
+        coords, rest = [], v
+        for radix in reversed(radices[1:]):
+            coords.append(ops.mod(rest, radix))
+            rest = ops.div(rest, radix)
+        coords = [rest] + list(reversed(coords))
+        coords[-1] = coords[-1] * self.vec
+        src = [None] * len(self.perm)
+        for k, a in enumerate(self.perm):
+            src[a] = coords[k]
+        return coords, src
+
+
+def build_permute_vectors(elem: int, perm, threads: int = 256, slots: int = 1,
+                          name: str = "permute_vectors") -> K.KernelDef:
+    """B = A.permute(perm) by 16-byte vectors (module docstring). A has
+    runtime strides (innermost 1, the others 16-byte multiples), B is
+    contiguous; every extent and B's vector count below
+    layout_plan.VECTOR_INDEX_LIMIT."""
+    perm = tuple(int(p) for p in perm)
+    geo = VectorPermuteGeometry(elem, perm, threads, slots)
+    dtype = ELEM_DTYPES[elem]
+    r = len(perm)
+    ops = IrU32Ops
+
+    def body(A, B):
+        out = [i32_of(x) for x in extents(B)]
+        vtype = K.vector_type(dtype)
+        radices = geo.radices(out, ops)
+        n = product(radices)
+        tile, tid = i32_of(K.block_id()), i32_of(K.thread_id())
+        spots = []
+        for s in range(slots):
+            v = geo.vector(tile, tid, s)
+            # Past B's end, B's last vector (stored only where v is in B).
+            coords, src = geo.spot(DynOps.min(v, n - 1), radices, ops)
+            spots.append((v, coords, src))
+        # Every load first (each in bounds): all of them in flight at once.
+        values = [K.vector_load(vtype, A, tuple(index_of(c) for c in src))
+                  for _, _, src in spots]
+        for (v, coords, _), value in zip(spots, values):
+            with K.if_(ops.ult(v, n)):
+                K.vector_store(value, B, tuple(index_of(c) for c in coords))
+
+    params = [("A", K.Tensor((None,) * r, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * r, dtype))]
+    kdef = K.KernelDef(body, grid=(1 << 31) - 1, block=threads, params=params, name=name)
+    kdef.geometry = geo
+    return kdef
