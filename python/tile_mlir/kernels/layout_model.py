@@ -426,71 +426,60 @@ class U32Ops(IntDynOps):
         return np.logical_and.reduce(conds)
 
 
-def model_pad_vectors(geo, A: np.ndarray, lefts, out_shape, bits: int = 0) -> np.ndarray:
-    """build_pad_vectors: every thread's vectors of every tile, by the
-    kernel's own geometry (pad_vectors.VectorPadGeometry) in 32-bit unsigned
-    arithmetic; each load's clamped source read from A (raises where it
-    leaves A or is not a whole vector of a row), the fill where the source
-    lies outside, the stores bounded by B's vector count. Raises where a
-    vector is stored twice or not at all."""
-    out_shape = tuple(out_shape)
-    radices = geo.radices(out_shape, IntDynOps)
+def _vector_indices(geo, out_shape) -> tuple:
+    """(B's extents in vectors, B's vector count, the vector index of every
+    thread and slot of every tile) of a vector kernel's geometry."""
+    radices = geo.radices(tuple(out_shape), IntDynOps)
     n = int(np.prod(radices))
-    tiles = -(-n // geo.tile)
-    tile, s, tid = np.meshgrid(np.arange(tiles), np.arange(geo.slots),
+    tile, s, tid = np.meshgrid(np.arange(-(-n // geo.tile)), np.arange(geo.slots),
                                np.arange(geo.threads), indexing="ij")
-    v = geo.vector(tile, tid, s).reshape(-1).astype(np.int64)
-    lefts = [x & U32Ops.MASK for x in lefts]
-    coords, inside, at = geo.spot(v, radices, list(A.shape), lefts, U32Ops)
-    for a, (c, d) in enumerate(zip(at, A.shape)):
-        if (c >= d).any() or (a == A.ndim - 1 and ((c % geo.vec).any() or
-                                                    (c + geo.vec > d).any())):
+    return radices, n, geo.vector(tile, tid, s).reshape(-1).astype(np.int64)
+
+
+def _move_vectors(geo, A: np.ndarray, at, coords, stored, out_shape, inside=None,
+                  bits: int = 0) -> np.ndarray:
+    """B from every thread's vector: each load's source `at` read from A
+    (raises where it leaves A or is not a whole vector of a row), the fill
+    where `inside` is false, the stores where `stored`. Raises where an
+    element of B is stored twice or not at all."""
+    last = A.ndim - 1
+    for a, c in enumerate(at):
+        if (c >= A.shape[a]).any() or (a == last and ((c % geo.vec).any() or
+                                                      (c + geo.vec > A.shape[a]).any())):
             raise AssertionError(f"a load leaves A along axis {a}")
-    stored = v < n
-    B = np.full(out_shape, 0, dtype=A.dtype)
-    count = np.zeros(out_shape, dtype=np.int64)
+    B = np.zeros(tuple(out_shape), dtype=A.dtype)
+    count = np.zeros(B.shape, dtype=np.int64)
     for k in range(geo.vec):   # the vector's elements, one at a time
-        src = tuple(c[stored] + (k if a == A.ndim - 1 else 0) for a, c in enumerate(at))
-        dst = tuple(c[stored] + (k if a == A.ndim - 1 else 0) for a, c in enumerate(coords))
-        B[dst] = np.where(inside[stored], A[src], A.dtype.type(bits))
+        src = tuple(c[stored] + (k if a == last else 0) for a, c in enumerate(at))
+        dst = tuple(c[stored] + (k if a == B.ndim - 1 else 0) for a, c in enumerate(coords))
+        B[dst] = A[src] if inside is None else np.where(inside[stored], A[src],
+                                                        A.dtype.type(bits))
         np.add.at(count, dst, 1)
     if (count != 1).any():
         raise AssertionError(f"{int((count == 0).sum())} elements unwritten, "
                              f"{int((count > 1).sum())} written twice")
     return B
+
+
+def model_pad_vectors(geo, A: np.ndarray, lefts, out_shape, bits: int = 0) -> np.ndarray:
+    """build_pad_vectors: every thread's vectors of every tile, by the
+    kernel's own geometry (pad_vectors.VectorPadGeometry) in 32-bit unsigned
+    arithmetic: each load's source clamped to A's edge, the fill where the
+    source lies outside, the stores bounded by B's vector count."""
+    radices, n, v = _vector_indices(geo, out_shape)
+    lefts = [x & U32Ops.MASK for x in lefts]
+    coords, inside, at = geo.spot(v, radices, list(A.shape), lefts, U32Ops)
+    return _move_vectors(geo, A, at, coords, v < n, out_shape, inside, bits)
 
 
 def model_permute_vectors(geo, A: np.ndarray, out_shape) -> np.ndarray:
     """build_permute_vectors: every thread's vector of every tile by the
     kernel's own geometry (permute_vectors.VectorPermuteGeometry), the
     index clamped to B's last vector for the loads, the stores bounded by
-    B's vector count. Raises where a load leaves A or is not a whole vector
-    of a row, or a vector is stored twice or not at all."""
-    out_shape = tuple(out_shape)
-    radices = geo.radices(out_shape, IntDynOps)
-    n = int(np.prod(radices))
-    tiles = -(-n // geo.tile)
-    tile, s, tid = np.meshgrid(np.arange(tiles), np.arange(geo.slots),
-                               np.arange(geo.threads), indexing="ij")
-    v = geo.vector(tile, tid, s).reshape(-1).astype(np.int64)
+    B's vector count."""
+    radices, n, v = _vector_indices(geo, out_shape)
     coords, src = geo.spot(np.minimum(v, n - 1), radices, U32Ops)
-    for a, c in enumerate(src):
-        last = a == A.ndim - 1
-        if (c >= A.shape[a]).any() or (last and ((c % geo.vec).any() or
-                                                  (c + geo.vec > A.shape[a]).any())):
-            raise AssertionError(f"a load leaves A along axis {a}")
-    stored = v < n
-    B = np.zeros(out_shape, dtype=A.dtype)
-    count = np.zeros(out_shape, dtype=np.int64)
-    for k in range(geo.vec):
-        at = tuple(c[stored] + (k if a == A.ndim - 1 else 0) for a, c in enumerate(src))
-        dst = tuple(c[stored] + (k if a == B.ndim - 1 else 0) for a, c in enumerate(coords))
-        B[dst] = A[at]
-        np.add.at(count, dst, 1)
-    if (count != 1).any():
-        raise AssertionError(f"{int((count == 0).sum())} elements unwritten, "
-                             f"{int((count > 1).sum())} written twice")
-    return B
+    return _move_vectors(geo, A, src, coords, v < n, out_shape)
 
 
 def _flat_tile(geo, threads: int, shared: np.ndarray, B: np.ndarray, written: np.ndarray,

@@ -31,54 +31,27 @@ from mlir.dialects import arith, vector
 
 from .. import builder as K
 from .layout_ir import IrU32Ops, extents, i32_of, index_of, product
-from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_TILE_LIMIT as TILE_LIMIT
+from .layout_plan import ELEM_DTYPES
+from .vector_tiles import VectorTiles
 
 
 @dataclass(frozen=True)
-class VectorPadGeometry:
+class VectorPadGeometry(VectorTiles):
     """Where vector v of B comes from (module docstring); `ops` does the
-    arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in its CPU
-    model."""
+    arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in
+    its CPU model."""
     elem: int
     rank: int
     threads: int = 256
     slots: int = 1
 
     def __post_init__(self):
-        if self.elem not in ELEM_DTYPES:
-            raise ValueError(f"element size {self.elem}: one of {tuple(ELEM_DTYPES)}")
-        pow2 = self.threads > 0 and self.threads & (self.threads - 1) == 0
-        if not (pow2 and 32 <= self.threads <= 1024) or self.slots < 1 or \
-                self.tile > TILE_LIMIT or not 1 <= self.rank <= 5:
-            raise ValueError(f"threads {self.threads} (a power of two, 32 to 1024), slots "
-                             f"{self.slots} (at least one; threads * slots at most "
-                             f"{TILE_LIMIT}), rank {self.rank} (1 to 5)")
-
-    @property
-    def vec(self) -> int:
-        return STRIDE_ALIGN // self.elem
-
-    @property
-    def tile(self) -> int:
-        return self.threads * self.slots
-
-    def radices(self, out, ops) -> list:
-        """B's extents with the last counted in vectors."""
-        return list(out[:-1]) + [ops.div(out[-1], self.vec)]
-
-    def vector(self, tile, tid, s):
-        """The index of the vector thread `tid` moves in slot s of `tile`."""
-        return tile * self.tile + s * self.threads + tid
+        self.check_tiles("" if 1 <= self.rank <= 5 else f"rank {self.rank} (1 to 5)")
 
     def spot(self, v, radices, dims, lefts, ops) -> tuple:
         """(B's element coordinates of vector v, whether its source lies in
         A, the source clamped to A's edge: always a vector inside A)."""
-        coords, rest = [], v
-        for radix in reversed(radices[1:]):
-            coords.append(ops.mod(rest, radix))
-            rest = ops.div(rest, radix)
-        coords = [rest] + list(reversed(coords))
-        coords[-1] = coords[-1] * self.vec
+        coords = self.coords(v, radices, ops)
         src = [ops.sub(o, l) for o, l in zip(coords, lefts)]
         inside = ops.all([ops.ult(c, d) for c, d in zip(src, dims)])
         lasts = [d - 1 for d in dims[:-1]] + [dims[-1] - self.vec]

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 
 from .. import builder as K
 from .layout_ir import DynOps, IrU32Ops, extents, i32_of, index_of, product
-from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_TILE_LIMIT as TILE_LIMIT
+from .layout_plan import ELEM_DTYPES
+from .vector_tiles import VectorTiles
 
 
 @dataclass(frozen=True)
-class VectorPermuteGeometry:
+class VectorPermuteGeometry(VectorTiles):
     """Where vector v of B comes from (module docstring); `ops` does the
     arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in
     its CPU model."""
@@ -37,41 +38,13 @@ class VectorPermuteGeometry:
 
     def __post_init__(self):
         r = len(self.perm)
-        if sorted(self.perm) != list(range(r)) or not 2 <= r <= 5 or self.perm[-1] != r - 1:
-            raise ValueError(f"perm {self.perm}: a permutation of rank 2..5 that keeps the "
-                             f"innermost axis")
-        if self.elem not in ELEM_DTYPES:
-            raise ValueError(f"element size {self.elem}: one of {tuple(ELEM_DTYPES)}")
-        pow2 = self.threads > 0 and self.threads & (self.threads - 1) == 0
-        if not (pow2 and 32 <= self.threads <= 1024) or self.slots < 1 or \
-                self.tile > TILE_LIMIT:
-            raise ValueError(f"threads {self.threads} (a power of two, 32 to 1024), slots "
-                             f"{self.slots} (at least one; threads * slots at most "
-                             f"{TILE_LIMIT})")
-
-    @property
-    def vec(self) -> int:
-        return STRIDE_ALIGN // self.elem
-
-    @property
-    def tile(self) -> int:
-        return self.threads * self.slots
-
-    def radices(self, out, ops) -> list:
-        """B's extents with the last counted in vectors."""
-        return list(out[:-1]) + [ops.div(out[-1], self.vec)]
-
-    def vector(self, tile, tid, s):
-        return tile * self.tile + s * self.threads + tid
+        keeps = sorted(self.perm) == list(range(r)) and 2 <= r <= 5 and self.perm[-1] == r - 1
+        self.check_tiles("" if keeps else f"perm {self.perm} (a permutation of rank 2..5 "
+                                          f"that keeps the innermost axis)")
 
     def spot(self, v, radices, ops) -> tuple:
         """(B's element coordinates of vector v, A's of its source)."""
-        coords, rest = [], v
-        for radix in reversed(radices[1:]):
-            coords.append(ops.mod(rest, radix))
-            rest = ops.div(rest, radix)
-        coords = [rest] + list(reversed(coords))
-        coords[-1] = coords[-1] * self.vec
+        coords = self.coords(v, radices, ops)
         src = [None] * len(self.perm)
         for k, a in enumerate(self.perm):
             src[a] = coords[k]
