@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 
 from ..errors import TileUsageError
-from .layout_plan import ELEM_DTYPES, check_elem
+from .layout_plan import ELEM_DTYPES, STRIDE_ALIGN, check_elem
 
 # The benchmark variants of the kernels whose threads only read their stages
 # (build_pad_rows, build_unfold_nchw): where the stage's proxy fence goes
@@ -157,6 +157,13 @@ def aligned(t):
     (a tensor map's base must be: the runtime's global-base-alignment)."""
     return t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch_module()
                                                     .contiguous_format)
+
+
+def vector_grid(out, params: dict) -> int:
+    """The grid of a vector kernel (pad_vectors, permute_vectors): its tiles
+    of threads * slots 16-byte vectors over the contiguous output `out`."""
+    vectors = out.numel() * out.element_size() // STRIDE_ALIGN
+    return max(1, -(-vectors // (params["threads"] * params["slots"])))
 
 
 def bits_view(t):

@@ -271,3 +271,27 @@ class IrU32Ops(DynOps):
     @staticmethod
     def all(conds):
         return all_of(conds)
+
+
+def move_vectors(geo, A: K.Buffer, B: K.Buffer, out: list, dtype: str, source) -> None:
+    """The body of a vector kernel (pad_vectors, permute_vectors; `geo` a
+    vector_tiles.VectorTiles): each thread's vectors of its CTA's tile of B,
+    whose extents are `out` (i32). `source(v, radices, n)` gives, for vector v (i32) of B's n (B's extents
+    `radices`, the last in vectors), B's coordinates, A's coordinates of its
+    load (always inside A) and a function of the loaded value giving what
+    is stored, or None. Every load comes first, so all of a thread's are in
+    flight at once; then the stores of the vectors inside B."""
+    vtype = K.vector_type(dtype)
+    radices = geo.radices(out, IrU32Ops)
+    n = product(radices)
+    tile, tid = i32_of(K.block_id()), i32_of(K.thread_id())
+    spots = []
+    for s in range(geo.slots):
+        v = geo.vector(tile, tid, s)
+        spots.append((v, *source(v, radices, n)))
+    values = [K.vector_load(vtype, A, tuple(index_of(c) for c in at))
+              for _, _, at, _ in spots]
+    for (v, coords, _, pick), value in zip(spots, values):
+        stored = value if pick is None else pick(value)
+        with K.if_(IrU32Ops.ult(v, n)):
+            K.vector_store(stored, B, tuple(index_of(c) for c in coords))

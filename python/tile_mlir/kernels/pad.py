@@ -38,9 +38,10 @@ from ..errors import TileUsageError
 from .layout_call import (PERSISTENT_GRID, READER_FENCES, aligned, as_tensor, bits_view,
                           FLAT_LAUNCH, counter, ctas_fit, flat_boxes_fit, flat_row_conditions,
                           flat_slot_bytes, launch, persistent_grid, rows_launch,
-                          rows_stage_bytes, strided, torch_module, unique_recipes)
+                          rows_stage_bytes, strided, torch_module, unique_recipes,
+                          vector_grid)
 from .layout_grad import apply as grad_apply, needs_grad
-from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, STRIDE_ALIGN, contiguous_strides,
+from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides,
                           equal_tile_height, fill_kind, pad_box, pad_spec, plan_or_dense,
                           plan_pad)
 
@@ -285,9 +286,7 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
     src = strided(src_t, shape, strides)
     dst = dst_t.view(plan.out_shape)
     if builder == BUILD_PAD_VECTORS:   # whole_vectors: B is whole vectors
-        vectors = out.numel() * out.element_size() // STRIDE_ALIGN
-        tile = params["threads"] * params["slots"]
-        launch(builder, params, (src, dst, *lefts, *value), max(1, -(-vectors // tile)))
+        launch(builder, params, (src, dst, *lefts, *value), vector_grid(out, params))
         return
     if plan.kind == "boxes":
         args = (src, dst, counter(t.device), *lefts)

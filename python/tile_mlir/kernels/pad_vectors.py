@@ -30,7 +30,7 @@ import mlir.ir as ir
 from mlir.dialects import arith, vector
 
 from .. import builder as K
-from .layout_ir import IrU32Ops, extents, i32_of, index_of, product
+from .layout_ir import IrU32Ops, extents, i32_of, move_vectors
 from .layout_plan import ELEM_DTYPES
 from .vector_tiles import VectorTiles
 
@@ -67,31 +67,20 @@ def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 1,
     vectors below 2^31 (layout_plan.whole_vectors)."""
     geo = VectorPadGeometry(elem, rank, threads, slots)
     dtype = ELEM_DTYPES[elem]
-    ops = IrU32Ops
 
     def body(A, B, *scalars):
         lefts, bits = [i32_of(x) for x in scalars[:rank]], scalars[rank]
         dims, out = [i32_of(x) for x in extents(A)], [i32_of(x) for x in extents(B)]
-        vtype = K.vector_type(dtype)
         scalar = K.Expr.of(bits)
         if elem < 8:
             scalar = arith.trunci(ir.IntegerType.get_signless(8 * elem), scalar)
-        fill = vector.broadcast(vtype, scalar)
-        radices = geo.radices(out, ops)
-        n = product(radices)
-        tile, tid = i32_of(K.block_id()), i32_of(K.thread_id())
-        spots = []
-        for s in range(slots):
-            v = geo.vector(tile, tid, s)
-            coords, inside, at = geo.spot(v, radices, dims, lefts, ops)
-            spots.append((v, coords, inside, at))
-        # Every load first (each in bounds): all of them in flight at once.
-        values = [K.vector_load(vtype, A, tuple(index_of(c) for c in at))
-                  for _, _, _, at in spots]
-        for (v, coords, inside, _), value in zip(spots, values):
-            picked = arith.select(K.Expr.of(inside), value, fill)
-            with K.if_(ops.ult(v, n)):
-                K.vector_store(picked, B, tuple(index_of(c) for c in coords))
+        fill = vector.broadcast(K.vector_type(dtype), scalar)
+
+        def source(v, radices, n):
+            coords, inside, at = geo.spot(v, radices, dims, lefts, IrU32Ops)
+            return coords, at, lambda value: arith.select(K.Expr.of(inside), value, fill)
+
+        move_vectors(geo, A, B, out, dtype, source)
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,) * rank, dtype))]

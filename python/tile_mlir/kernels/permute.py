@@ -25,10 +25,11 @@ from functools import lru_cache
 from math import prod
 
 from .layout_call import (PERSISTENT_GRID, aligned, as_tensor, bits_view, counter,
-                          launch, persistent_grid, strided, torch_module, unique_recipes)
+                          launch, persistent_grid, strided, torch_module, unique_recipes,
+                          vector_grid)
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_tuning import DEFAULT as DEFAULT_TUNING, TUNINGS, for_device
-from .layout_plan import (MAX_TILES, SIMT_TILES, STRIDE_ALIGN, box_tiles,
+from .layout_plan import (MAX_TILES, SIMT_TILES, box_tiles,
                           contiguous_strides, merged_out_view, normalize_dims, plan_or_dense,
                           plan_permute, simt_row_box, split_view, transpose_tile_extents,
                           vectors_fit)
@@ -234,9 +235,7 @@ def run(plan, t, out, kernel=None) -> None:
         src = strided(bits_view(t), *in_view)
         dst = bits_view(out).view(out_view[0])
     if builder == BUILD_PERMUTE_VECTORS:
-        vectors = out.numel() * out.element_size() // STRIDE_ALIGN
-        tile = params["threads"] * params["slots"]
-        launch(builder, params, (src, dst), max(1, -(-vectors // tile)))
+        launch(builder, params, (src, dst), vector_grid(out, params))
         return
     if plan.kind == "simt":
         if params.get("cols"):

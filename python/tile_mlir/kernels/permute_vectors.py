@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import builder as K
-from .layout_ir import DynOps, IrU32Ops, extents, i32_of, index_of, product
+from .layout_ir import IrU32Ops, extents, i32_of, move_vectors
 from .layout_plan import ELEM_DTYPES
 from .vector_tiles import VectorTiles
 
@@ -61,26 +61,14 @@ def build_permute_vectors(elem: int, perm, threads: int = 256, slots: int = 1,
     geo = VectorPermuteGeometry(elem, perm, threads, slots)
     dtype = ELEM_DTYPES[elem]
     r = len(perm)
-    ops = IrU32Ops
+
+    def source(v, radices, n):
+        # Past B's end, B's last vector (stored only where v is in B).
+        coords, src = geo.spot(IrU32Ops.min(v, n - 1), radices, IrU32Ops)
+        return coords, src, None
 
     def body(A, B):
-        out = [i32_of(x) for x in extents(B)]
-        vtype = K.vector_type(dtype)
-        radices = geo.radices(out, ops)
-        n = product(radices)
-        tile, tid = i32_of(K.block_id()), i32_of(K.thread_id())
-        spots = []
-        for s in range(slots):
-            v = geo.vector(tile, tid, s)
-            # Past B's end, B's last vector (stored only where v is in B).
-            coords, src = geo.spot(DynOps.min(v, n - 1), radices, ops)
-            spots.append((v, coords, src))
-        # Every load first (each in bounds): all of them in flight at once.
-        values = [K.vector_load(vtype, A, tuple(index_of(c) for c in src))
-                  for _, _, src in spots]
-        for (v, coords, _), value in zip(spots, values):
-            with K.if_(ops.ult(v, n)):
-                K.vector_store(value, B, tuple(index_of(c) for c in coords))
+        move_vectors(geo, A, B, [i32_of(x) for x in extents(B)], dtype, source)
 
     params = [("A", K.Tensor((None,) * r, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,) * r, dtype))]
