@@ -189,27 +189,27 @@ def gpu_available() -> tuple[bool, str]:
     return True, ""
 
 
-def compute_capability(device: int = 0) -> tuple[int, int]:
+def device_attribute(device: int, name: str) -> int:
+    """`device`'s attribute CU_DEVICE_ATTRIBUTE_<name> (the driver started
+    already: cuInit)."""
     drv = cuda()
-    init(drv)   # device attributes need no context
-    device = check(drv.cuDeviceGet(device), "cuDeviceGet")
-    attr = drv.CUdevice_attribute
-    major = check(drv.cuDeviceGetAttribute(
-        attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device), "cuDeviceGetAttribute")
-    minor = check(drv.cuDeviceGetAttribute(
-        attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device), "cuDeviceGetAttribute")
-    return major, minor
+    handle = check(drv.cuDeviceGet(device), "cuDeviceGet")
+    return int(check(drv.cuDeviceGetAttribute(
+        getattr(drv.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name}"), handle),
+        "cuDeviceGetAttribute"))
+
+
+def compute_capability(device: int = 0) -> tuple[int, int]:
+    init(cuda())   # device attributes need no context
+    return (device_attribute(device, "COMPUTE_CAPABILITY_MAJOR"),
+            device_attribute(device, "COMPUTE_CAPABILITY_MINOR"))
 
 
 def memory_bus_width(device: int = 0) -> int:
     """`device`'s global memory bus width in bits (the layout kernels'
     tuning: kernels/layout_tuning.py)."""
-    drv = cuda()
-    init(drv)
-    device = check(drv.cuDeviceGet(device), "cuDeviceGet")
-    return check(drv.cuDeviceGetAttribute(
-        drv.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, device),
-        "cuDeviceGetAttribute")
+    init(cuda())
+    return device_attribute(device, "GLOBAL_MEMORY_BUS_WIDTH")
 
 
 def device_arch(device: int = 0) -> str:
