@@ -1,0 +1,168 @@
+// Which tile walk and tile shape lets a square bf16 transpose come closest to
+// a plain copy's bandwidth, measured apart from our compiler: a kernel in
+// which each lane moves one 8 x 8 block (eight 16-byte loads, 32 byte
+// permutes, eight 16-byte stores; no shared memory, no barrier), one tile a
+// CTA, the tile picked by a walk over the tile grid.
+//
+//   nvcc -O3 -arch=sm_90a -std=c++17 -o transpose_walks bench/transpose_walks.cu
+//   ./transpose_walks [N=32768] [repeats=15]
+//
+// Each line: the kernel, the walk, its median time, TB/s (bytes read plus
+// written) and its ratio to cudaMemcpy device-to-device timed right after it.
+// Every transpose is checked against the input at about two million places;
+// the input is fresh random data each run.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <vector>
+
+#define CK(x)                                                                    \
+  do {                                                                           \
+    cudaError_t e = (x);                                                         \
+    if (e != cudaSuccess) {                                                      \
+      printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
+      exit(1);                                                                   \
+    }                                                                            \
+  } while (0)
+
+// Walks: 0 the output's order (input row blocks fastest), 1 the input's,
+// 2 blocks of g tiles along the input's columns (then its rows, the blocks
+// slowest), 3 blocks of g along the input's rows, 4 Morton order, 5 squares
+// of g x g tiles in the output's order, the squares in the output's order.
+struct Walk { int mode, g; const char *name; };
+
+__device__ __forceinline__ void tile_of(long t, int nbi, int nbj, Walk w, int &bi, int &bj) {
+  switch (w.mode) {
+  case 0: bj = t / nbi; bi = t % nbi; break;
+  case 1: bi = t / nbj; bj = t % nbj; break;
+  case 2: { long per = (long)w.g * nbi, blk = t / per, in = t % per;
+            bj = blk * w.g + in % w.g; bi = in / w.g; } break;
+  case 3: { long per = (long)w.g * nbj, blk = t / per, in = t % per;
+            bi = blk * w.g + in % w.g; bj = in / w.g; } break;
+  case 4: { int a = 0, b = 0;
+            for (int k = 0; k < 16; k++) {
+              a |= ((t >> (2 * k)) & 1) << k; b |= ((t >> (2 * k + 1)) & 1) << k;
+            }
+            bi = a; bj = b; } break;
+  default: { long per = (long)w.g * w.g, blk = t / per, in = t % per;
+             int squares_i = nbi / w.g;
+             bj = blk / squares_i * w.g + in / w.g; bi = blk % squares_i * w.g + in % w.g; }
+  }
+}
+
+// A warp covers 32 input rows x 64 columns, a lane one 8 x 8 block; a CTA of
+// (TR / 32) * (TC / 64) warps covers a TR x TC tile. COPY stores the blocks
+// where they were read (the same kernel's copy, for reference).
+template <int TR, int TC, bool COPY>
+__global__ void __launch_bounds__(TR / 32 * TC / 64 * 32)
+blocks_kernel(const uint16_t *__restrict__ x, uint16_t *__restrict__ y, int N, Walk w) {
+  int bi, bj;
+  tile_of(blockIdx.x, N / TR, N / TC, w, bi, bj);
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int r0 = bi * TR + warp % (TR / 32) * 32 + lane % 4 * 8;
+  int c0 = bj * TC + warp / (TR / 32) * 64 + lane / 4 * 8;
+  uint4 a[8];
+#pragma unroll
+  for (int q = 0; q < 8; q++) a[q] = *(const uint4 *)(x + (size_t)(r0 + q) * N + c0);
+  if (COPY) {
+#pragma unroll
+    for (int q = 0; q < 8; q++) *(uint4 *)(y + (size_t)(r0 + q) * N + c0) = a[q];
+    return;
+  }
+  const uint32_t *u = (const uint32_t *)a;  // u[4 * row + word]; a word holds 2 elements
+#pragma unroll
+  for (int j = 0; j < 8; j++) {
+    int m = j / 2;
+    unsigned sel = j % 2 ? 0x7632 : 0x5410;  // high or low halves of two words
+    uint4 o;
+    o.x = __byte_perm(u[0 + m], u[4 + m], sel);
+    o.y = __byte_perm(u[8 + m], u[12 + m], sel);
+    o.z = __byte_perm(u[16 + m], u[20 + m], sel);
+    o.w = __byte_perm(u[24 + m], u[28 + m], sel);
+    *(uint4 *)(y + (size_t)(c0 + j) * N + r0) = o;
+  }
+}
+
+typedef void (*Kernel)(const uint16_t *, uint16_t *, int, Walk);
+struct Form { const char *name; Kernel k; int TR, TC; bool copy; };
+
+template <class F> static float median_ms(F launch, int repeats) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int i = 0; i < repeats + 3; i++) {  // three warm-ups
+    CK(cudaEventRecord(a));
+    launch();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    CK(cudaGetLastError());
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (i >= 3) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return t[t.size() / 2];
+}
+
+int main(int argc, char **argv) {
+  int N = argc > 1 ? atoi(argv[1]) : 32768, repeats = argc > 2 ? atoi(argv[2]) : 15;
+  if (N % 256) { printf("N must be a multiple of 256\n"); return 2; }
+  size_t n = (size_t)N * N, bytes = n * 2;
+  uint16_t *x, *y;
+  CK(cudaMalloc(&x, bytes));
+  CK(cudaMalloc(&y, bytes));
+  std::vector<uint16_t> h(n), out(n);
+  uint32_t seed = (uint32_t)time(nullptr) * 2654435761u;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t z = (uint32_t)i * 0x9E3779B1u ^ seed;
+    z ^= z >> 15; z *= 0x85EBCA77u; z ^= z >> 13;
+    h[i] = (uint16_t)z;
+  }
+  CK(cudaMemcpy(x, h.data(), bytes, cudaMemcpyHostToDevice));
+  auto memcpy_ms = [&](int r) {
+    return median_ms([&] { CK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); }, r);
+  };
+  printf("N=%d, cudaMemcpy device to device: %.3f TB/s\n", N, 2.0 * bytes / memcpy_ms(repeats) / 1e9);
+  Form forms[] = {
+      {"copy 128x128", blocks_kernel<128, 128, true>, 128, 128, true},
+      {"transpose 128x128", blocks_kernel<128, 128, false>, 128, 128, false},
+      {"transpose 256x128", blocks_kernel<256, 128, false>, 256, 128, false},
+      {"transpose 128x256", blocks_kernel<128, 256, false>, 128, 256, false},
+      {"transpose 64x256", blocks_kernel<64, 256, false>, 64, 256, false},
+      {"transpose 256x64", blocks_kernel<256, 64, false>, 256, 64, false},
+      {"transpose 64x128", blocks_kernel<64, 128, false>, 64, 128, false},
+      {"transpose 128x64", blocks_kernel<128, 64, false>, 128, 64, false},
+      {"transpose 32x64", blocks_kernel<32, 64, false>, 32, 64, false},
+  };
+  Walk walks[] = {{0, 0, "out"}, {1, 0, "in"}, {2, 2, "cols/2"}, {2, 4, "cols/4"},
+                  {2, 8, "cols/8"}, {2, 16, "cols/16"}, {3, 2, "rows/2"}, {3, 4, "rows/4"},
+                  {3, 16, "rows/16"}, {4, 0, "morton"}, {5, 8, "sq8"}, {5, 16, "sq16"},
+                  {5, 32, "sq32"}};
+  bool wrong = false;
+  for (const Form &f : forms) {
+    int nbi = N / f.TR, nbj = N / f.TC, threads = f.TR / 32 * f.TC / 64 * 32;
+    for (const Walk &w : walks) {
+      if (w.mode == 4 && nbi != nbj) continue;
+      if (w.mode == 5 && (nbi % w.g || nbj % w.g)) continue;
+      CK(cudaMemset(y, 0xFF, bytes));
+      float ms = median_ms([&] { f.k<<<nbi * nbj, threads>>>(x, y, N, w); }, repeats);
+      CK(cudaMemcpy(out.data(), y, bytes, cudaMemcpyDeviceToHost));
+      bool ok = true;
+      for (size_t i = 0; i < n && ok; i += i % 977 + 1) {
+        size_t r = i / N, c = i % N;
+        ok = out[i] == (f.copy ? h[i] : h[c * N + r]);
+      }
+      wrong |= !ok;
+      printf("%-18s %-8s %.3f ms %.3f TB/s  of memcpy %.4f%s\n", f.name, w.name, ms,
+             2.0 * bytes / ms / 1e9, memcpy_ms(5) / ms, ok ? "" : "  WRONG");
+    }
+  }
+  return wrong ? 1 : 0;
+}
