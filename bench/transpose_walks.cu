@@ -5,7 +5,10 @@
 // CTA, the tile picked by a walk over the tile grid.
 //
 //   nvcc -O3 -arch=sm_90a -std=c++17 -o transpose_walks bench/transpose_walks.cu
-//   ./transpose_walks [N=32768] [repeats=15]
+//   ./transpose_walks [N=32768] [repeats=15] [pad=0]
+//
+// pad lengthens every row of both matrices by that many elements (a row
+// pitch of N + pad), to see what the power-of-two pitch of N costs.
 //
 // Each line: the kernel, the walk, its median time, TB/s (bytes read plus
 // written) and its ratio to cudaMemcpy device-to-device timed right after it.
@@ -59,7 +62,7 @@ __device__ __forceinline__ void tile_of(long t, int nbi, int nbj, Walk w, int &b
 // where they were read (the same kernel's copy, for reference).
 template <int TR, int TC, bool COPY>
 __global__ void __launch_bounds__(TR / 32 * TC / 64 * 32)
-blocks_kernel(const uint16_t *__restrict__ x, uint16_t *__restrict__ y, int N, Walk w) {
+blocks_kernel(const uint16_t *__restrict__ x, uint16_t *__restrict__ y, int N, int ld, Walk w) {
   int bi, bj;
   tile_of(blockIdx.x, N / TR, N / TC, w, bi, bj);
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -67,10 +70,10 @@ blocks_kernel(const uint16_t *__restrict__ x, uint16_t *__restrict__ y, int N, W
   int c0 = bj * TC + warp / (TR / 32) * 64 + lane / 4 * 8;
   uint4 a[8];
 #pragma unroll
-  for (int q = 0; q < 8; q++) a[q] = *(const uint4 *)(x + (size_t)(r0 + q) * N + c0);
+  for (int q = 0; q < 8; q++) a[q] = *(const uint4 *)(x + (size_t)(r0 + q) * ld + c0);
   if (COPY) {
 #pragma unroll
-    for (int q = 0; q < 8; q++) *(uint4 *)(y + (size_t)(r0 + q) * N + c0) = a[q];
+    for (int q = 0; q < 8; q++) *(uint4 *)(y + (size_t)(r0 + q) * ld + c0) = a[q];
     return;
   }
   const uint32_t *u = (const uint32_t *)a;  // u[4 * row + word]; a word holds 2 elements
@@ -83,11 +86,11 @@ blocks_kernel(const uint16_t *__restrict__ x, uint16_t *__restrict__ y, int N, W
     o.y = __byte_perm(u[8 + m], u[12 + m], sel);
     o.z = __byte_perm(u[16 + m], u[20 + m], sel);
     o.w = __byte_perm(u[24 + m], u[28 + m], sel);
-    *(uint4 *)(y + (size_t)(c0 + j) * N + r0) = o;
+    *(uint4 *)(y + (size_t)(c0 + j) * ld + r0) = o;
   }
 }
 
-typedef void (*Kernel)(const uint16_t *, uint16_t *, int, Walk);
+typedef void (*Kernel)(const uint16_t *, uint16_t *, int, int, Walk);
 struct Form { const char *name; Kernel k; int TR, TC; bool copy; };
 
 template <class F> static float median_ms(F launch, int repeats) {
@@ -113,8 +116,9 @@ template <class F> static float median_ms(F launch, int repeats) {
 
 int main(int argc, char **argv) {
   int N = argc > 1 ? atoi(argv[1]) : 32768, repeats = argc > 2 ? atoi(argv[2]) : 15;
-  if (N % 256) { printf("N must be a multiple of 256\n"); return 2; }
-  size_t n = (size_t)N * N, bytes = n * 2;
+  int pad = argc > 3 ? atoi(argv[3]) : 0, ld = N + pad;
+  if (N % 256 || pad % 8 || pad < 0) { printf("N must be a multiple of 256, pad of 8\n"); return 2; }
+  size_t n = (size_t)ld * N, bytes = n * 2, moved = (size_t)N * N * 2;
   uint16_t *x, *y;
   CK(cudaMalloc(&x, bytes));
   CK(cudaMalloc(&y, bytes));
@@ -129,7 +133,7 @@ int main(int argc, char **argv) {
   auto memcpy_ms = [&](int r) {
     return median_ms([&] { CK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); }, r);
   };
-  printf("N=%d, cudaMemcpy device to device: %.3f TB/s\n", N, 2.0 * bytes / memcpy_ms(repeats) / 1e9);
+  printf("N=%d, pitch %d, cudaMemcpy device to device: %.3f TB/s\n", N, ld, 2.0 * bytes / memcpy_ms(repeats) / 1e9);
   Form forms[] = {
       {"copy 128x128", blocks_kernel<128, 128, true>, 128, 128, true},
       {"transpose 128x128", blocks_kernel<128, 128, false>, 128, 128, false},
@@ -152,16 +156,16 @@ int main(int argc, char **argv) {
       if (w.mode == 4 && nbi != nbj) continue;
       if (w.mode == 5 && (nbi % w.g || nbj % w.g)) continue;
       CK(cudaMemset(y, 0xFF, bytes));
-      float ms = median_ms([&] { f.k<<<nbi * nbj, threads>>>(x, y, N, w); }, repeats);
+      float ms = median_ms([&] { f.k<<<nbi * nbj, threads>>>(x, y, N, ld, w); }, repeats);
       CK(cudaMemcpy(out.data(), y, bytes, cudaMemcpyDeviceToHost));
       bool ok = true;
-      for (size_t i = 0; i < n && ok; i += i % 977 + 1) {
+      for (size_t i = 0; i < (size_t)N * N && ok; i += i % 977 + 1) {
         size_t r = i / N, c = i % N;
-        ok = out[i] == (f.copy ? h[i] : h[c * N + r]);
+        ok = out[r * ld + c] == (f.copy ? h[r * ld + c] : h[c * ld + r]);
       }
       wrong |= !ok;
       printf("%-18s %-8s %.3f ms %.3f TB/s  of memcpy %.4f%s\n", f.name, w.name, ms,
-             2.0 * bytes / ms / 1e9, memcpy_ms(5) / ms, ok ? "" : "  WRONG");
+             2.0 * moved / ms / 1e9, memcpy_ms(5) * moved / bytes / ms, ok ? "" : "  WRONG");
     }
   }
   return wrong ? 1 : 0;
