@@ -21,7 +21,10 @@ F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import (PAD_BENCH_SMALL, PAD_CHANNELS_LAST,  # noqa: E402
+from tile_mlir.kernels.layout_cases import (BEYOND_RANK_PADS,  # noqa: E402
+                                            BEYOND_RANK_PERMUTES, CROP_VIEWS,
+                                            EXPANDED_CHANNEL_PAD, PAD_BENCH_SMALL,
+                                            PAD_CHANNELS_LAST,
                                             PAD_CHANNELS_LAST_VIEW, PAD_VIEWS,
                                             PAD_WIDEN_BENCH_SMALL, EXPANDED_PAD, EXPANDED_PERMUTE,
                                             PERMUTE_BENCH_SMALL, THREAD_LOAD_VIEWS,
@@ -393,8 +396,9 @@ def _torch_pad_or_none(x, pad_, value):
                 lambda: F.pad(x.cpu(), pad_, value=value).to(x.device), by_fill):
         try:
             return run()
-        except (RuntimeError, TypeError, ValueError, OverflowError):
-            pass
+        except (RuntimeError, TypeError, ValueError, OverflowError) as err:
+            if "cannot be converted" in str(err):
+                return None   # F.pad rejects the value for this dtype
     return None
 
 
@@ -591,3 +595,65 @@ def test_a_channels_last_view_keeps_the_format(gen):
     y = pad(x, pad_)
     assert y.stride() == F.pad(x, pad_).stride()
     assert same_bits(y, _pad_expected(x, pad_, "zero", 0))
+
+
+@pytest.mark.parametrize("shape, dims, elem", BEYOND_RANK_PERMUTES, ids=_id)
+def test_permutes_of_more_axes_than_the_engine_addresses(shape, dims, elem, gen):
+    x = random_bits(shape, elem, gen)
+    assert same_bits(permute(x, dims), ref_permute(x, dims))
+
+
+@pytest.mark.parametrize("shape, pad_, elem, fill", BEYOND_RANK_PADS, ids=_id)
+def test_pads_of_more_axes_than_the_engine_addresses(shape, pad_, elem, fill, gen):
+    x = random_bits(shape, elem, gen)
+    value = 0 if fill == "zero" else 3
+    assert same_bits(pad(x, pad_, value=value), _pad_expected(x, pad_, fill, value))
+
+
+@pytest.mark.parametrize("shape, dims, pad_, elem", CROP_VIEWS, ids=_id)
+def test_crops_come_back_in_torchs_layout(shape, dims, pad_, elem, gen):
+    """A pad with no positive amount is F.pad's copy of the cropped view:
+    torch's clone layout (the view's stride order), and a value nothing is
+    filled with is not converted (infinity into an integer dtype)."""
+    x = random_bits(shape, elem, gen, INTS[elem]).permute(dims)
+    got, want = pad(x, pad_, value=float("inf")), F.pad(x, pad_, value=float("inf"))
+    assert got.stride() == want.stride()
+    assert same_bits(got, want)
+    if x.is_contiguous(memory_format=torch.channels_last):   # the last case
+        assert got.is_contiguous(memory_format=torch.channels_last)
+
+
+def test_an_expanded_channel_is_not_channels_last(gen):
+    shape, strides, pad_, elem, _ = EXPANDED_CHANNEL_PAD
+    x = random_bits((shape[0], 1) + shape[2:], elem, gen).expand(shape)
+    assert x.stride() == strides
+    got, want = pad(x, pad_), F.pad(bits(x), pad_)
+    assert got.stride() == want.stride() == (60, 20, 5, 1)
+    assert same_bits(got, want.view(x.dtype))
+
+
+def test_a_value_of_none_pads_with_zero(gen):
+    x = random_bits((3, 20, 32), 4, gen, torch.float32)
+    assert same_bits(pad(x, (1, 1, 1, 1), value=None), F.pad(x, (1, 1, 1, 1), value=None))
+
+
+@pytest.mark.parametrize("dtype, value", [
+    (torch.uint8, 255.5), (torch.int8, 127.9), (torch.int64, -2**63 - 1)])
+def test_pad_values_round_as_torch_rounds_them(dtype, value, gen):
+    x = random_bits((3, 20, 32), torch.empty((), dtype=dtype).element_size(), gen, dtype)
+    assert same_bits(pad(x, (1, 1), value=value), F.pad(x, (1, 1), value=value))
+
+
+@pytest.mark.parametrize("dtype, value", [
+    (getattr(torch, "float8_e4m3fn", None), float("inf")),
+    (getattr(torch, "float8_e8m0fnu", None), 0), (getattr(torch, "float8_e8m0fnu", None), -1.0),
+    (torch.uint8, -1), (torch.float16, 1e6)])
+def test_pad_values_torch_cannot_convert_are_named(dtype, value, gen):
+    if dtype is None:
+        pytest.skip("this torch has no such dtype")
+    x = random_bits((3, 20, 32), torch.empty((), dtype=dtype).element_size(), gen, dtype)
+    with pytest.raises(RuntimeError):
+        F.pad(x.cpu(), (1, 1), value=value)
+    with pytest.raises(TileUsageError) as err:
+        pad(x, (1, 1), value=value)
+    assert err.value.rule == "pad-value"

@@ -119,8 +119,56 @@ def test_a_view_with_too_many_apart_axes_runs_contiguous():
     assert dense_first and plan.canonical.shape == (16, 2, 4)
     plan, dense_first = pad.call_plan(*WIDE, (1, 1), 2, "zero")
     assert dense_first and plan.canonical.shape == (32, 4)
-    with pytest.raises(TileUsageError, match="layout-rank"):   # six apart when dense too
-        permute.call_plan(WIDE[0], dense(WIDE[0]), (5, 4, 3, 2, 1, 0), 2)
+    # Six apart when dense too: the threads' kernel, of any rank.
+    plan, dense_first = permute.call_plan(WIDE[0], dense(WIDE[0]), (5, 4, 3, 2, 1, 0), 2)
+    assert plan.kind == "simt" and plan.canonical.rank == 6 and not dense_first
+    assert permute.kernel_for(plan)[0] == permute.BUILD_PERMUTE_SIMT
+
+
+def test_more_axes_than_the_engine_addresses_run_on_the_threads():
+    import importlib
+    permute = importlib.import_module("tile_mlir.kernels.permute")
+    pad = importlib.import_module("tile_mlir.kernels.pad")
+    shape = (2, 3, 2, 3, 2, 9)
+    plan, dense_first = pad.call_plan(shape, dense(shape), (1, 1) * 6, 2, "value")
+    assert plan.kind == "simt" and plan.canonical.rank == 6 and not dense_first
+    assert pad.kernel_for(plan, "bfloat16")[1]["rank"] == 6
+    # A view whose innermost stride is not 1 is made contiguous first (the
+    # threads' permute reads rows of stride 1).
+    doubled = tuple(2 * s for s in dense(shape))
+    plan, dense_first = permute.call_plan(shape, doubled, (5, 4, 3, 2, 1, 0), 2)
+    assert dense_first and plan.kind == "simt" and plan.canonical.strides[-1] == 1
+    # Other rules still come first.
+    with pytest.raises(TileUsageError, match="pad-spec"):
+        pad.call_plan(shape, dense(shape), (1, 1) * 7, 2, "zero")
+
+
+def test_channels_last_needs_a_channel_stride():
+    # torch's rule: C's stride 0 (an expanded channel) is NCHW.
+    assert P.channels_last_like((2, 3, 4, 5), (60, 1, 15, 3))
+    assert not P.channels_last_like((2, 3, 4, 5), (20, 0, 5, 1))
+    assert not P.channels_last_like((2, 3, 4, 5, 6), (120, 0, 30, 6, 1))
+
+
+@pytest.mark.parametrize("spec", [np.array(0), np.int64(3), "01"])
+def test_zero_d_arrays_are_not_sequences(spec):
+    with pytest.raises(TileUsageError) as err:
+        P.normalize_dims(spec, 2)
+    assert err.value.rule == "layout-permutation"
+    with pytest.raises(TileUsageError) as err:
+        P.normalize_pad(spec, 2)
+    assert err.value.rule == "pad-spec"
+
+
+def test_crops_are_moved_in_the_views_memory_order():
+    import importlib
+    pad = importlib.import_module("tile_mlir.kernels.pad")
+    # (3, 40, 5) with strides (200, 1, 40): a transposed view cropped on
+    # its middle axis. The recipe is the pad kernel of the view seen in
+    # memory order, (3, 5, 40) cropped on the last axis, zero fill.
+    view = pad.recipes_for([((3, 40, 5), (200, 1, 40), (0, 0, -2, -1), 2, "value")])
+    memory = pad.recipes_for([((3, 5, 40), (200, 40, 1), (-2, -1), 2, "zero")])
+    assert view == memory and len(view) == 1
 
 
 def test_too_many_axes_and_bad_elements_are_named():

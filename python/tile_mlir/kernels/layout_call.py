@@ -125,6 +125,9 @@ def as_tensor(x, what: str = "x"):
         raise TileUsageError("layout-array", f"{what}: expected a torch tensor or an "
                              "array that exports DLPack or the CUDA array interface, "
                              f"got {type(x).__name__}")
+    if tensor.layout != torch.strided:
+        raise TileUsageError("layout-array", f"{what} is a {tensor.layout} tensor; the "
+                             "layout ops read strided (dense) tensors")
     if not tensor.is_cuda:
         raise TileUsageError("layout-array", f"{what} lives on {tensor.device}; the "
                              "layout ops run on a CUDA device")

@@ -110,6 +110,34 @@ PAD_OUTER_BENCH = ((64, 256, 256, 256), (0, 0, 1, 1))
 PAD_WIDEN_BENCH_SMALL = ((4, 16, 64, 256), (0, 8))
 
 
+# Pads with no positive amount (F.pad returns a copy of the cropped view in
+# the layout of torch's clone): (base shape, dims of the view taken of a
+# dense base, pad, element size). Contiguous, transposed and permuted
+# views, channels_last's order, a no-op pad of a permuted view.
+CROP_VIEWS = [((4, 64), (0, 1), (-8, -3), 2), ((4, 64), (0, 1), (), 1),
+              ((3, 5, 40), (0, 2, 1), (-1, 0), 2), ((3, 5, 40), (0, 2, 1), (0, 0, -2, -1), 4),
+              ((2, 6, 7, 16), (0, 3, 1, 2), (-1, -1, 0, -2), 2),
+              ((2, 3, 8, 40), (0, 2, 1, 3), (), 8), ((2, 3, 8, 40), (0, 2, 1, 3), (0, -8), 1),
+              ((2, 7, 16, 6), (0, 3, 1, 2), (-1, -1, 0, -2), 2)]   # channels_last
+
+
+# More axes than the copy engine addresses once merged: the threads'
+# kernels of any rank. (shape, dims, elem) and (shape, pad, elem, fill).
+BEYOND_RANK_PERMUTES = [((2, 3, 2, 3, 2, 3), (5, 4, 3, 2, 1, 0), 2),
+                        ((2, 3, 2, 2, 3, 2, 5), (6, 0, 2, 1, 3, 5, 4), 1)]
+BEYOND_RANK_PADS = [((2, 3, 2, 3, 2, 9), (1, 2, 0, 1, 1, 0, 2, 1, 1, 1, 0, 3), 2, "value"),
+                    ((3, 2, 2, 3, 2, 4), (1, 2) * 6, 4, "zero")]
+# An expanded channel (C's stride 0): not channels_last to torch, so F.pad's
+# result is contiguous. (shape, strides, pad, elem, fill).
+EXPANDED_CHANNEL_PAD = ((2, 3, 4, 5), (20, 0, 5, 1), (1, 1), 4, "zero")
+
+
+def crop_view_strides(shape, dims) -> tuple:
+    """The strides of base.permute(dims) for a dense base of `shape`, indexed
+    by the base's axes (the view's shape is shape permuted the same way)."""
+    return tuple(contiguous_strides(shape)[d] for d in dims)
+
+
 def pad_test_cases():
     """(shape, pad, elem, fill) of the GPU test (NaN fills for 2-, 4- and
     8-byte floats)."""

@@ -86,10 +86,17 @@ def aligned(strides_bytes) -> bool:
 
 # -- permute --------------------------------------------------------------
 
+def is_sequence(x) -> bool:
+    """Whether x can be read as a sequence: iterable, not a string and not
+    a 0-d array or tensor (which iterate by raising)."""
+    return not isinstance(x, (str, bytes)) and hasattr(x, "__iter__") and \
+        getattr(x, "shape", None) != () and getattr(x, "ndim", None) != 0
+
+
 def normalize_dims(dims, rank: int) -> tuple:
     """`dims` as a tuple of non-negative axes; [layout-permutation] unless it
     is a permutation of range(rank) (negative axes count from the end)."""
-    if not isinstance(dims, (str, bytes)) and hasattr(dims, "__iter__"):
+    if is_sequence(dims):
         dims = tuple(dims)   # a generator is read once
     if not isinstance(dims, tuple) or \
             not all(hasattr(d, "__index__") and not isinstance(d, bool) for d in dims):
@@ -185,14 +192,25 @@ def plan_or_dense(plan_at, shape, strides, needs_dense) -> tuple:
     """(plan, whether the input is made contiguous first): plan_at(strides),
     or plan_at of the contiguous strides where the given ones keep more than
     MAX_RANK axes apart that merge once dense ([layout-rank]) or where
-    `needs_dense(plan)` (an innermost stride no tensor map reads)."""
+    `needs_dense(plan)` (an innermost stride no tensor map reads). Where
+    even the contiguous strides keep more than MAX_RANK axes apart, the
+    threads' kernel of the given view: plan_at(strides, True)."""
     dense = contiguous_strides(shape)
     try:
         plan = plan_at(strides)
     except TileUsageError as err:
-        if err.rule != "layout-rank" or tuple(strides) == dense:
+        if err.rule != "layout-rank":
             raise
-        return plan_at(dense), True
+        if tuple(strides) != dense:
+            try:
+                return plan_at(dense), True
+            except TileUsageError as again:
+                if again.rule != "layout-rank":
+                    raise
+        plan = plan_at(strides, True)
+        if needs_dense(plan):
+            return plan_at(dense, True), True
+        return plan, False
     if needs_dense(plan):
         return plan_at(dense), True
     return plan, False
@@ -237,12 +255,17 @@ def transpose_tile(elem: int, dim_k: int, dim_l: int) -> tuple | None:
 
 
 def plan_permute(shape, strides, dims, elem: int, grid: int = 132,
-                 deeper: bool = True) -> PermutePlan:
+                 deeper: bool = True, beyond: bool = False) -> PermutePlan:
     """The kernel for `x.permute(dims).contiguous()` of an x with `shape`
     and `strides` (elements) and `elem`-byte elements (`deeper`: see
-    gather_tile)."""
+    gather_tile). More than MAX_RANK axes once merged: [layout-rank], or
+    with `beyond` the one-element threads' kernel (any rank)."""
     check_elem(elem)
     c = canonical_permutation(shape, strides, dims)
+    if c.rank > MAX_RANK and beyond:
+        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, "tile": 0},
+                           (c.shape, c.strides),
+                           (c.out_shape, contiguous_strides(c.out_shape)))
     if c.rank > MAX_RANK:
         raise TileUsageError("layout-rank", f"the permutation has {c.rank} axes "
                              f"after merging the ones that stay adjacent "
@@ -603,7 +626,7 @@ def normalize_pad(pad, rank: int) -> tuple[list, list]:
     """torch.nn.functional.pad's `pad` (last axis first: left, right, then the
     axis before, ...) as per-axis (lefts, rights) in axis order;
     [pad-spec] unless it is an even number (at most 2 * rank) of ints."""
-    if isinstance(pad, (str, bytes)) or not hasattr(pad, "__iter__"):
+    if not is_sequence(pad):
         raise TileUsageError("pad-spec", f"pad is a sequence of ints, got {pad!r}")
     pad = tuple(pad)   # an iterator is read once
     if not all(hasattr(p, "__index__") and not isinstance(p, bool) for p in pad):
@@ -635,9 +658,9 @@ def channels_last_like(shape, strides) -> bool:
     channels_last (channels_last_3d), so that F.pad's result keeps that
     format: walking C, then the spatial axes innermost first, then N, each
     stride is at least the span of the axes walked before it (and N's is
-    not C's); dense or not."""
+    not C's); dense or not. A C stride of 0 (an expanded channel) is not."""
     rank = len(shape)
-    if rank not in (4, 5):
+    if rank not in (4, 5) or strides[1] == 0:
         return False
     least = 0
     for axis in (1, *range(rank - 1, 1, -1), 0):
@@ -814,9 +837,11 @@ def pad_box(shape, out_shape, elem: int, even: bool = True) -> tuple:
 
 
 def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
-             fit: bool = True, boxes: bool = True) -> PadPlan:
+             fit: bool = True, boxes: bool = True, beyond: bool = False) -> PadPlan:
     """The pad's kernel and view; `boxes` False plans aligned rows on the
-    rows kernel too (a benchmark comparison)."""
+    rows kernel too (a benchmark comparison). More than MAX_RANK padded
+    axes once merged: [layout-rank], or with `beyond` the threads' kernel
+    (any rank)."""
     check_elem(elem)
     c = canonical_pad(shape, strides, pad)
     out_shape = c.out_shape
@@ -824,6 +849,9 @@ def plan_pad(shape, strides, pad, elem: int, fill: str, grid: int = 132,
         return PadPlan("empty", c)
     if not any(c.lefts) and not any(c.rights):
         return PadPlan("copy", c)
+    if c.rank > MAX_RANK and beyond:
+        return PadPlan("simt", c, {"elem": elem, "rank": c.rank, "fill": fill},
+                       (c.shape, c.strides), out_shape)
     if c.rank > MAX_RANK:
         raise TileUsageError("layout-rank", f"the pad's input has {c.rank} axes once "
                              f"unpadded axes merge into their neighbours (shape "

@@ -6,9 +6,11 @@ threads' 16-byte vectors.
 
 `pad` lists (left, right) per axis from the last axis back, as F.pad does;
 negative entries crop. x is a CUDA torch tensor or a DLPack array of 1-,
-2-, 4- or 8-byte elements. The result is contiguous, or channels_last
-(channels_last_3d) where x is, as F.pad keeps it: such an x is padded in
-memory order (N, spatial axes, C). On the engine's kernels, what lies
+2-, 4- or 8-byte elements, of any rank. The result is contiguous, or
+channels_last (channels_last_3d) where x is, as F.pad keeps it: such an x
+is padded in memory order (N, spatial axes, C). A pad with no positive
+amount is F.pad's copy of the cropped view, in the layout of torch's
+clone of it; its value is not converted. On the engine's kernels, what lies
 outside x is the copy engine's out-of-bounds fill where the value allows
 it: zero for a value whose bits are zero, and for NaN on a 2-, 4- or
 8-byte float the engine's NaN (bit pattern 0x7FF7 repeated over the
@@ -26,7 +28,8 @@ values. Rows of whole 16-byte vectors shifted by whole vectors (F.pad
 loads and stores); other aligned shapes and shifts move boxes only; rows
 that are not 16-byte aligned (F.pad by 1 on W) load boxes of input rows
 and write the output rows with threads; strides that are not 16-byte
-multiples run on the SIMT kernel.
+multiples, or more than 5 padded axes once merged, run on the SIMT
+kernel.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from .layout_call import (PERSISTENT_GRID, READER_FENCES, aligned, as_tensor, bi
                           rows_stage_bytes, strided, torch_module, unique_recipes,
                           vector_grid)
 from .layout_grad import apply as grad_apply, needs_grad
-from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides,
+from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, is_sequence,
                           equal_tile_height, fill_kind, pad_box, pad_spec, plan_or_dense,
                           plan_pad)
 
@@ -62,7 +65,10 @@ FLOAT_NAMES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float32
 
 def _number(value):
     """value as a Python bool, int or float: real numbers, numpy scalars and
-    0-d arrays or tensors, as torch takes them; [pad-value] otherwise."""
+    0-d arrays or tensors, as torch takes them, and None for 0 (F.pad's
+    default); [pad-value] otherwise."""
+    if value is None:
+        return 0
     if hasattr(value, "item") and hasattr(value, "shape"):
         if tuple(value.shape) != ():
             raise TileUsageError("pad-value", f"value is a number, got an array of "
@@ -77,43 +83,24 @@ def _number(value):
                          f"got {value!r}")
 
 
-def _check_range(value, dtype) -> None:
-    """[pad-value] where the dtype cannot hold the value (torch's fill_
-    rule): a value outside an integer dtype's range, NaN or infinity for an
-    integer dtype, a finite value past a float (or complex) dtype's
-    largest."""
-    torch = torch_module()
-    if dtype == torch.bool:
-        return
-    if dtype.is_floating_point or dtype.is_complex:
-        top = torch.finfo(dtype).max
-        if math.isfinite(value) and abs(value) > top:
-            raise TileUsageError("pad-value", f"value {value} is out of the range of "
-                                 f"{dtype} (largest {top})")
-        return
-    info = torch.iinfo(dtype)
-    if isinstance(value, float) and not math.isfinite(value):
-        raise TileUsageError("pad-value", f"value {value} has no {dtype} representation")
-    if not info.min <= value <= info.max:
-        raise TileUsageError("pad-value", f"value {value} is out of the range of {dtype} "
-                             f"({info.min}..{info.max})")
-
-
 def value_bits(t, value) -> tuple[int, bool]:
-    """(the value's bits in t's dtype, as an unsigned int; whether it is NaN)."""
+    """(the value's bits in t's dtype, as an unsigned int; whether it is NaN).
+    The value converts as F.pad converts it: through a float, then torch's
+    fill of a one-element tensor of t's dtype, whose range checks (an
+    integer dtype's bounds, a float dtype's largest finite value, float8
+    formats without infinity or sign) raise here as [pad-value]."""
     torch = torch_module()
     value = _number(value)
-    _check_range(value, t.dtype)
-    is_nan = isinstance(value, float) and math.isnan(value)
-    try:   # torch's own conversion: F.pad of one element (a float value)
-        scalar = torch.nn.functional.pad(torch.empty((0,), dtype=t.dtype), (1, 0),
-                                         value=float(value))
+    try:
+        number = float(value)
+        scalar = torch.nn.functional.pad(torch.zeros((1,), dtype=t.dtype), (1, 0),
+                                         value=number)[:1]
     except (RuntimeError, OverflowError, ValueError, TypeError) as err:
         raise TileUsageError("pad-value", f"value {value!r} does not convert to "
                              f"{t.dtype} ({err})") from None
     elem = t.element_size()
     raw = bits_view(scalar).item() & ((1 << (8 * elem)) - 1)
-    return raw, is_nan
+    return raw, math.isnan(number)
 
 
 def _signed64(bits: int) -> int:
@@ -183,8 +170,9 @@ def flat_launch(p: dict, out_w: int) -> dict | None:
 
 
 def plan_for(shape, strides, pad, elem: int, fill: str, fit: bool = True,
-             boxes: bool = True):
-    return plan_pad(tuple(shape), tuple(strides), pad, elem, fill, PERSISTENT_GRID, fit, boxes)
+             boxes: bool = True, beyond: bool = False):
+    return plan_pad(tuple(shape), tuple(strides), pad, elem, fill, PERSISTENT_GRID, fit, boxes,
+                    beyond)
 
 
 def rows_plan(plan):
@@ -212,7 +200,7 @@ def pad(x, pad, value=0):
     """F.pad(x, pad, value=value) (see the module docstring); a tensor that
     requires a gradient gets one (layout_grad)."""
     t, back = as_tensor(x)
-    if not isinstance(pad, (str, bytes)) and hasattr(pad, "__iter__"):
+    if is_sequence(pad):
         pad = tuple(pad)   # read once: the op reads the spec more than once
     if needs_grad(t):
         return grad_apply("pad", t, pad, value)
@@ -221,28 +209,55 @@ def pad(x, pad, value=0):
 
 def pad_tensor(t, pad, value=0):
     """pad() on a CUDA torch tensor, no gradient."""
+    from .layout_plan import canonical_pad, normalize_pad
+    canonical_pad(tuple(t.shape), t.stride(), pad)   # [pad-spec] of F.pad's rules
+    lefts, rights = normalize_pad(pad, t.dim())
+    if all(p <= 0 for p in lefts + rights):
+        _number(value)   # nothing is filled: F.pad neither converts nor checks it
+        return _crop(t, lefts, rights)
     order = _memory_order(t)
     if order is not None:   # channels_last: padded in memory order, kept so (as F.pad)
         from .layout_plan import inverse_permutation, reorder_pad
         return pad_tensor(t.permute(order), reorder_pad(pad, order),
                           value).permute(inverse_permutation(order))
     t = aligned(t)
-    torch = torch_module()
     bits, fill = _fill_of(t, value)
+    out_shape = [d + l + r for d, l, r in zip(t.shape, lefts, rights)]
+    out = torch_module().empty(out_shape, dtype=t.dtype, device=t.device)
+    _pad_into(t, pad, bits, fill, out)
+    return out
+
+
+def _crop(t, lefts, rights):
+    """A pad with no positive amount, as F.pad returns it: the cropped view
+    copied into the layout torch's clone gives it (its strides kept where
+    dense, their order where not, channels_last where torch suggests it),
+    the pad kernels moving it in that memory order."""
+    view = t
+    for axis, (left, right) in enumerate(zip(lefts, rights)):
+        view = view.narrow(axis, -left, view.shape[axis] + left + right)
+    out = torch_module().empty_like(view)   # clone's layout (preserve_format)
+    order = tuple(sorted(range(t.dim()), key=lambda a: (-out.stride(a), a)))
+    src = aligned(t.permute(order))
+    _pad_into(src, pad_spec([lefts[a] for a in order], [rights[a] for a in order]), 0,
+              "zero", out.permute(order))
+    return out
+
+
+def _pad_into(t, pad, bits: int, fill: str, out) -> None:
+    """Pads t into `out` (contiguous in memory, of the padded shape)."""
     plan, dense = call_plan(t.shape, t.stride(), pad, t.element_size(), fill)
+    if plan.kind == "empty":
+        return
     if dense:
         t = t.contiguous()
-    from .layout_plan import normalize_pad
-    lefts, rights = normalize_pad(pad, t.dim())
-    out_shape = [d + l + r for d, l, r in zip(t.shape, lefts, rights)]
     if plan.kind == "copy":
-        from .permute import permute_tensor
-        return permute_tensor(t, tuple(range(t.dim())))
-    out = torch.empty(out_shape, dtype=t.dtype, device=t.device)
-    if plan.kind == "empty":
-        return out
+        from .permute import call_plan as permute_plan, run as permute_run
+        dims = tuple(range(t.dim()))
+        copy, dense = permute_plan(t.shape, t.stride(), dims, t.element_size())
+        permute_run(copy, t.contiguous() if dense else t, out)
+        return
     run(plan, t, out, bits)
-    return out
 
 
 def _memory_order(t):
@@ -256,7 +271,8 @@ def _memory_order(t):
 
 def call_plan(shape, strides, pad_, elem: int, fill: str):
     """(plan, whether the input is made contiguous first): what pad() runs."""
-    return plan_or_dense(lambda s: plan_for(shape, s, pad_, elem, fill), shape, strides,
+    return plan_or_dense(lambda s, beyond=False: plan_for(shape, s, pad_, elem, fill,
+                                                          beyond=beyond), shape, strides,
                          lambda plan: bool(plan.kind not in ("empty", "copy") and
                                            plan.in_view[1] and plan.in_view[1][-1] != 1))
 
@@ -389,16 +405,26 @@ def recipes_for(cases) -> list:
     """(builder, params) of the kernels `cases` ((shape, pad, elem, fill) of
     dense inputs, or (shape, strides, pad, elem, fill); NaN fills on
     bfloat16/float32/float64) run."""
+    from .layout_plan import normalize_pad
     out = []
     for case in cases:
         shape, pad_, elem, fill = case[0], case[-3], case[-2], case[-1]
         strides = case[1] if len(case) == 5 else contiguous_strides(shape)
-        plan, _ = call_plan(shape, strides, pad_, elem, fill)
+        lefts, rights = normalize_pad(pad_, len(shape))
+        if all(p <= 0 for p in lefts + rights):
+            # A crop (_crop): moved in the memory order of torch's clone of
+            # the view (strides decreasing, where no two axes overlap).
+            order = sorted(range(len(shape)), key=lambda a: (-strides[a], a))
+            shape, strides = [shape[a] for a in order], [strides[a] for a in order]
+            pad_ = pad_spec([lefts[a] for a in order], [rights[a] for a in order])
+            fill = "zero"
+        plan, dense = call_plan(shape, strides, pad_, elem, fill)
         if plan.kind == "empty":
             continue
         if plan.kind == "copy":
             from .permute import recipes_for as permute_recipes
-            entries = permute_recipes([(shape, tuple(range(len(shape))), elem)])
+            view = contiguous_strides(shape) if dense else strides
+            entries = permute_recipes([(shape, view, tuple(range(len(shape))), elem)])
         else:
             entries = [kernel_for(plan, _TORCH_DTYPES[elem, fill == "nan"])]
         out += entries
@@ -407,14 +433,19 @@ def recipes_for(cases) -> list:
 
 def cache_recipes() -> list:
     """Every pad kernel the GPU tests and the benchmark run."""
-    from .layout_cases import (EXPANDED_PAD, LONG_PADS, PAD_BENCH, PAD_OUTER_BENCH, PAD_VIEWS,
-                               PAD_WIDEN_BENCH, WIDE_VIEW, WIDE_VIEW_PAD,
-                               channels_last_pad_cases, grad_pad_cases, pad_test_cases)
+    from .layout_cases import (BEYOND_RANK_PADS, CROP_VIEWS, EXPANDED_CHANNEL_PAD,
+                               EXPANDED_PAD, LONG_PADS, PAD_BENCH,
+                               PAD_OUTER_BENCH, PAD_VIEWS, PAD_WIDEN_BENCH, WIDE_VIEW,
+                               WIDE_VIEW_PAD, channels_last_pad_cases, crop_view_strides,
+                               grad_pad_cases, pad_test_cases)
     views = [(shape, strides, pad_, 2, fill) for shape, strides, pad_, fill in PAD_VIEWS]
     views += [(*WIDE_VIEW, WIDE_VIEW_PAD, 2, "zero"), (*EXPANDED_PAD, 2, "zero"),
               (*EXPANDED_PAD, 2, "value")]
+    views += [(tuple(shape[d] for d in dims), crop_view_strides(shape, dims), pad_, elem,
+               "value") for shape, dims, pad_, elem in CROP_VIEWS]
+    views.append(EXPANDED_CHANNEL_PAD)
     cases = (list(pad_test_cases()) + views + list(grad_pad_cases()) +
-             list(channels_last_pad_cases()) + LONG_PADS)
+             list(channels_last_pad_cases()) + LONG_PADS + BEYOND_RANK_PADS)
     return unique_recipes(recipes_for(cases) + bench_recipes(PAD_BENCH) +
                           bench_recipes(PAD_WIDEN_BENCH) + bench_recipes(PAD_OUTER_BENCH) +
                           variant_test_recipes() +

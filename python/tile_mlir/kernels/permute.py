@@ -4,8 +4,9 @@
 
 x is a CUDA torch tensor or any array exporting DLPack (the result comes
 back in its library's type), of 1-, 2-, 4- or 8-byte elements and any
-shape whose permutation has at most 5 axes once size-1 axes are dropped and
-axes that stay adjacent merged (layout_plan.canonical_permutation). The
+shape. A permutation of more than 5 axes once size-1 axes are dropped and
+axes that stay adjacent merged (layout_plan.canonical_permutation) runs on
+the one-element threads' kernel, the rest on the copy engine's. The
 kernel (permute_kernels) is compiled once per element size, canonical
 permutation and box or tile and taken from the compile cache; extents are
 runtime values. A permuted view of a dense tensor is read in its memory
@@ -185,8 +186,9 @@ def transpose_tile_counts(canonical, params) -> list:
     return [-(-d // e) for d, e in zip(canonical.shape, extents)]
 
 
-def plan_for(shape, strides, dims, elem: int):
-    return plan_permute(tuple(shape), tuple(strides), dims, elem, PERSISTENT_GRID)
+def plan_for(shape, strides, dims, elem: int, beyond: bool = False):
+    return plan_permute(tuple(shape), tuple(strides), dims, elem, PERSISTENT_GRID,
+                        beyond=beyond)
 
 
 def permute(x, dims):
@@ -214,7 +216,8 @@ def permute_tensor(t, dims):
 def call_plan(shape, strides, dims, elem: int):
     """(plan, whether the input is made contiguous first): what permute()
     runs for an input of these shape and strides."""
-    return plan_or_dense(lambda s: plan_for(shape, s, dims, elem), shape, strides,
+    return plan_or_dense(lambda s, beyond=False: plan_for(shape, s, dims, elem, beyond),
+                         shape, strides,
                          lambda plan: bool(plan.in_view[1] and plan.canonical.strides and
                                            plan.canonical.strides[-1] != 1))
 
@@ -655,14 +658,15 @@ def vector_test_recipes() -> list:
 def cache_recipes() -> list:
     """Every permute kernel the GPU tests and the benchmark run
     (`tile-mlir cache populate tile_mlir.kernels.permute:cache_recipes`)."""
-    from .layout_cases import (EXPANDED_PERMUTE, LONG_PERMUTES, NARROW_BENCH,
+    from .layout_cases import (BEYOND_RANK_PERMUTES, EXPANDED_PERMUTE, LONG_PERMUTES,
+                               NARROW_BENCH,
                                NARROW_BENCH_SMALL, NARROW_VIEWS, PERMUTE_EXTRA, PERMUTE_VIEWS,
                                ELEMS, SIMT_ROWS_BENCH, SIMT_ROWS_BENCH_SMALL, SIMT_ROWS_VIEWS,
                                SIMT_TILED_BENCH, SIMT_TILED_BENCH_SMALL, SIMT_TILED_VIEWS,
                                WIDE_VIEW, WIDE_VIEW_DIMS, grad_permute_cases,
                                narrow_test_cases, permute_test_cases, simt_rows_test_cases,
                                simt_tiled_test_cases)
-    cases = list(permute_test_cases()) + PERMUTE_EXTRA + LONG_PERMUTES + \
+    cases = list(permute_test_cases()) + PERMUTE_EXTRA + LONG_PERMUTES + BEYOND_RANK_PERMUTES + \
         list(grad_permute_cases()) + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
         for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2), (*EXPANDED_PERMUTE, 2)]
