@@ -517,7 +517,7 @@ def test_unfold_matches_torch_on_floats(gen):
     (lambda x: pad(x, (1, -34)), "pad-spec"),
     (lambda x: pad(x.to(torch.uint8), (1, 1), value=-1), "pad-value"),
     (lambda x: pad(x.to(torch.float16), (1, 1), value=1e6), "pad-value"),
-    (lambda x: pad(x.to(torch.int64), (1, 1), value=2 ** 63), "pad-value"),
+    (lambda x: pad(x.to(torch.int64), (1, 1), value=2 ** 64), "pad-value"),
     (lambda x: pad(x, (1, 1), value=1j), "pad-value"),
     (lambda x: pad(x, (1, 1), value=torch.ones(2)), "pad-value"),
     (lambda x: unfold(x.new_zeros(1, 4, 0, 8), 3, padding=1), "unfold-spec"),
@@ -597,20 +597,20 @@ def test_a_channels_last_view_keeps_the_format(gen):
     assert same_bits(y, _pad_expected(x, pad_, "zero", 0))
 
 
-@pytest.mark.parametrize("shape, dims, elem", BEYOND_RANK_PERMUTES, ids=_id)
+@pytest.mark.parametrize("shape, dims, elem", BEYOND_RANK_PERMUTES)
 def test_permutes_of_more_axes_than_the_engine_addresses(shape, dims, elem, gen):
     x = random_bits(shape, elem, gen)
     assert same_bits(permute(x, dims), ref_permute(x, dims))
 
 
-@pytest.mark.parametrize("shape, pad_, elem, fill", BEYOND_RANK_PADS, ids=_id)
+@pytest.mark.parametrize("shape, pad_, elem, fill", BEYOND_RANK_PADS)
 def test_pads_of_more_axes_than_the_engine_addresses(shape, pad_, elem, fill, gen):
     x = random_bits(shape, elem, gen)
     value = 0 if fill == "zero" else 3
     assert same_bits(pad(x, pad_, value=value), _pad_expected(x, pad_, fill, value))
 
 
-@pytest.mark.parametrize("shape, dims, pad_, elem", CROP_VIEWS, ids=_id)
+@pytest.mark.parametrize("shape, dims, pad_, elem", CROP_VIEWS)
 def test_crops_come_back_in_torchs_layout(shape, dims, pad_, elem, gen):
     """A pad with no positive amount is F.pad's copy of the cropped view:
     torch's clone layout (the view's stride order), and a value nothing is
@@ -628,7 +628,7 @@ def test_an_expanded_channel_is_not_channels_last(gen):
     x = random_bits((shape[0], 1) + shape[2:], elem, gen).expand(shape)
     assert x.stride() == strides
     got, want = pad(x, pad_), F.pad(bits(x), pad_)
-    assert got.stride() == want.stride() == (60, 20, 5, 1)
+    assert got.stride() == want.stride() and want.is_contiguous()
     assert same_bits(got, want.view(x.dtype))
 
 
@@ -640,8 +640,17 @@ def test_a_value_of_none_pads_with_zero(gen):
 @pytest.mark.parametrize("dtype, value", [
     (torch.uint8, 255.5), (torch.int8, 127.9), (torch.int64, -2**63 - 1)])
 def test_pad_values_round_as_torch_rounds_them(dtype, value, gen):
+    # Fractions past an integer dtype's bound: torch 2.14 truncates them,
+    # earlier versions reject them; ours does what this torch's F.pad does.
     x = random_bits((3, 20, 32), torch.empty((), dtype=dtype).element_size(), gen, dtype)
-    assert same_bits(pad(x, (1, 1), value=value), F.pad(x, (1, 1), value=value))
+    try:
+        want = F.pad(x, (1, 1, 1, 1), value=value)
+    except RuntimeError:
+        with pytest.raises(TileUsageError) as err:
+            pad(x, (1, 1, 1, 1), value=value)
+        assert err.value.rule == "pad-value"
+        return
+    assert same_bits(pad(x, (1, 1, 1, 1), value=value), want)
 
 
 @pytest.mark.parametrize("dtype, value", [
