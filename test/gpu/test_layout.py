@@ -520,6 +520,7 @@ def test_unfold_matches_torch_on_floats(gen):
     (lambda x: pad(x.to(torch.int64), (1, 1), value=2 ** 64), "pad-value"),
     (lambda x: pad(x, (1, 1), value=1j), "pad-value"),
     (lambda x: pad(x, (1, 1), value=torch.ones(2)), "pad-value"),
+    (lambda x: pad(x, (-1, 0), value=10 ** 400), "pad-value"),   # even for a crop
     (lambda x: unfold(x.new_zeros(1, 4, 0, 8), 3, padding=1), "unfold-spec"),
 ])
 def test_bad_arguments_are_named(call, rule):

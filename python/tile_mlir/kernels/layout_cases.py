@@ -119,7 +119,11 @@ CROP_VIEWS = [((4, 64), (0, 1), (-8, -3), 2), ((4, 64), (0, 1), (), 1),
               ((2, 6, 7, 16), (0, 3, 1, 2), (-1, -1, 0, -2), 2),
               ((2, 3, 8, 40), (0, 2, 1, 3), (), 8), ((2, 3, 8, 40), (0, 2, 1, 3), (0, -8), 1),
               ((2, 7, 16, 6), (0, 3, 1, 2), (-1, -1, 0, -2), 2),   # channels_last
-              ((), (), (), 4), ((0, 8), (0, 1), (0, -2), 2)]   # a 0-d copy, an empty crop
+              ((), (), (), 4), ((0, 8), (0, 1), (0, -2), 2),   # a 0-d copy, an empty crop
+              # An axis cropped to one element, which the memory order keeps
+              # where the input has it: a transpose's, channels_last's C.
+              ((64, 256), (1, 0), (0, 0, -255, 0), 2),
+              ((2, 32, 32, 16), (0, 3, 1, 2), (0, 0, 0, 0, -15, 0), 2)]
 
 
 # More axes than the copy engine addresses once merged: the threads'

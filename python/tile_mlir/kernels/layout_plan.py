@@ -194,7 +194,8 @@ def plan_or_dense(plan_at, shape, strides, needs_dense) -> tuple:
     MAX_RANK axes apart that merge once dense ([layout-rank]) or where
     `needs_dense(plan)` (an innermost stride no tensor map reads). Where
     even the contiguous strides keep more than MAX_RANK axes apart, the
-    threads' kernel of the given view: plan_at(strides, True)."""
+    threads' kernel (plan_at(strides, True)), of the given view or, where
+    `needs_dense` says so, of its contiguous copy."""
     dense = contiguous_strides(shape)
     try:
         plan = plan_at(strides)

@@ -28,8 +28,8 @@ values. Rows of whole 16-byte vectors shifted by whole vectors (F.pad
 loads and stores); other aligned shapes and shifts move boxes only; rows
 that are not 16-byte aligned (F.pad by 1 on W) load boxes of input rows
 and write the output rows with threads; strides that are not 16-byte
-multiples, or more than 5 padded axes once merged, run on the SIMT
-kernel.
+multiples, or more than 5 padded axes once merged (even in a contiguous
+copy), run on the SIMT kernel.
 """
 
 from __future__ import annotations
@@ -83,6 +83,16 @@ def _number(value):
                          f"got {value!r}")
 
 
+def _as_float(value) -> float:
+    """value as the float F.pad takes; [pad-value] past a double's range."""
+    number = _number(value)
+    try:
+        return float(number)
+    except OverflowError:
+        raise TileUsageError("pad-value", f"value {number!r} is past a double's range "
+                             "(F.pad takes a float)") from None
+
+
 def value_bits(t, value) -> tuple[int, bool]:
     """(the value's bits in t's dtype, as an unsigned int; whether it is NaN).
     The value converts as F.pad converts it: through a float, then torch's
@@ -90,9 +100,8 @@ def value_bits(t, value) -> tuple[int, bool]:
     integer dtype's bounds, a float dtype's largest finite value, float8
     formats without infinity or sign) raise here as [pad-value]."""
     torch = torch_module()
-    value = _number(value)
+    number = _as_float(value)
     try:
-        number = float(value)
         scalar = torch.nn.functional.pad(torch.zeros((1,), dtype=t.dtype), (1, 0),
                                          value=number)[:1]
     except (RuntimeError, OverflowError, ValueError, TypeError) as err:
@@ -213,7 +222,7 @@ def pad_tensor(t, pad, value=0):
     canonical_pad(tuple(t.shape), t.stride(), pad)   # [pad-spec] of F.pad's rules
     lefts, rights = normalize_pad(pad, t.dim())
     if all(p <= 0 for p in lefts + rights):
-        _number(value)   # nothing is filled: F.pad neither converts nor checks it
+        _as_float(value)   # nothing is filled: F.pad takes a float, checks no more
         return _crop(t, lefts, rights)
     order = _memory_order(t)
     if order is not None:   # channels_last: padded in memory order, kept so (as F.pad)
@@ -231,13 +240,16 @@ def pad_tensor(t, pad, value=0):
 def _crop(t, lefts, rights):
     """A pad with no positive amount, as F.pad returns it: the cropped view
     copied into the layout torch's clone gives it (its strides kept where
-    dense, their order where not, channels_last where torch suggests it),
-    the pad kernels moving it in that memory order."""
+    dense, else dense strides in its stride order), the pad kernels moving
+    it in that memory order."""
     view = t
     for axis, (left, right) in enumerate(zip(lefts, rights)):
         view = view.narrow(axis, -left, view.shape[axis] + left + right)
     out = torch_module().empty_like(view)   # clone's layout (preserve_format)
-    order = tuple(sorted(range(t.dim()), key=lambda a: (-out.stride(a), a)))
+    # Its memory order; size-1 axes (the only ties) where the input has
+    # them, so the view in that order keeps the input's innermost stride.
+    order = tuple(sorted(range(t.dim()),
+                         key=lambda a: (-out.stride(a), -t.stride(a), a)))
     src = aligned(t.permute(order))
     _pad_into(src, pad_spec([lefts[a] for a in order], [rights[a] for a in order]), 0,
               "zero", out.permute(order))
@@ -413,7 +425,9 @@ def recipes_for(cases) -> list:
         lefts, rights = normalize_pad(pad_, len(shape))
         if all(p <= 0 for p in lefts + rights):
             # A crop (_crop): moved in the memory order of torch's clone of
-            # the view (strides decreasing, where no two axes overlap).
+            # the view, its strides decreasing (for views with no stride-0
+            # axis: torch orders those its own way, so their crops' kernels
+            # are compiled where they run).
             order = sorted(range(len(shape)), key=lambda a: (-strides[a], a))
             shape, strides = [shape[a] for a in order], [strides[a] for a in order]
             pad_ = pad_spec([lefts[a] for a in order], [rights[a] for a in order])
