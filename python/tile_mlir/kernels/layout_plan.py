@@ -264,9 +264,7 @@ def plan_permute(shape, strides, dims, elem: int, grid: int = 132,
     check_elem(elem)
     c = canonical_permutation(shape, strides, dims)
     if c.rank > MAX_RANK and beyond:
-        return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, "tile": 0},
-                           (c.shape, c.strides),
-                           (c.out_shape, contiguous_strides(c.out_shape)))
+        return _simt_plan(c, {"elem": elem, "perm": c.perm, "tile": 0})
     if c.rank > MAX_RANK:
         raise TileUsageError("layout-rank", f"the permutation has {c.rank} axes "
                              f"after merging the ones that stay adjacent "
@@ -394,16 +392,19 @@ def _simt_permute(c: Canonical, elem: int) -> PermutePlan:
         tiles = box_tiles(c.shape, simt_row_box(c.perm, rows, cols))
         # At least a CTA's worth a tile, and a tile a CTA within the grid's reach.
         if threads == SIMT_ROW_THREADS and tiles < MAX_TILES:
-            return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, "tile": 0,
-                                           "rows": rows, "cols": cols, "threads": threads},
-                               (c.shape, c.strides),
-                               (c.out_shape, contiguous_strides(c.out_shape)))
+            return _simt_plan(c, {"elem": elem, "perm": c.perm, "tile": 0,
+                                  "rows": rows, "cols": cols, "threads": threads})
     tiled = k != inner and min(c.shape[k], c.shape[inner]) >= SIMT_TILE_MIN
     vec = simt_vector_side(c, elem) if tiled else ""
     tile = {"tile": simt_tile(c.shape[k], elem), "tile_l": SIMT_TILE_L, "vec": vec,
             "threads": simt_threads(elem, vec)} if tiled else {"tile": 0}
-    return PermutePlan("simt", c, {"elem": elem, "perm": c.perm, **tile},
-                       (c.shape, c.strides), (c.out_shape, contiguous_strides(c.out_shape)))
+    return _simt_plan(c, {"elem": elem, "perm": c.perm, **tile})
+
+
+def _simt_plan(c: Canonical, params: dict) -> PermutePlan:
+    """A threads' permute of c: its view in, B contiguous out."""
+    return PermutePlan("simt", c, params, (c.shape, c.strides),
+                       (c.out_shape, contiguous_strides(c.out_shape)))
 
 
 def _engine_permute(c: Canonical, elem: int, grid: int, deeper: bool) -> PermutePlan:

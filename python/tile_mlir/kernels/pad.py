@@ -46,7 +46,7 @@ from .layout_call import (PERSISTENT_GRID, READER_FENCES, aligned, as_tensor, bi
 from .layout_grad import apply as grad_apply, needs_grad
 from .layout_plan import (ELEM_DTYPES, ENGINE_NAN, contiguous_strides, is_sequence,
                           equal_tile_height, fill_kind, pad_box, pad_spec, plan_or_dense,
-                          plan_pad)
+                          plan_pad, reorder_pad)
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_PAD_BOXES = "tile_mlir.kernels.pad_kernels:build_pad_boxes"
@@ -223,10 +223,10 @@ def pad_tensor(t, pad, value=0):
     lefts, rights = normalize_pad(pad, t.dim())
     if all(p <= 0 for p in lefts + rights):
         _as_float(value)   # nothing is filled: F.pad takes a float, checks no more
-        return _crop(t, lefts, rights)
+        return _crop(t, pad, lefts, rights)
     order = _memory_order(t)
     if order is not None:   # channels_last: padded in memory order, kept so (as F.pad)
-        from .layout_plan import inverse_permutation, reorder_pad
+        from .layout_plan import inverse_permutation
         return pad_tensor(t.permute(order), reorder_pad(pad, order),
                           value).permute(inverse_permutation(order))
     t = aligned(t)
@@ -237,7 +237,7 @@ def pad_tensor(t, pad, value=0):
     return out
 
 
-def _crop(t, lefts, rights):
+def _crop(t, pad, lefts, rights):
     """A pad with no positive amount, as F.pad returns it: the cropped view
     copied into the layout torch's clone gives it (its strides kept where
     dense, else dense strides in its stride order), the pad kernels moving
@@ -250,9 +250,8 @@ def _crop(t, lefts, rights):
     # them, so the view in that order keeps the input's innermost stride.
     order = tuple(sorted(range(t.dim()),
                          key=lambda a: (-out.stride(a), -t.stride(a), a)))
-    src = aligned(t.permute(order))
-    _pad_into(src, pad_spec([lefts[a] for a in order], [rights[a] for a in order]), 0,
-              "zero", out.permute(order))
+    _pad_into(aligned(t.permute(order)), reorder_pad(pad, order), 0, "zero",
+              out.permute(order))
     return out
 
 
@@ -430,8 +429,7 @@ def recipes_for(cases) -> list:
             # are compiled where they run).
             order = sorted(range(len(shape)), key=lambda a: (-strides[a], a))
             shape, strides = [shape[a] for a in order], [strides[a] for a in order]
-            pad_ = pad_spec([lefts[a] for a in order], [rights[a] for a in order])
-            fill = "zero"
+            pad_, fill = reorder_pad(pad_, order), "zero"
         plan, dense = call_plan(shape, strides, pad_, elem, fill)
         if plan.kind == "empty":
             continue

@@ -49,13 +49,13 @@ def _params(elem: int, rank_in: int, rank_out: int, counter: bool = True,
     return params + [CTR] if counter else params
 
 
-def _check_perm(perm, most: int = 5) -> tuple:
+def _check_perm(perm, most: int | None = 5) -> tuple:
     """perm as ints; ValueError unless a permutation of rank 1..most (the
-    copy engine's 5, or any for the threads' kernels: most 0)."""
+    copy engine's 5; None for the threads' kernels of any rank)."""
     perm = tuple(int(p) for p in perm)
-    if sorted(perm) != list(range(len(perm))) or not 1 <= len(perm) <= (most or len(perm)):
-        raise ValueError(f"perm {perm} is not a permutation of rank 1.."
-                         f"{most or 'any'}")
+    top = len(perm) if most is None else most
+    if sorted(perm) != list(range(len(perm))) or not 1 <= len(perm) <= top:
+        raise ValueError(f"perm {perm} is not a permutation of rank 1..{most or 'any'}")
     return perm
 
 
@@ -648,7 +648,7 @@ def build_permute_simt(elem: int, perm, grid: int = 1056, threads: int = 256,
     """B = A.permute(perm) for any strides of A (innermost stride 1): each
     thread copies one element per step of a grid-stride loop over B (the
     launch's grid; `grid` is the most it may have)."""
-    perm = _check_perm(perm, most=0)
+    perm = _check_perm(perm, most=None)
     r = len(perm)
 
     def body(A, B):
