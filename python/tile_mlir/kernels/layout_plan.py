@@ -7,9 +7,9 @@ GPU, so the choices are testable on the CPU.
 The kernels read every extent at run time; what is static is the element
 size, the canonical rank and permutation, and the box or tile extents. A
 box may not exceed the dimension it covers (the runtime's
-[box-within-dim]), so a dimension smaller than the preferred box picks the
-next smaller power of two: a handful of variants per operation, never one
-per shape.
+[box-within-dim]), so a dimension smaller than the preferred box picks a
+smaller box (the next smaller power of two, or a width fitted to the row:
+fitted_boxes): a handful of variants per operation, never one per shape.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ threads' 16-byte vectors.
     y = pad(x, (1, 1, 1, 1))          # W and H of an NCHW tensor, zeros
 
 `pad` lists (left, right) per axis from the last axis back, as F.pad does;
-negative entries crop. x is a CUDA torch tensor or a DLPack array of 1-,
-2-, 4- or 8-byte elements, of any rank. The result is contiguous, or
+negative entries crop. x is a CUDA torch tensor, a DLPack array or a CUDA
+array interface array of 1-, 2-, 4- or 8-byte elements, of any rank. The result is contiguous, or
 channels_last (channels_last_3d) where x is, as F.pad keeps it: such an x
 is padded in memory order (N, spatial axes, C). A pad with no positive
 amount is F.pad's copy of the cropped view, in the layout of torch's
@@ -97,8 +97,9 @@ def value_bits(t, value) -> tuple[int, bool]:
     """(the value's bits in t's dtype, as an unsigned int; whether it is NaN).
     The value converts as F.pad converts it: through a float, then torch's
     fill of a one-element tensor of t's dtype, whose range checks (an
-    integer dtype's bounds, a float dtype's largest finite value, float8
-    formats without infinity or sign) raise here as [pad-value]."""
+    integer dtype's range, a float dtype's largest finite value, infinity in
+    the float8 formats without it, zero or a sign in float8_e8m0fnu) raise
+    here as [pad-value]."""
     torch = torch_module()
     number = _as_float(value)
     try:

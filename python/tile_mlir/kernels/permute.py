@@ -2,8 +2,8 @@
 
     y = permute(x, (0, 2, 3, 1))      # NCHW -> NHWC, a new contiguous tensor
 
-x is a CUDA torch tensor or any array exporting DLPack (the result comes
-back in its library's type), of 1-, 2-, 4- or 8-byte elements and any
+x is a CUDA torch tensor or any array exporting DLPack or the CUDA array
+interface (the result comes back in its library's type), of 1-, 2-, 4- or 8-byte elements and any
 shape. A permutation of more than 5 axes once size-1 axes are dropped and
 axes that stay adjacent merged (layout_plan.canonical_permutation) runs on
 the one-element threads' kernel, the rest on the copy engine's. The
