@@ -422,7 +422,7 @@ def test_every_dtype_of_a_moved_size(dtype, gen):
         else:
             assert same_bits(pad(x, (1, 1, 1, 1), value=value), want), value
     image = fresh((2, 16, 20, 24))
-    # NHWC through the bits: torch's copy does not take every dtype (e8m0).
+    # NHWC through the bits: the reference needs no copy kernel of the dtype.
     nhwc = bits(image).permute(0, 2, 3, 1).contiguous().view(dtype)
     for layout, y in (("NCHW", image), ("NHWC", nhwc)):
         assert same_bits(unfold(y, 3, padding=1, layout=layout),
