@@ -378,7 +378,16 @@ def _plugin(args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    return args.run(args)
+    try:
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # The reader left (`tile-mlir rules | head`): quiet, as other tools are.
+        # stdout goes to devnull so the interpreter's final flush fails no more.
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -272,3 +272,18 @@ def test_tile_opt_launcher_execs_the_packaged_binary():
          str(SWIZZLE), "--tile-lower-tma"], capture_output=True, text=True, env=ENV)
     assert proc.returncode == 0, proc.stderr
     assert "tile.tensor_map_spec" in proc.stdout
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback():
+    # `tile-mlir rules | head -1`: here the reader has left before the first
+    # line (the pipe's read end closed before the command starts), so every
+    # write fails.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "tile_mlir", "rules"], env=ENV,
+                              stdout=write_end, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(write_end)
+    assert done.stderr == b"", done.stderr.decode()
+    assert done.returncode == 141
