@@ -50,12 +50,16 @@ def _index_kind(folder: Path) -> str | None:
     return index.get("kind", "artifacts") if isinstance(index, dict) else "artifacts"
 
 
+# Read once: collection asks for every test.
+ARTIFACTS_KIND = _index_kind(ARTIFACTS)
+
+
 def _layout_folder() -> Path | None:
     """bench/build_layout.py's folder: the artifact folder itself, or its layout/."""
-    for folder in (ARTIFACTS, ARTIFACTS / "layout"):
-        if _index_kind(folder) == "layout-cache":
-            return folder
-    return None
+    if ARTIFACTS_KIND == "layout-cache":
+        return ARTIFACTS
+    sub = ARTIFACTS / "layout"
+    return sub if _index_kind(sub) == "layout-cache" else None
 
 
 LAYOUT = _layout_folder()
@@ -76,7 +80,7 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(
                     reason=f"no layout kernels in {ARTIFACTS} or {ARTIFACTS / 'layout'} "
                            "(python bench/build_layout.py)"))
-        elif _index_kind(ARTIFACTS) in (None, "layout-cache"):
+        elif ARTIFACTS_KIND in (None, "layout-cache"):
             item.add_marker(pytest.mark.skip(
                 reason=f"no GPU artifacts in {ARTIFACTS} "
                        "(python scripts/build_gpu_artifacts.py)"))
