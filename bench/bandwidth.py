@@ -112,6 +112,8 @@ def main() -> int:
     parser.add_argument("--artifacts", default=str(ROOT / ".artifacts" / "bench"))
     parser.add_argument("--only", default=None,
                         help="run only our variants whose name contains this")
+    parser.add_argument("--doc", default=None,
+                        help="rewrite this script's table in that document (docs/performance.md)")
     args = parser.parse_args()
     folder = Path(args.artifacts)
     index = json.loads((folder / "index.json").read_text())
@@ -247,6 +249,10 @@ def main() -> int:
                   f"{best_copy / implied['TMA']:.3f} of the TMA serialized figure")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
+    if args.doc:  # bench/perf_doc.py
+        import perf_doc
+        perf_doc.write(args.doc, "bench/bandwidth.py", perf_doc.bandwidth_table(results),
+                       torch.cuda.get_device_name())
     return 0
 
 

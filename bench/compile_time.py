@@ -80,6 +80,8 @@ def lowering_scaling(sizes) -> list[dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--doc", default=None,
+                        help="rewrite this script's table in that document (docs/performance.md)")
     args = parser.parse_args()
     cold = cold_compile()
     print(f"cold compile, builder to cubin (seed example): median "
@@ -92,6 +94,10 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"cold_compile_s": cold, "lowering": rows},
                                               indent=1))
+    if args.doc:  # bench/perf_doc.py; a CPU benchmark: no card, no driver
+        import perf_doc
+        perf_doc.write(args.doc, "bench/compile_time.py", perf_doc.compile_table(cold, rows),
+                       perf_doc.cpu_name(), driver="")
     return 0
 
 

@@ -58,6 +58,8 @@ def main() -> int:
     parser.add_argument("--artifacts", default=str(ROOT / ".artifacts" / "debug"))
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--doc", default=None,
+                        help="rewrite this script's table in that document (docs/performance.md)")
     args = parser.parse_args()
     folder = Path(args.artifacts)
     entries = [e for e in json.loads((folder / "index.json").read_text())
@@ -100,6 +102,10 @@ def main() -> int:
               f"({torch.cuda.get_device_name()})")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+    if args.doc:  # bench/perf_doc.py
+        import perf_doc
+        perf_doc.write(args.doc, "bench/debug_cost.py", perf_doc.debug_cost_table(results),
+                       torch.cuda.get_device_name())
     return 0 if all(r["exact"] for r in results) else 1
 
 

@@ -233,6 +233,8 @@ def main() -> int:
     parser.add_argument("--iters", type=int, default=50)
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     parser.add_argument("--json")
+    parser.add_argument("--doc", default=None,
+                        help="rewrite this script's table in that document (docs/performance.md)")
     args = parser.parse_args()
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, seed {args.seed}")
     report = {"device": torch.cuda.get_device_name(), "seed": args.seed, "groups": {}}
@@ -267,6 +269,10 @@ def main() -> int:
     report["ratios"] = {label: value for label, value, _ in goals}
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    if args.doc:  # bench/perf_doc.py
+        import perf_doc
+        perf_doc.write(args.doc, "bench/grouped_copy.py", perf_doc.grouped_copy_table(report),
+                       torch.cuda.get_device_name())
     return 0
 
 

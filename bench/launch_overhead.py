@@ -69,6 +69,8 @@ def graph_us(fn, per_graph=100) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--doc", default=None,
+                        help="rewrite this script's table in that document (docs/performance.md)")
     args = parser.parse_args()
     drv = cuda()
     rows = {}
@@ -126,6 +128,10 @@ def main() -> int:
     if args.json:
         rows["native launch"] = launch_path.NATIVE_LAUNCH
         Path(args.json).write_text(json.dumps(rows, indent=1))
+    if args.doc:  # bench/perf_doc.py
+        import perf_doc
+        perf_doc.write(args.doc, "bench/launch_overhead.py", perf_doc.launch_table(rows),
+                       torch.cuda.get_device_name())
     return 0
 
 

@@ -308,6 +308,8 @@ def main() -> int:
     parser.add_argument("--no-triton", action="store_true")
     parser.add_argument("--rounds", type=int, default=5,
                         help="interleaved rounds of each row's finalists (0: first pass only)")
+    parser.add_argument("--doc", default=None,
+                        help="rewrite this script's table in that document (docs/performance.md)")
     args = parser.parse_args()
     try:
         want = R.row_filter(args.rows)
@@ -378,6 +380,10 @@ def main() -> int:
             "device": torch.cuda.get_device_name(), "torch": torch.__version__,
             "triton": triton.__version__, "copy_tbps": copy_tbps, "rows": summary},
             indent=1))
+    if args.doc and summary:  # bench/perf_doc.py
+        import perf_doc
+        perf_doc.write(args.doc, "bench/layout.py", perf_doc.layout_table(summary),
+                       torch.cuda.get_device_name())
     return 1 if failed else 0
 
 

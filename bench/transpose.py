@@ -66,6 +66,8 @@ def main() -> int:
     parser.add_argument("--only", default=None,
                         help="run only our variants whose name contains this")
     parser.add_argument("--no-triton", action="store_true")
+    parser.add_argument("--doc", default=None,
+                        help="rewrite this script's table in that document (docs/performance.md)")
     args = parser.parse_args()
     folder = Path(args.artifacts)
     index = json.loads((folder / "transpose_index.json").read_text())
@@ -190,6 +192,11 @@ def main() -> int:
             "triton": triton.__version__, "rows": rows, "cols": cols,
             "dtype": "bfloat16", "bytes_moved": nbytes,
             "results": results + [copy_ref]}, indent=1))
+    if args.doc:  # bench/perf_doc.py
+        import perf_doc
+        perf_doc.write(args.doc, "bench/transpose.py",
+                       perf_doc.transpose_table(results + [copy_ref]),
+                       torch.cuda.get_device_name())
     return 0 if not wrong else 1
 
 
