@@ -67,10 +67,10 @@ def test_named_rules_and_passes_exist():
     assert not unknown, f"docs/contract.md names unknown rules or passes: {unknown}"
 
 
-def test_links_the_rule_list_and_the_notes():
-    assert "(rules.md)" in CONTRACT and "(NOTES.md)" in CONTRACT
-    notes = (ROOT / "docs" / "NOTES.md").read_text(encoding="utf-8")
-    for section in ("Measured behaviour that became rules",
-                    "Where the contract text and design notes were wrong or silent"):
-        assert f"## {section}" in notes, section
+def test_links_the_rule_list_and_the_decisions():
+    assert "(rules.md)" in CONTRACT and "(decisions.md)" in CONTRACT
+    decisions = (ROOT / "docs" / "decisions.md").read_text(encoding="utf-8")
+    for section in ("Contract: measured behaviour that became rules",
+                    "Contract: where the documentation was wrong or silent"):
+        assert f"## {section}" in decisions, section
         assert section.replace(" ", "") in CONTRACT.replace(" ", "").replace("\n", "")
