@@ -2,7 +2,7 @@
 test_narrow_transpose.py, test_simt_transpose.py, test_simt_rows.py) and
 benchmarks (bench/layout.py, narrow_permute.py, unaligned_permute.py,
 rows_permute.py) run into a compile cache folder, here where MLIR is: the
-recipes of tile_mlir.kernels.permute, pad and unfold (`cache_recipes()`),
+recipes of tile_mlir.kernels.layout.permute, pad and unfold (`cache_recipes()`),
 for sm_90a. Carry the folder (default .artifacts/layout) with
 build/python_packages to the GPU machine and run
 
@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SPECS = ("tile_mlir.kernels.permute:cache_recipes", "tile_mlir.kernels.pad:cache_recipes",
-         "tile_mlir.kernels.unfold:cache_recipes")
+SPECS = ("tile_mlir.testing.layout_recipes.permute:cache_recipes", "tile_mlir.testing.layout_recipes.pad:cache_recipes",
+         "tile_mlir.testing.layout_recipes.unfold:cache_recipes")
 
 
 def main() -> int:

@@ -10,7 +10,7 @@ checked bit for bit before it is timed. Peers:
   ours, plan, 2-D tiles  the same with each pair tiled in its own rows and
                       columns (flatten=False: part-empty boxes at ragged row ends)
   ours, plan, VARIANT the same with another box, stages, store lag or CTAs per
-                      SM (tile_mlir.grouped_copy.BENCH_VARIANTS)
+                      SM (tile_mlir.testing.grouped_copy_bench.BENCH_VARIANTS)
   ours, call          grouped_copy(srcs, dsts): checks + tables + upload + launch
   ours, N launches    one prepared plan per tensor: N launches of our copy
   ours, one tensor    build_copy on one tensor of the group's bytes (the
@@ -48,8 +48,9 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from tile_mlir import cache  # noqa: E402
-from tile_mlir.grouped_copy import (BENCH_GROUPS, BENCH_VARIANTS, GroupedCopy,  # noqa: E402
-                                    bench_reference, bench_shapes, grouped_copy)
+from tile_mlir.kernels.grouped import GroupedCopy, grouped_copy  # noqa: E402
+from tile_mlir.testing.grouped_copy_bench import (BENCH_GROUPS, BENCH_VARIANTS,  # noqa: E402
+                                                  bench_reference, bench_shapes)
 
 
 def timed(fn, iters: int, warmup: int = 3) -> float:
@@ -204,7 +205,7 @@ def measure(name: str, count: int, iters: int, seed: int) -> dict:
         run("triton", peer)
     # One tensor of the group's bytes: the bandwidth a grouped copy aims at.
     params = bench_reference(name)
-    module = cache.load_kernel("tile_mlir.kernels.copy:build_copy", **params)
+    module = cache.load_kernel("tile_mlir.kernels.copy.persistent:build_copy", **params)
     a = random_bits(gen, (params["rows"], params["cols"]))
     b = torch.empty_like(a)
     launch = module.bind(a, b)

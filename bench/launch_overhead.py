@@ -78,14 +78,14 @@ def main() -> int:
         "the C extension runtime/_launch" if launch_path.NATIVE_LAUNCH else
         f"cuda-python (runtime/_launch unavailable: {launch_path.NATIVE_LAUNCH_ERROR})"))
 
-    empty = cache.load_kernel("tile_mlir.kernels.launch:build_empty")
+    empty = cache.load_kernel("tile_mlir.kernels.copy.launch_cost:build_empty")
     fn = empty.kernels["empty"].function
     params = (ctypes.c_void_p * 1)()
     raw = lambda: drv.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0,  # noqa: E731
                                      ctypes.addressof(params), 0)
     rows["cuda-python cuLaunchKernel (empty kernel)"] = per_launch_us(raw)
 
-    small = cache.load_kernel("tile_mlir.kernels.launch:build_two_box_load")
+    small = cache.load_kernel("tile_mlir.kernels.copy.launch_cost:build_two_box_load")
     a = torch.randint(-2**31, 2**31 - 1, (16, 16), dtype=torch.int32, device="cuda")
     out = torch.zeros_like(a)
     small(a, out)

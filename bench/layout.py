@@ -4,7 +4,7 @@ F.pad (0, 8) and (0, 0, 1, 1) (aligned rows widened by 16 bytes, and
 padded on H only: the vector pad beside the copy engine's boxes), as
 torch does it, as the fastest exact Triton kernel of bench/layout_triton.py
 (pointer tiles, block pointers, TensorDescriptor TMA tiles, several block
-shapes), and as tile-mlir's ops (tile_mlir.kernels.permute / pad / unfold:
+shapes), and as tile-mlir's ops (tile_mlir.kernels.layout.permute / pad / unfold:
 the planned kernel and the variants permute.variants() lists), beside
 torch's copy_ of 2 GiB in the same run. Every result is compared bit for
 bit with torch's. Bytes: read plus written (pad: twice the input, as the
@@ -42,9 +42,10 @@ import torch.nn.functional as F
 import triton
 
 from tile_mlir.kernels import pad as tm_pad, permute as tm_permute, unfold as tm_unfold
-from tile_mlir.kernels.layout_call import load as load_kernel
-from tile_mlir.kernels.layout_tuning import for_device
-from tile_mlir.kernels.layout_cases import (PAD_BENCH, PAD_OUTER_BENCH, PAD_WIDEN_BENCH,
+from tile_mlir.kernels.layout.call import load as load_kernel
+from tile_mlir.kernels.layout.tuning import for_device
+from tile_mlir.testing.layout_recipes.permute import previous_transpose_recipe
+from tile_mlir.testing.layout_cases import (PAD_BENCH, PAD_OUTER_BENCH, PAD_WIDEN_BENCH,
                                             PERMUTE_BENCH, TRANSPOSE_BENCH, UNFOLD_BENCH)
 
 # Sibling scripts (a script's own folder is first on sys.path).
@@ -52,9 +53,9 @@ import finalists as FN    # which candidates run in the rounds
 import layout_triton as T  # the Triton peers
 import row_filter as R     # --rows
 
-P = importlib.import_module("tile_mlir.kernels.permute")
-PD = importlib.import_module("tile_mlir.kernels.pad")
-U = importlib.import_module("tile_mlir.kernels.unfold")
+P = importlib.import_module("tile_mlir.kernels.layout.permute")
+PD = importlib.import_module("tile_mlir.kernels.layout.pad")
+U = importlib.import_module("tile_mlir.kernels.layout.unfold")
 
 GOAL_COPY = 0.93       # permute and pad: of torch copy_'s bandwidth
 GOAL_UNFOLD = 3.0      # unfold: of torch
@@ -194,7 +195,7 @@ def permute_row(shape, dims, args) -> Row:
 def previous_transpose(row, x, out, ref, fresh) -> None:
     """The best transpose of bench/transpose.py (one 128x128 tile per CTA,
     wide boxes, column order; static 32768 x 32768), for comparison."""
-    builder, params = P.previous_transpose_recipe()
+    builder, params = previous_transpose_recipe()
     try:
         mod = load_kernel(builder, params)
     except Exception as err:

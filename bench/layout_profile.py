@@ -24,12 +24,12 @@ import sys
 import torch
 
 from tile_mlir.kernels import pad as tm_pad, permute as tm_permute
-from tile_mlir.kernels.layout_cases import PAD_BENCH, PERMUTE_BENCH, TRANSPOSE_BENCH
-from tile_mlir.kernels.layout_plan import contiguous_strides
+from tile_mlir.testing.layout_cases import PAD_BENCH, PERMUTE_BENCH, TRANSPOSE_BENCH
+from tile_mlir.kernels.layout.plan.common import contiguous_strides
 
 import row_filter as R  # --rows (a sibling script)
 
-PD = importlib.import_module("tile_mlir.kernels.pad")
+PD = importlib.import_module("tile_mlir.kernels.layout.pad")
 
 
 def pad_variants(names):

@@ -1,5 +1,5 @@
 """The layout ops on axes past the copy engine's coordinates
-(tile_mlir.kernels.layout_cases LONG_PERMUTES, LONG_PADS: 2-17 GB each;
+(tile_mlir.testing.layout_cases LONG_PERMUTES, LONG_PADS: 2-17 GB each;
 seen as two axes where they split, else moved by the threads' kernels),
 against torch's own op in the same run, each result compared bit for bit.
 The kernel each case runs is printed. Bytes: read plus written.
@@ -17,10 +17,10 @@ import torch.nn.functional as F
 import triton
 
 from tile_mlir.kernels import pad, permute
-from tile_mlir.kernels.layout_cases import LONG_PADS, LONG_PERMUTES
+from tile_mlir.testing.layout_cases import LONG_PADS, LONG_PERMUTES
 
-P = importlib.import_module("tile_mlir.kernels.permute")
-PD = importlib.import_module("tile_mlir.kernels.pad")
+P = importlib.import_module("tile_mlir.kernels.layout.permute")
+PD = importlib.import_module("tile_mlir.kernels.layout.pad")
 
 INTS = {1: torch.uint8, 2: torch.int16}
 

@@ -1,4 +1,4 @@
-"""Narrow transposes (tile_mlir.kernels.layout_cases NARROW_BENCH: NCHW <->
+"""Narrow transposes (tile_mlir.testing.layout_cases NARROW_BENCH: NCHW <->
 NHWC of three channels in uint8, bf16 and float32, and (L, n) <-> (n, L)
 matrices of 2-16 columns), one run: torch's x.permute(dims).contiguous(),
 the fastest exact Triton kernel of bench/layout_triton.py, the threads'
@@ -20,11 +20,11 @@ from pathlib import Path
 import torch
 import triton
 
-from tile_mlir.kernels.layout_cases import NARROW_BENCH
+from tile_mlir.testing.layout_cases import NARROW_BENCH
 
 import layout_triton as T  # a sibling script (its folder is first on sys.path)
 
-P = importlib.import_module("tile_mlir.kernels.permute")
+P = importlib.import_module("tile_mlir.kernels.layout.permute")
 DTYPES = {1: torch.uint8, 2: torch.bfloat16, 4: torch.float32}
 
 

@@ -1,5 +1,5 @@
 """Permutations that keep the innermost axis on strides the copy engine
-cannot address (tile_mlir.kernels.layout_cases SIMT_ROWS_BENCH: the issue
+cannot address (tile_mlir.testing.layout_cases SIMT_ROWS_BENCH: the issue
 table's (1, 0, 2) and (0, 2, 1, 3) rows with odd rows, rows of 18 bytes,
 uint8 and float32), one run: torch's x.permute(dims).contiguous(), the
 fastest exact Triton kernel of bench/layout_triton.py, the
@@ -14,7 +14,7 @@ read plus written.
 
 from __future__ import annotations
 
-from tile_mlir.kernels.layout_cases import SIMT_ROWS_BENCH
+from tile_mlir.testing.layout_cases import SIMT_ROWS_BENCH
 
 
 if __name__ == "__main__":

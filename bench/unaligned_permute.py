@@ -1,5 +1,5 @@
 """Transposes whose strides the copy engine cannot address
-(tile_mlir.kernels.layout_cases SIMT_TILED_BENCH: GPT-2 embedding matrices,
+(tile_mlir.testing.layout_cases SIMT_TILED_BENCH: GPT-2 embedding matrices,
 matrices one element off the 16-byte alignment, NCHW -> NHWC of 7 x 7
 maps), one run: torch's x.permute(dims).contiguous(), the fastest exact
 Triton kernel of bench/layout_triton.py, the one-element-a-thread kernel
@@ -14,7 +14,7 @@ written.
 
 from __future__ import annotations
 
-from tile_mlir.kernels.layout_cases import SIMT_TILED_BENCH
+from tile_mlir.testing.layout_cases import SIMT_TILED_BENCH
 
 
 if __name__ == "__main__":

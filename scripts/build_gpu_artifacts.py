@@ -68,7 +68,7 @@ def main() -> int:
 # which has no MLIR, loads them from the carried <out>/cache.
 CACHE_RECIPES = (
     "tile_mlir.testing.runtime_kernels:cache_recipes",
-    "tile_mlir.kernels.grouped_copy:bench_recipes",
+    "tile_mlir.testing.grouped_copy_bench:bench_recipes",
 )
 
 

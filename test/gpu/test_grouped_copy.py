@@ -1,11 +1,11 @@
-"""The grouped copy on the GPU (tile_mlir.grouped_copy): one launch copies a
+"""The grouped copy on the GPU (tile_mlir.kernels.grouped): one launch copies a
 group of ragged 2-D tensors, its CTAs deriving the tensor maps on the
 device. Fresh random shapes and bits every run (TILE_GPU_SEED replays),
 compared bit for bit; the destinations' surroundings must stay untouched.
 A debug build turns a bad runtime replacement into the named DeviceFault.
 
 The kernels come from the compile cache the artifact build populates
-(scripts/build_gpu_artifacts.py: tile_mlir.kernels.grouped_copy:cache_recipes).
+(scripts/build_gpu_artifacts.py: tile_mlir.kernels.grouped.kernel:cache_recipes).
 """
 
 import numpy as np
@@ -13,7 +13,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from tile_mlir.grouped_copy import (GroupPlan, GroupedCopy, describe_group,  # noqa: E402
+from tile_mlir.kernels.grouped.host import (GroupPlan, GroupedCopy, describe_group,  # noqa: E402
                                     group_tables, grouped_copy)
 from tile_mlir.runtime import DeviceFault, TileRuntimeError  # noqa: E402
 

@@ -1,6 +1,6 @@
-"""The layout ops on the GPU (tile_mlir.kernels.permute, pad, unfold),
+"""The layout ops on the GPU (tile_mlir.kernels.layout.permute, pad, unfold),
 bit-exact against torch on fresh random bits: the sweep of
-tile_mlir.kernels.layout_cases (every element size, ranks 2-5, shapes that
+tile_mlir.testing.layout_cases (every element size, ranks 2-5, shapes that
 are not box multiples, size-1 axes, strides the copy engine cannot
 describe, the benchmark's rows scaled down), strided and permuted inputs,
 a side stream, cupy arrays, and the named errors.
@@ -21,7 +21,7 @@ F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.errors import TileUsageError  # noqa: E402
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import (BEYOND_RANK_PADS,  # noqa: E402
+from tile_mlir.testing.layout_cases import (BEYOND_RANK_PADS,  # noqa: E402
                                             BEYOND_RANK_PERMUTES, CROP_VIEWS,
                                             EXPANDED_CHANNEL_PAD, PAD_BENCH_SMALL,
                                             PAD_CHANNELS_LAST,
@@ -32,12 +32,12 @@ from tile_mlir.kernels.layout_cases import (BEYOND_RANK_PADS,  # noqa: E402
                                             WIDE_VIEW_DIMS, WIDE_VIEW_PAD,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
-from tile_mlir.kernels.layout_plan import ENGINE_NAN  # noqa: E402
-from tile_mlir.kernels.layout_tuning import TUNINGS, for_device  # noqa: E402
+from tile_mlir.kernels.layout.plan.common import ENGINE_NAN  # noqa: E402
+from tile_mlir.kernels.layout.tuning import TUNINGS, for_device  # noqa: E402
 
 from torch_bits import DTYPES, INTS, bits, random_bits  # noqa: E402
 from torch_bits import case_id as _id  # noqa: E402
-plan_of = importlib.import_module("tile_mlir.kernels.permute").plan_for
+plan_of = importlib.import_module("tile_mlir.kernels.layout.permute").plan_for
 
 
 def same_bits(a, b) -> bool:
@@ -76,7 +76,7 @@ def test_the_tuning_follows_the_cards_memory():
 def test_every_tunings_defaults_are_exact(tuning, gen):
     # Each card's default kernels (layout_tuning), whichever card runs the
     # test, on every test shape whose plan a tuning changes.
-    P = importlib.import_module("tile_mlir.kernels.permute")
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
     ran = 0
     for shape, dims, elem in PERMUTES:
         x = random_bits(shape, elem, gen)
@@ -95,7 +95,7 @@ def test_every_tunings_defaults_are_exact(tuning, gen):
 def test_vector_permutes_are_exact(gen):
     # The vector permute (a benchmark variant of the boxes plans) on every
     # test shape whose plan moves boxes, at every element size.
-    P = importlib.import_module("tile_mlir.kernels.permute")
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
     ran = 0
     for shape, dims, elem in PERMUTES:
         x = random_bits(shape, elem, gen)
@@ -115,7 +115,7 @@ def test_permute_variants_are_exact(case, gen):
     # Every kernel variant the benchmark measures (one tile per CTA, more
     # CTAs an SM, deeper pipelines, L2 hints), on shapes with partial tiles.
     shape, dims = case
-    P = importlib.import_module("tile_mlir.kernels.permute")
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
     x = random_bits(shape, 2, gen)
     ref = bits(x).permute(dims).contiguous()
     plan = plan_of(x.shape, x.stride(), dims, 2)
@@ -138,7 +138,7 @@ def test_thread_stores_are_exact(case, elem, gen):
 def check_transpose_forms(x, dims, forms_of: str, count: int) -> None:
     """Each of permute.`forms_of`(plan)'s `count` kernels of x's transposing
     plan, bit-exact against torch into an output poisoned with all-ones bits."""
-    P = importlib.import_module("tile_mlir.kernels.permute")
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
     ref = bits(x).permute(dims).contiguous()
     plan = plan_of(x.shape, x.stride(), dims, x.element_size())
     if plan.kind != "transpose":
@@ -300,7 +300,7 @@ def test_pad_is_exact(case, gen):
 def test_pad_variants_are_exact(case, kind, fill, gen):
     # Every kernel variant the benchmark measures for the pad rows (tile
     # heights, threads, grids, stages, L2 hints), on their scaled-down shapes.
-    P = importlib.import_module("tile_mlir.kernels.pad")
+    P = importlib.import_module("tile_mlir.kernels.layout.pad")
     shape, pad_ = case
     x = random_bits(shape, 2, gen)
     value = {"zero": 0, "value": 1.5}[fill]
@@ -327,12 +327,12 @@ def test_pad_forms_are_exact(case, gen):
     # inside the same kernel where it does not); a boxes plan's vector pad
     # where the rows are whole 16-byte vectors (crops, pads of outer axes,
     # a last tile past B's end) and the copy engine's boxes.
-    P = importlib.import_module("tile_mlir.kernels.pad")
+    P = importlib.import_module("tile_mlir.kernels.layout.pad")
     shape, pad_, elem, fill = case
     x = random_bits(shape, elem, gen)
     value = {"zero": 0, "nan": float("nan"), "value": 1.5}[fill]
     plan = P.plan_for(x.shape, x.stride(), pad_, elem, fill)
-    dtype_name = P._TORCH_DTYPES[elem, fill == "nan"]
+    dtype_name = P.TORCH_DTYPES[elem, fill == "nan"]
     forms = P.rows_forms(plan, dtype_name) + P.boxes_forms(plan, dtype_name)
     if not forms:
         pytest.skip(f"the plan is {plan.kind}")
@@ -537,7 +537,7 @@ def test_an_element_size_the_engine_does_not_move_names_the_dtype():
 
 
 def test_the_plans_tested_cover_every_kind():
-    from tile_mlir.kernels.layout_plan import contiguous_strides
+    from tile_mlir.kernels.layout.plan.common import contiguous_strides
     kinds = {plan_of(s, contiguous_strides(s), d, e).kind for s, d, e in PERMUTES}
     assert kinds == {"boxes", "transpose", "narrow", "simt", "copy"}
 

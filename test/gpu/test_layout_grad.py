@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.kernels import pad, permute, unfold  # noqa: E402
-from tile_mlir.kernels.layout_cases import PAD_GRAD, PERMUTE_GRAD, UNFOLD_GRAD  # noqa: E402
+from tile_mlir.testing.layout_cases import PAD_GRAD, PERMUTE_GRAD, UNFOLD_GRAD  # noqa: E402
 
 
 def _bits(t):

@@ -1,5 +1,5 @@
 """The layout ops on tensors with an axis longer than the copy engine's
-signed 32-bit coordinates reach (tile_mlir.kernels.layout_plan.COORD_REACH;
+signed 32-bit coordinates reach (tile_mlir.kernels.layout.plan.common.COORD_REACH;
 seen as two axes where they split, else moved by the threads' kernels):
 bit-exact against torch on fresh random bits. Each case moves 2-17 GB of
 device memory, so the file skips itself on a GPU with less than 40 GiB.
@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 F = pytest.importorskip("torch.nn.functional")
 
 from tile_mlir.kernels import pad, permute  # noqa: E402
-from tile_mlir.kernels.layout_cases import LONG_PADS, LONG_PERMUTES  # noqa: E402
+from tile_mlir.testing.layout_cases import LONG_PADS, LONG_PERMUTES  # noqa: E402
 
 from torch_bits import INTS, case_id as _id, random_bits  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Narrow transposes on the GPU (tile_mlir.kernels.permute_narrow: an axis
+"""Narrow transposes on the GPU (tile_mlir.kernels.layout.builders.permute_narrow: an axis
 too short or unaligned for the transposing kernel, as in NCHW <-> NHWC of
 three channels), bit-exact against torch on fresh random bits: 4-9
 values of n for each element size, both directions, partial tiles,
@@ -15,11 +15,11 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tile_mlir.kernels import permute  # noqa: E402
-from tile_mlir.kernels.layout_cases import (NARROW_BENCH_SMALL, NARROW_L,  # noqa: E402
+from tile_mlir.testing.layout_cases import (NARROW_BENCH_SMALL, NARROW_L,  # noqa: E402
                                             NARROW_VIEWS, narrow_test_cases)
 from torch_bits import bits as ints, case_id as _id, random_bits  # noqa: E402
 
-P = importlib.import_module("tile_mlir.kernels.permute")
+P = importlib.import_module("tile_mlir.kernels.layout.permute")
 
 
 CASES = list(narrow_test_cases())

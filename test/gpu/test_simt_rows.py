@@ -1,4 +1,4 @@
-"""The SIMT row copy on the GPU (tile_mlir.kernels.permute_simt_rows:
+"""The SIMT row copy on the GPU (tile_mlir.kernels.layout.builders.permute_simt_rows:
 permutations that keep the innermost axis on strides the copy engine
 cannot address), bit-exact against torch on fresh random bits: ranks 1-5
 with partial tiles both ways for every element size, strided views, and
@@ -16,12 +16,12 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tile_mlir.kernels import permute  # noqa: E402
-from tile_mlir.kernels.layout_cases import (ELEMS, SIMT_ROWS_BENCH_SMALL,  # noqa: E402
+from tile_mlir.testing.layout_cases import (ELEMS, SIMT_ROWS_BENCH_SMALL,  # noqa: E402
                                             SIMT_ROWS_VIEWS, simt_rows_test_cases)
 from torch_bits import (bits as ints, case_id as _id,  # noqa: E402
                         check_permute_variants, random_bits)
 
-P = importlib.import_module("tile_mlir.kernels.permute")
+P = importlib.import_module("tile_mlir.kernels.layout.permute")
 
 
 def is_rows(plan):

@@ -1,5 +1,5 @@
 """The SIMT transpose through shared memory on the GPU
-(tile_mlir.kernels.permute_simt_tiled: transposes whose strides the copy
+(tile_mlir.kernels.layout.builders.permute_simt_tiled: transposes whose strides the copy
 engine cannot address), bit-exact against torch on fresh random bits:
 ranks 2-5 with partial tiles for every element size, strided views, and
 every variant the benchmark measures (and the one-element-a-thread kernel
@@ -16,12 +16,12 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tile_mlir.kernels import permute  # noqa: E402
-from tile_mlir.kernels.layout_cases import (ELEMS, SIMT_TILED_BENCH_SMALL,  # noqa: E402
+from tile_mlir.testing.layout_cases import (ELEMS, SIMT_TILED_BENCH_SMALL,  # noqa: E402
                                             SIMT_TILED_VIEWS, simt_tiled_test_cases)
 from torch_bits import (bits as ints, case_id as _id,  # noqa: E402
                         check_permute_variants, random_bits)
 
-P = importlib.import_module("tile_mlir.kernels.permute")
+P = importlib.import_module("tile_mlir.kernels.layout.permute")
 
 
 def is_tiled(plan):

@@ -3,7 +3,7 @@ element of `elem` bytes can hold, and strided views over a buffer of them."""
 
 import numpy as np
 
-from tile_mlir.kernels.layout_model import storage
+from tile_mlir.kernels.layout.model import storage
 
 
 def bits(rng, shape, elem):

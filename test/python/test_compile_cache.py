@@ -83,13 +83,13 @@ def test_a_cubin_less_entry_is_not_a_cubin(folder, pipeline_runs):
 def test_recipes(folder, pipeline_runs):
     a = cache.compile_recipe(build_copy, rows=256, cols=256, grid=4)
     # A builder named by its function or by its name is the same recipe.
-    assert cache.compile_recipe("tile_mlir.kernels.copy:build_copy", rows=256,
+    assert cache.compile_recipe("tile_mlir.kernels.copy.persistent:build_copy", rows=256,
                                 cols=256, grid=4) is a
     cache._recipe_memory.clear()
     assert cache.compile_recipe(build_copy, rows=256, cols=256, grid=4).ptx == a.ptx
     assert len(pipeline_runs) == 1
     index = json.loads(next((folder / "recipes").iterdir()).read_text())
-    assert index["builder"] == "tile_mlir.kernels.copy:build_copy"
+    assert index["builder"] == "tile_mlir.kernels.copy.persistent:build_copy"
     assert index["params"] == {"rows": 256, "cols": 256, "grid": 4}
     assert index["arch"] == "sm_90a"
     assert (folder / "ir" / index["ir_key"] / "kernel.cubin").read_bytes() == a.cubin
@@ -99,8 +99,8 @@ def test_recipes(folder, pipeline_runs):
     (lambda: build_empty(), {}),
     (build_copy, {"rows": 256, "cols": 256, "box": np.array([64, 128])}),
     (build_copy, {"rows": 256, "colz": 256}),
-    ("tile_mlir.kernels.copy", {}),
-    ("tile_mlir.kernels.copy:no_such_builder", {}),
+    ("tile_mlir.kernels.copy.persistent", {}),
+    ("tile_mlir.kernels.copy.persistent:no_such_builder", {}),
 ])
 def test_bad_recipes_are_cache_recipe(folder, builder, params):
     with pytest.raises(TileUsageError) as err:
@@ -132,7 +132,7 @@ NO_MLIR = textwrap.dedent("""
         art = cache.compile_recipe(name, **params)  # by name: no builder import
         assert art.cubin, name
     try:
-        cache.compile_recipe("tile_mlir.kernels.copy:build_copy", rows=512, cols=512)
+        cache.compile_recipe("tile_mlir.kernels.copy.persistent:build_copy", rows=512, cols=512)
     except TileRuntimeError as err:
         print("MISS", err.rule, err.message)
 """)
@@ -148,7 +148,7 @@ def test_a_process_without_mlir_uses_the_populated_folder(folder):
     proc = subprocess.run([sys.executable, "-c", NO_MLIR, json.dumps(names)],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert "MISS compile-cache-miss tile_mlir.kernels.copy:build_copy(" in proc.stdout
+    assert "MISS compile-cache-miss tile_mlir.kernels.copy.persistent:build_copy(" in proc.stdout
     assert "rows=512" in proc.stdout and str(folder) in proc.stdout
 
 

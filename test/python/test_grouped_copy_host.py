@@ -8,14 +8,14 @@ import itertools
 import numpy as np
 import pytest
 
-from tile_mlir.grouped_copy import describe_group, plan_tables, store_extent
+from tile_mlir.kernels.grouped.host import describe_group, plan_tables, store_extent
 from tile_mlir.runtime.errors import TileRuntimeError
 
 BOX = (64, 128)
 
 
 def replay(table, ctas, box):
-    """The kernel's walk (kernels/grouped_copy.py, `locate`) in Python:
+    """The kernel's walk (kernels/grouped/kernel.py, `locate`) in Python:
     per CTA, each tile's (tensor, row, col, slot)."""
     out = []
     for b, (begin, end, t0, t1) in enumerate(ctas):
@@ -173,8 +173,8 @@ def test_the_entry_point_asks_for_the_recipes_the_cache_is_filled_with():
     # grouped_copy looks its kernel up by recipe on the GPU machine (no
     # MLIR there): the key must be the one cache_recipes() populates.
     from tile_mlir import cache
-    from tile_mlir.grouped_copy import BUILDER, KERNEL_DTYPES, recipe_params
-    from tile_mlir.kernels.grouped_copy import cache_recipes
+    from tile_mlir.kernels.grouped.host import BUILDER, KERNEL_DTYPES, recipe_params
+    from tile_mlir.kernels.grouped.kernel import cache_recipes
 
     def key(params, debug):
         return cache.recipe_key(cache.recipe(BUILDER, params, "sm_90a", debug))
@@ -199,7 +199,7 @@ def test_flat_runs_cover_each_pair_byte_for_byte(elem):
     # stay as they are: the entries' bytes on each side are the pairs'
     # bytes, each once, every entry a valid map (16-byte aligned base and
     # pitch), and a flat run's rows are exactly one box wide.
-    from tile_mlir.grouped_copy import flat_entries
+    from tile_mlir.kernels.grouped.host import flat_entries
     rng = np.random.default_rng(10 + elem)
     width = 256 // elem
     chunk = 16 // elem
@@ -246,7 +246,7 @@ def test_a_flattened_group_writes_each_destination_byte_once(elem):
     # (stored_bytes): contiguous and pitched pairs of every kind land on
     # exactly their destinations' bytes, once each.
     from types import SimpleNamespace
-    from tile_mlir.grouped_copy import group_tables
+    from tile_mlir.kernels.grouped.host import group_tables
     rng = np.random.default_rng(20 + elem)
     width = 256 // elem
     chunk = 16 // elem
@@ -275,7 +275,7 @@ def test_a_flattened_group_writes_each_destination_byte_once(elem):
 def _on_devices(monkeypatch):
     # Where each address lives, as the driver would say: 0x1000... on
     # device 0, 0x2000... on device 1 (no driver on this machine).
-    import tile_mlir.grouped_copy as gc
+    import tile_mlir.kernels.grouped.host as gc
     monkeypatch.setattr(gc, "device_of", lambda view: view.ptr >> 28)
     return gc
 

@@ -11,16 +11,16 @@ import json
 import pytest
 
 from tile_mlir import cache, compiler
-from tile_mlir.kernels.pad_kernels import build_pad_boxes, build_pad_rows, build_pad_simt
-from tile_mlir.kernels.pad_vectors import build_pad_vectors
-from tile_mlir.kernels.permute_vectors import build_permute_vectors
-from tile_mlir.kernels.permute_kernels import (build_permute_boxes, build_permute_simt,
+from tile_mlir.kernels.layout.builders.pad import build_pad_boxes, build_pad_rows, build_pad_simt
+from tile_mlir.kernels.layout.builders.pad_vectors import build_pad_vectors
+from tile_mlir.kernels.layout.builders.permute_vectors import build_permute_vectors
+from tile_mlir.kernels.layout.builders.permute import (build_permute_boxes, build_permute_simt,
                                                build_permute_transpose)
-from tile_mlir.kernels.permute_simt_rows import build_permute_simt_rows
-from tile_mlir.kernels.permute_simt_tiled import build_permute_simt_tiled
-from tile_mlir.kernels.unfold_kernels import (build_unfold_nchw, build_unfold_nhwc,
+from tile_mlir.kernels.layout.builders.permute_simt_rows import build_permute_simt_rows
+from tile_mlir.kernels.layout.builders.permute_simt_tiled import build_permute_simt_tiled
+from tile_mlir.kernels.layout.builders.unfold import (build_unfold_nchw, build_unfold_nhwc,
                                               build_unfold_simt)
-from tile_mlir.kernels.unfold_taps import build_unfold_nchw_taps
+from tile_mlir.kernels.layout.builders.unfold_taps import build_unfold_nchw_taps
 
 HAVE_PTXAS = compiler.find_ptxas() is not None
 
@@ -180,7 +180,7 @@ def test_every_listed_variant_builds(shape, strides, elem):
     # Small tiles, plans of other than 256 threads, rows that end inside a
     # vector: the benchmark's variants and the thread forms list only
     # kernels that build.
-    P = importlib.import_module("tile_mlir.kernels.permute")
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
     plan = P.plan_for(shape, strides, (1, 0), elem)
     assert plan.kind == "transpose"
     kernels = P.variants(plan) + P.thread_store_forms(plan) + P.thread_load_forms(plan)
@@ -197,7 +197,7 @@ def test_every_listed_variant_builds(shape, strides, elem):
 def test_planned_kernels_pass_the_verifier(op, case):
     # Plans whose boxes once broke the contract (a 1024-row copy box, an
     # 8-byte pad box): their kernels build and verify.
-    module = importlib.import_module(f"tile_mlir.kernels.{op}")
+    module = importlib.import_module(f"tile_mlir.kernels.layout.{op}")
     for builder, params in module.recipes_for([case]):
         art = compiler.compile(cache.resolve_builder(builder)(**params), "sm_90a",
                                cubin=False)
@@ -213,7 +213,7 @@ def test_every_tensor_map_is_encoded_from_runtime_extents():
 
 @pytest.mark.parametrize("op", ["permute", "pad", "unfold"])
 def test_cache_recipes_are_json_and_name_builders(op):
-    module = importlib.import_module(f"tile_mlir.kernels.{op}")
+    module = importlib.import_module(f"tile_mlir.testing.layout_recipes.{op}")
     recipes = module.cache_recipes()
     assert recipes
     for builder, params in recipes:
@@ -221,7 +221,7 @@ def test_cache_recipes_are_json_and_name_builders(op):
         assert callable(cache.resolve_builder(builder))
         json.dumps(params)
     # What the cache populates resolves the same entries.
-    entries = cache.resolve_recipes(f"tile_mlir.kernels.{op}:cache_recipes")
+    entries = cache.resolve_recipes(f"tile_mlir.testing.layout_recipes.{op}:cache_recipes")
     assert len(entries) == len(recipes)
 
 
@@ -231,5 +231,5 @@ def test_the_ops_import_without_the_builders():
     import sys
     code = ("import sys; sys.modules['mlir'] = None; "
             "from tile_mlir.kernels import permute, pad, unfold; "
-            "import tile_mlir.kernels.layout_cases")
+            "import tile_mlir.testing.layout_cases")
     subprocess.run([sys.executable, "-c", code], check=True)

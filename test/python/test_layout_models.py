@@ -1,4 +1,4 @@
-"""The layout kernels' geometry on the CPU (tile_mlir.kernels.layout_model):
+"""The layout kernels' geometry on the CPU (tile_mlir.kernels.layout.model):
 the very coordinate maps, boxes and shared-memory moves the kernels trace,
 with the NumPy emulator standing in for the copy engine, against NumPy's
 own transpose, pad and unfold on random bits. Also the shared-memory
@@ -10,21 +10,21 @@ import numpy as np
 import pytest
 
 from tile_mlir.errors import TileUsageError
-from tile_mlir.kernels.layout_call import (FLAT_LAUNCH, _converter, as_tensor, flat_boxes_fit,
+from tile_mlir.kernels.layout.call import (FLAT_LAUNCH, _converter, as_tensor, flat_boxes_fit,
                                            flat_row_conditions)
-from tile_mlir.kernels.layout_cases import THREAD_LOAD_VIEWS
-from tile_mlir.kernels.layout_plan import channels_last_like
-from tile_mlir.kernels.layout_model import (model_pad_boxes, model_pad_rows,
+from tile_mlir.testing.layout_cases import THREAD_LOAD_VIEWS
+from tile_mlir.kernels.layout.plan.common import channels_last_like
+from tile_mlir.kernels.layout.model import (model_pad_boxes, model_pad_rows,
                                             model_pad_vectors, model_permute,
                                             model_permute_vectors,
                                             model_unfold_nchw, model_unfold_nhwc,
                                             model_unfold_taps)
-from tile_mlir.kernels.layout_plan import (ENGINE_NAN, contiguous_strides, plan_pad,
+from tile_mlir.kernels.layout.plan.common import (ENGINE_NAN, contiguous_strides, plan_pad,
                                            plan_unfold, unfold_spec)
-from tile_mlir.kernels.pad_vectors import VectorPadGeometry
-from tile_mlir.kernels.permute_vectors import VectorPermuteGeometry
-from tile_mlir.kernels.permute import plan_for, thread_load_forms
-from tile_mlir.kernels.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
+from tile_mlir.kernels.layout.builders.pad_vectors import VectorPadGeometry
+from tile_mlir.kernels.layout.builders.permute_vectors import VectorPermuteGeometry
+from tile_mlir.kernels.layout.permute import plan_for, thread_load_forms
+from tile_mlir.kernels.layout.geometry.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
 
 from layout_bits import bits
 
@@ -130,8 +130,8 @@ def test_tile_walk_visits_every_tile_once(shape, dims, walk):
     """A blocked walk (g tiles at a time, the last block short) is a
     reordering of the plain one: the same tile origins, each once; and the
     model's output with it is still the permutation."""
-    from tile_mlir.kernels.layout_ir import IntDynOps
-    from tile_mlir.kernels.permute_kernels import TransposeGeometry
+    from tile_mlir.kernels.layout.builders.ir import IntDynOps
+    from tile_mlir.kernels.layout.builders.permute import TransposeGeometry
     plan = plan_for(shape, contiguous_strides(shape), dims, 2)
     p = dict(plan.params)
     args = (p["perm"], p["tile"], p["span"], 2, p["gather"])
@@ -159,8 +159,8 @@ def test_tile_order_visits_every_tile_once(shape, dims, order):
     """Another tile order (the benchmark's order variants) visits the plain
     order's tile origins, each once, and the model's output with it is
     still the permutation."""
-    from tile_mlir.kernels.layout_ir import IntDynOps
-    from tile_mlir.kernels.permute_kernels import BoxGeometry, TransposeGeometry
+    from tile_mlir.kernels.layout.builders.ir import IntDynOps
+    from tile_mlir.kernels.layout.builders.permute import BoxGeometry, TransposeGeometry
     plan = plan_for(shape, contiguous_strides(shape), dims, 2)
     p = dict(plan.params)
     if plan.kind == "transpose":
@@ -184,7 +184,7 @@ def test_tile_order_visits_every_tile_once(shape, dims, order):
 
 
 def test_a_tile_order_must_be_a_permutation_of_the_axes():
-    from tile_mlir.kernels.permute_kernels import build_permute_boxes, build_permute_transpose
+    from tile_mlir.kernels.layout.builders.permute import build_permute_boxes, build_permute_transpose
     with pytest.raises(ValueError, match=r"order \(0, 0, 2\): not a permutation"):
         build_permute_boxes(2, (1, 0, 2), (1, 4, 64), order=(0, 0, 2))
     with pytest.raises(ValueError, match=r"order \(0, 1\): not a permutation of the 3"):
@@ -195,7 +195,7 @@ def test_a_tile_order_must_be_a_permutation_of_the_axes():
 def test_gathered_tiles_equal_numpy(deeper):
     # Tiles that gather the output's innermost axes whole: the two of the
     # fewest that make a swizzle row, and one more (the default).
-    from tile_mlir.kernels.layout_plan import plan_permute
+    from tile_mlir.kernels.layout.plan.common import plan_permute
     shape, dims = (8, 8, 4, 4, 64), (4, 3, 2, 1, 0)
     plan = plan_permute(shape, contiguous_strides(shape), dims, 2, deeper=deeper)
     assert (plan.params["gather"], plan.params["tile"]) == \

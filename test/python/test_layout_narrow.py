@@ -6,10 +6,10 @@ engine) against NumPy's transpose on random bits."""
 import numpy as np
 import pytest
 
-from tile_mlir.kernels import layout_plan as P
-from tile_mlir.kernels.layout_model import model_narrow, model_permute
-from tile_mlir.kernels.narrow_geometry import NarrowGeometry
-from tile_mlir.kernels.permute import call_plan, kernel_for, narrow_variants, plan_for
+from tile_mlir.kernels.layout.plan import common as P
+from tile_mlir.kernels.layout.model import model_narrow, model_permute
+from tile_mlir.kernels.layout.geometry.narrow import NarrowGeometry
+from tile_mlir.kernels.layout.permute import call_plan, kernel_for, narrow_variants, plan_for
 
 from layout_bits import bits
 
@@ -160,7 +160,7 @@ def _phase_conflicts(offsets) -> int:
 
 @pytest.mark.parametrize("elem", [1, 2, 4, 8])
 def test_every_vector_moves_once_without_bank_conflicts(elem):
-    from tile_mlir.kernels.layout_ir import IntDynOps
+    from tile_mlir.kernels.layout.builders.ir import IntDynOps
     v = 16 // elem
     for n in range(2, 256 // v + 1):
         geo = NarrowGeometry(elem, n, 64, 64 * v if 64 * v <= 256 else 256)

@@ -1,4 +1,4 @@
-"""Planning of the layout ops (tile_mlir.kernels.layout_plan): canonical
+"""Planning of the layout ops (tile_mlir.kernels.layout.plan.common): canonical
 forms, which kernel runs, its static parameters, and the named errors of
 bad arguments. Plain Python: no GPU, no MLIR needed by the code under test."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tile_mlir.errors import TileUsageError
-from tile_mlir.kernels import layout_plan as P
-from tile_mlir.kernels.layout_cases import PERMUTE_BENCH
+from tile_mlir.kernels.layout.plan import common as P
+from tile_mlir.testing.layout_cases import PERMUTE_BENCH
 
 
 def dense(shape):
@@ -111,8 +111,8 @@ WIDE = ((2, 2, 2, 2, 2, 4), (2048, 512, 128, 32, 8, 1))   # a slice of (4,)*5 + 
 def test_a_view_with_too_many_apart_axes_runs_contiguous():
     # Its strides keep six axes apart; its contiguous copy merges them.
     import importlib
-    permute = importlib.import_module("tile_mlir.kernels.permute")
-    pad = importlib.import_module("tile_mlir.kernels.pad")
+    permute = importlib.import_module("tile_mlir.kernels.layout.permute")
+    pad = importlib.import_module("tile_mlir.kernels.layout.pad")
     with pytest.raises(TileUsageError, match="layout-rank"):
         P.plan_permute(*WIDE, (0, 1, 2, 3, 5, 4), 2)
     plan, dense_first = permute.call_plan(*WIDE, (0, 1, 2, 3, 5, 4), 2)
@@ -127,8 +127,8 @@ def test_a_view_with_too_many_apart_axes_runs_contiguous():
 
 def test_more_axes_than_the_engine_addresses_run_on_the_threads():
     import importlib
-    permute = importlib.import_module("tile_mlir.kernels.permute")
-    pad = importlib.import_module("tile_mlir.kernels.pad")
+    permute = importlib.import_module("tile_mlir.kernels.layout.permute")
+    pad = importlib.import_module("tile_mlir.kernels.layout.pad")
     shape = (2, 3, 2, 3, 2, 9)
     plan, dense_first = pad.call_plan(shape, dense(shape), (1, 1) * 6, 2, "value")
     assert plan.kind == "simt" and plan.canonical.rank == 6 and not dense_first
@@ -162,7 +162,7 @@ def test_zero_d_arrays_are_not_sequences(spec):
 
 def test_crops_are_moved_in_the_views_memory_order():
     import importlib
-    pad = importlib.import_module("tile_mlir.kernels.pad")
+    pad = importlib.import_module("tile_mlir.kernels.layout.pad")
     # (3, 40, 5) with strides (200, 1, 40): a transposed view cropped on
     # its middle axis. The recipe is the pad kernel of the view seen in
     # memory order, (3, 5, 40) cropped on the last axis, zero fill.
@@ -472,10 +472,10 @@ def test_engine_plans_of_long_tensors_stay_within_the_coordinates():
 def test_one_tile_grid_is_the_kernels_tile_count():
     # The one-tile-per-CTA transpose is launched with one CTA per tile: the
     # host's count must equal the count the kernel's geometry computes.
-    from tile_mlir.kernels.layout_cases import PERMUTE_BENCH, TRANSPOSE_BENCH
-    from tile_mlir.kernels.layout_ir import IntDynOps
-    from tile_mlir.kernels.permute import kernel_for, plan_for, transpose_tile_count
-    from tile_mlir.kernels.permute_kernels import TransposeGeometry
+    from tile_mlir.testing.layout_cases import PERMUTE_BENCH, TRANSPOSE_BENCH
+    from tile_mlir.kernels.layout.builders.ir import IntDynOps
+    from tile_mlir.kernels.layout.permute import kernel_for, plan_for, transpose_tile_count
+    from tile_mlir.kernels.layout.builders.permute import TransposeGeometry
     cases = PERMUTE_BENCH + [(TRANSPOSE_BENCH, (1, 0)), ((3, 130, 70), (2, 0, 1)),
                              ((5, 8, 8, 100, 200), (4, 3, 2, 1, 0))]
     checked = 0
@@ -502,7 +502,7 @@ def test_one_tile_grid_is_the_kernels_tile_count():
 def test_a_transposes_variants_are_listed_once(shape, dims, elem):
     # Every element size lists its variants (1-byte plans raised on tiles
     # of 64 rows), and no variant is another's kernel under a second name.
-    tm_permute = importlib.import_module("tile_mlir.kernels.permute")
+    tm_permute = importlib.import_module("tile_mlir.kernels.layout.permute")
     plan = tm_permute.plan_for(shape, dense(shape), dims, elem)
     assert plan.kind == "transpose"
     kernels = [repr(sorted(k[1].items())) for _, k in tm_permute.variants(plan)]
@@ -520,9 +520,9 @@ def test_a_transposes_variants_are_listed_once(shape, dims, elem):
 ])
 def test_the_pad_rows_kernel_takes_its_flat_form_where_it_applies(shape, pad, elem, fill,
                                                                   flat):
-    tm_pad = importlib.import_module("tile_mlir.kernels.pad")
+    tm_pad = importlib.import_module("tile_mlir.kernels.layout.pad")
     plan = tm_pad.plan_for(shape, P.contiguous_strides(shape), pad, elem, fill)
     assert plan.kind == "rows"
-    _, params = tm_pad.kernel_for(plan, tm_pad._TORCH_DTYPES[elem, fill == "nan"])
+    _, params = tm_pad.kernel_for(plan, tm_pad.TORCH_DTYPES[elem, fill == "nan"])
     assert params.get("flat", False) is flat
     assert (params["threads"], params["grid"]) == ((256, 264) if flat else (256, 396))

@@ -9,14 +9,14 @@ elements of a row."""
 import numpy as np
 import pytest
 
-from tile_mlir.kernels.layout_cases import (ELEMS, SIMT_ROWS_BENCH, SIMT_ROWS_BENCH_SMALL,
+from tile_mlir.testing.layout_cases import (ELEMS, SIMT_ROWS_BENCH, SIMT_ROWS_BENCH_SMALL,
                                             SIMT_ROWS_SHAPES, SIMT_ROWS_VIEWS)
-from tile_mlir.kernels.layout_ir import IntDynOps
-from tile_mlir.kernels.layout_model import input_view, model_permute, model_simt_rows, storage
-from tile_mlir.kernels.layout_plan import contiguous_strides, simt_row_tile
-from tile_mlir.kernels.permute import (call_plan, kernel_for, plan_for, simt_plan,
+from tile_mlir.kernels.layout.builders.ir import IntDynOps
+from tile_mlir.kernels.layout.model import input_view, model_permute, model_simt_rows, storage
+from tile_mlir.kernels.layout.plan.common import contiguous_strides, simt_row_tile
+from tile_mlir.kernels.layout.permute import (call_plan, kernel_for, plan_for, simt_plan,
                                        simt_row_tiles, variants)
-from tile_mlir.kernels.permute_simt_rows import (SimtRowsGeometry, build_permute_simt_rows,
+from tile_mlir.kernels.layout.builders.permute_simt_rows import (SimtRowsGeometry, build_permute_simt_rows,
                                                  rows_geometry)
 
 from layout_bits import bits, strided_input

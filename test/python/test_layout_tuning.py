@@ -5,9 +5,9 @@ measured)."""
 
 import pytest
 
-from tile_mlir.kernels import layout_tuning as LT
-from tile_mlir.kernels.layout_plan import contiguous_strides
-from tile_mlir.kernels.permute import kernel_for, plan_for, recipes_for, variants
+from tile_mlir.kernels.layout import tuning as LT
+from tile_mlir.kernels.layout.plan.common import contiguous_strides
+from tile_mlir.kernels.layout.permute import kernel_for, plan_for, recipes_for, variants
 
 PERSISTENT_GRID = 132
 

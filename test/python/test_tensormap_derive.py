@@ -11,7 +11,7 @@ import pytest
 from tile_mlir import builder as K
 from tile_mlir import compiler, tensormaps, tma
 from tile_mlir.errors import TileVerifyError
-from tile_mlir.kernels.opcodes import load_opcode, store_opcode
+from tile_mlir.kernels.common.opcodes import load_opcode, store_opcode
 
 needs_ptxas = pytest.mark.skipif(compiler.find_ptxas() is None, reason="no ptxas")
 BOX = (64, 128)

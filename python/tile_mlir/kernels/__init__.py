@@ -1,4 +1,18 @@
-"""Library kernels written with the builder: TMA copies and transposes.
+"""The kernel library, written with the builder (tile_mlir.builder).
+
+Subpackages, one job each:
+
+  layout/        the layout ops on device arrays: permute, pad, unfold (public
+                 ops and their autograd at the top; plan/ chooses a kernel
+                 for a call, geometry/ holds the MLIR-free tile geometry the
+                 builders and the CPU models share, builders/ traces the
+                 kernels; model.py is the CPU model of every kernel)
+  copy/          the copy and transpose kernels the benchmarks, the tests and
+                 the README use, and TileClaims (tiles claimed at run time)
+  grouped/       one launch copying a group of ragged 2-D tensors: the host
+                 call (host.py) and its kernel (kernel.py)
+  common/        what every kernel family issues: the TMA opcodes and the
+                 L2 cache policy
 
 Each `build_*` returns a `tile_mlir.builder.KernelDef` for
 `tile_mlir.compiler.compile`. Copies of a (rows, cols) tensor (B = A):
@@ -23,34 +37,38 @@ Transposes (B = A^T, 16-bit elements; geometry in `Plan` / `make_plan`):
 
 Layout ops on CUDA torch tensors and DLPack arrays (docs/layout-kernels.md):
 `permute(x, dims)`, `pad(x, pad, value=0)` and `unfold(x, kernel_size,
-padding, stride, dilation, layout)`; their kernels are in permute_kernels
-(and the permute_* modules beside it), pad_kernels and pad_vectors, and
-unfold_kernels (and unfold_taps).
+padding, stride, dilation, layout)`; `grouped_copy(srcs, dsts)` copies a
+group of 2-D tensors in one launch (docs/device-tensor-maps.md).
 """
 
 import importlib
 
 # The ops on torch and DLPack arrays: importable without MLIR (their kernels
-# come from the compile cache), so imported here. Their modules share their
-# names: `importlib.import_module("tile_mlir.kernels.permute")` is the module.
-from .pad import pad
-from .permute import permute
-from .unfold import unfold
+# come from the compile cache), so imported here. Their modules are
+# tile_mlir.kernels.layout.permute, .pad and .unfold.
+from .grouped import GroupedCopy, grouped_copy
+from .layout.pad import pad
+from .layout.permute import permute
+from .layout.unfold import unfold
 
-# The builders need MLIR's Python bindings: each is imported on first use, so
-# a machine without MLIR can import this package for the ops above.
+# The builders need MLIR's Python bindings (an optional dependency of the
+# ops above): each is imported on first use, so a machine without MLIR can
+# import this package for the ops.
 _LAZY = {
-    "TileClaims": "claims", "build_copy": "copy", "build_copy_one_tile": "copy",
-    "build_load_only": "copy", "build_store_only": "copy",
-    "build_copy_dynamic": "copy_dynamic", "build_simt_copy": "copy_simt",
-    "build_copy_tma_simt": "copy_ws", "build_copy_ws": "copy_ws",
-    "ring_and_producer": "copy_ws", "build_empty": "launch",
-    "build_two_box_load": "launch", "EVICT_FIRST": "opcodes", "box_origin": "tiling",
-    "elem_bytes": "tiling", "tile_order": "tiling", "tiling": "tiling",
-    "build_transpose": "transpose", "swizzled": "transpose",
-    "InPlaceTile": "transpose_inplace", "build_transpose_dynamic": "transpose_inplace",
-    "build_transpose_one_tile": "transpose_inplace", "METHODS": "transpose_plan",
-    "Plan": "transpose_plan", "make_plan": "transpose_plan",
+    "TileClaims": "copy.claims", "build_copy": "copy.persistent",
+    "build_copy_one_tile": "copy.persistent", "build_load_only": "copy.persistent",
+    "build_store_only": "copy.persistent", "build_copy_dynamic": "copy.dynamic",
+    "build_simt_copy": "copy.simt", "build_copy_tma_simt": "copy.warp_specialized",
+    "build_copy_ws": "copy.warp_specialized", "ring_and_producer": "copy.warp_specialized",
+    "build_empty": "copy.launch_cost", "build_two_box_load": "copy.launch_cost",
+    "EVICT_FIRST": "common.opcodes", "box_origin": "copy.tiling",
+    "elem_bytes": "copy.tiling", "tile_order": "copy.tiling", "tiling": "copy.tiling",
+    "build_transpose": "copy.transpose", "swizzled": "copy.transpose",
+    "InPlaceTile": "copy.transpose_inplace",
+    "build_transpose_dynamic": "copy.transpose_inplace",
+    "build_transpose_one_tile": "copy.transpose_inplace", "METHODS": "copy.transpose_plan",
+    "Plan": "copy.transpose_plan", "make_plan": "copy.transpose_plan",
+    "build_grouped_copy": "grouped.kernel",
 }
 
 
@@ -60,11 +78,6 @@ def __getattr__(name: str):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
-    # Importing a submodule binds it on the package: where it shares an
-    # export's name (tiling), the export is what the package names.
-    for other, where in _LAZY.items():
-        if isinstance(globals().get(other), type(importlib)) and other == where:
-            globals()[other] = getattr(globals()[other], other)
     return value
 
 
@@ -73,10 +86,11 @@ def __dir__():
 
 
 __all__ = [
-    "pad", "permute", "unfold",
+    "GroupedCopy", "grouped_copy", "pad", "permute", "unfold", "build_grouped_copy",
     "EVICT_FIRST", "InPlaceTile", "METHODS", "Plan", "TileClaims", "box_origin",
     "build_copy", "build_copy_dynamic", "build_copy_one_tile", "build_copy_tma_simt",
     "build_copy_ws", "build_empty", "build_load_only", "build_simt_copy",
     "build_store_only", "build_transpose", "build_transpose_dynamic",
-    "build_transpose_one_tile", "build_two_box_load", "elem_bytes", "make_plan", "ring_and_producer", "swizzled", "tile_order", "tiling",
+    "build_transpose_one_tile", "build_two_box_load", "elem_bytes", "make_plan",
+    "ring_and_producer", "swizzled", "tile_order", "tiling",
 ]

@@ -11,8 +11,8 @@ from math import prod
 from .. import builder as K
 from .. import tma
 from ..emulator import box_image
-from .cases import NATURAL
 from . import dynamic_shared_layout as DSL
+from .cases import NATURAL
 
 THREADS = 128
 EVICT_LAST = 0x14F0000000000000  # a createpolicy L2::evict_last value

@@ -9,8 +9,8 @@ from __future__ import annotations
 import ctypes
 import json
 
-import numpy as np
 import mlir.ir as ir
+import numpy as np
 from mlir.execution_engine import ExecutionEngine
 from mlir.passmanager import PassManager
 from mlir.runtime import get_ranked_memref_descriptor

@@ -27,9 +27,20 @@ OPCODE = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx:
 def build_variant(form: str):
     """The seed kernel in barrier-setup form `form` (a KernelDef named
     tma_load, like the example's)."""
-    from ..builder import (Tensor, alloc_shared, cta_sync, fence_mbarrier_init_cluster,
-                           fence_proxy_async_shared_cta, grid, if_, kernel, lane_id,
-                           mbarrier_arrive_expect_tx, mbarrier_init, mbarrier_wait)
+    from ..builder import (
+        Tensor,
+        alloc_shared,
+        cta_sync,
+        fence_mbarrier_init_cluster,
+        fence_proxy_async_shared_cta,
+        grid,
+        if_,
+        kernel,
+        lane_id,
+        mbarrier_arrive_expect_tx,
+        mbarrier_init,
+        mbarrier_wait,
+    )
     from ..tma import apply
 
     if form not in VARIANTS:

@@ -1,0 +1,77 @@
+"""The vector permute: B = A.permute(perm) where perm keeps A's innermost
+axis and every row is whole 16-byte vectors (the boxes plans of
+layout_plan.plan_permute: A's outer strides, and so its rows, multiples of
+16 bytes). No shared memory and no copy engine: each thread moves 16-byte
+vectors of B, as the vector pad (pad_vectors) does for pads; a benchmark
+variant of the boxes kernel ("vectors").
+
+A tile is `threads * slots` consecutive vectors of B; thread `tid` moves
+vectors tid + s * threads of it. A vector's coordinates in B are the
+digits of its index over B's extents (one 32-bit division an axis after
+the first), its source the same coordinates in A's order. The loads of the
+last tile's vectors past B's end read B's last vector's source (every load
+in bounds, so all of a thread's loads are in flight at once); their stores
+are skipped. Extents and strides are runtime values; the element size,
+the permutation and the tile are static. The launch's grid is the tile
+count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .... import builder as K
+from ..geometry.vector_tiles import VectorTiles
+from ..plan.common import ELEM_DTYPES
+from .ir import IrU32Ops, extents, i32_of, move_vectors
+
+
+@dataclass(frozen=True)
+class VectorPermuteGeometry(VectorTiles):
+    """Where vector v of B comes from (module docstring); `ops` does the
+    arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in
+    its CPU model."""
+    elem: int
+    perm: tuple
+    threads: int = 256
+    slots: int = 1
+
+    def __post_init__(self):
+        r = len(self.perm)
+        keeps = sorted(self.perm) == list(range(r)) and 2 <= r <= 5 and self.perm[-1] == r - 1
+        self.check_tiles("" if keeps else f"perm {self.perm} (a permutation of rank 2..5 "
+                                          f"that keeps the innermost axis)")
+
+    def spot(self, v, radices, ops) -> tuple:
+        """(B's element coordinates of vector v, A's of its source)."""
+        coords = self.coords(v, radices, ops)
+        src = [None] * len(self.perm)
+        for k, a in enumerate(self.perm):
+            src[a] = coords[k]
+        return coords, src
+
+
+def build_permute_vectors(elem: int, perm, threads: int = 256, slots: int = 1,
+                          name: str = "permute_vectors") -> K.KernelDef:
+    """B = A.permute(perm) by 16-byte vectors (module docstring). A has
+    runtime strides (innermost 1, the others 16-byte multiples), B is
+    contiguous; every extent and B's vector count below
+    layout_plan.VECTOR_INDEX_LIMIT."""
+    perm = tuple(int(p) for p in perm)
+    geo = VectorPermuteGeometry(elem, perm, threads, slots)
+    dtype = ELEM_DTYPES[elem]
+    r = len(perm)
+
+    def source(v, radices, n):
+        # Past B's end, B's last vector (stored only where v is in B).
+        coords, src = geo.spot(IrU32Ops.min(v, n - 1), radices, IrU32Ops)
+        return coords, src, None
+
+    def body(A, B):
+        move_vectors(geo, A, B, [i32_of(x) for x in extents(B)], dtype, source)
+
+    params = [("A", K.Tensor((None,) * r, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * r, dtype))]
+    kdef = K.KernelDef(body, grid=(1 << 31) - 1, block=threads, params=params, name=name)
+    kdef.geometry = geo
+    return kdef

@@ -1,0 +1,346 @@
+"""The unfold (im2col) kernels. Extents are runtime values; the element
+size, kernel, padding, stride, dilation and the tile are static.
+
+build_unfold_nhwc  channels-last input (N, H, W, C), output (N, L, kh kw C)
+                   viewed as (N L, kh kw, C): a tile is P output pixels by
+                   Cb channels of one filter tap, one im2col load (pixel
+                   column from the output pixel's base position, the tap as
+                   offsets, stride as traversal strides, the padding from
+                   the copy engine's fill) and one tile store. One thread
+                   moves boxes (the boxes pipeline of the permute kernels).
+build_unfold_nchw  F.unfold's layout: input (N C, H, W), output
+                   (N, C kh kw, L) written flat. A tile is one image plane
+                   by R output rows by Cw output columns: the input rows
+                   under them loaded as nb boxes (the padding filled by the
+                   copy engine), then every thread copies, for every tap,
+                   the tap's shifted and strided window into the output rows
+                   (16-byte stores where aligned, element stores at the ends).
+build_unfold_simt  any strides or sizes, either layout: one output element
+                   per thread and step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mlir.ir as ir
+from mlir.dialects import arith, llvm, vector
+
+from .... import builder as K
+from .... import tma
+from ....builder import IrOps
+from ....builder.pointers import shared_pointer
+from ....tma import format_opcode
+from ...common.opcodes import load_opcode, store_opcode
+from ..call import rows_stage_bytes
+from ..plan.common import ELEM_DTYPES, STRIDE_ALIGN
+from .ir import (
+    DynOps,
+    all_of,
+    boxed_offset,
+    chunk_pair_vector,
+    digits,
+    extents,
+    product,
+)
+from .pipeline import Stages, all_thread_pipeline, one_thread_pipeline
+
+
+@dataclass(frozen=True)
+class Conv:
+    """The static window: kernel, padding, stride, dilation as (h, w) pairs."""
+    kernel: tuple
+    padding: tuple
+    stride: tuple
+    dilation: tuple
+
+    @staticmethod
+    def of(kernel, padding, stride, dilation) -> "Conv":
+        return Conv(*(tuple(int(v) for v in x) for x in (kernel, padding, stride, dilation)))
+
+    @property
+    def taps(self) -> int:
+        return self.kernel[0] * self.kernel[1]
+
+    def out_hw(self, h, w, ops):
+        return tuple(ops.div(size + (2 * p - d * (k - 1) - 1), s) + 1 for size, k, p, s, d in
+                     zip((h, w), self.kernel, self.padding, self.stride, self.dilation))
+
+    def tap(self, t, ops):
+        """(i, j) of tap t (row-major over the kernel)."""
+        return ops.div(t, self.kernel[1]), ops.mod(t, self.kernel[1])
+
+
+@dataclass(frozen=True)
+class Im2colGeometry:
+    conv: Conv
+    pixels: int
+    channels: int
+
+    def counts(self, n, c, L, ops) -> list:
+        return [ops.cdiv(n * L, self.pixels), self.conv.taps, ops.cdiv(c, self.channels)]
+
+    def origin(self, t, counts, ow, L, ops):
+        """(im2col coords (n, h, w, c), offsets (i dh, j dw), store coords
+        (pixel, tap, c))."""
+        pb, tap, cb = digits(t, counts, ops)
+        g0 = pb * self.pixels
+        n, rem = ops.div(g0, L), ops.mod(g0, L)
+        oy, ox = ops.div(rem, ow), ops.mod(rem, ow)
+        (sh, sw), (ph, pw), (dh, dw) = self.conv.stride, self.conv.padding, self.conv.dilation
+        c0 = cb * self.channels
+        i, j = self.conv.tap(tap, ops)
+        return (n, oy * sh - ph, ox * sw - pw, c0), (i * dh, j * dw), (g0, tap, c0)
+
+    @property
+    def corners(self) -> tuple:
+        (kh, kw), (ph, pw), (dh, dw) = self.conv.kernel, self.conv.padding, self.conv.dilation
+        return (-ph, -pw), (ph - (kh - 1) * dh, pw - (kw - 1) * dw)
+
+
+def _i16(x) -> ir.Value:
+    return arith.index_cast(ir.IntegerType.get_signless(16), K.Expr.of(x))
+
+
+def build_unfold_nhwc(elem: int, kernel, padding, stride, dilation, pixels: int,
+                      channels: int, stages: int = 4, grid: int = 132,
+                      name: str = "unfold_nhwc") -> K.KernelDef:
+    """unfold of a channels-last image through im2col loads. Parameters A
+    (N, H, W, C), B (N L, kh kw, C), Ctr."""
+    conv = Conv.of(kernel, padding, stride, dilation)
+    geo = Im2colGeometry(conv, int(pixels), int(channels))
+    dtype = ELEM_DTYPES[elem]
+    box = (geo.pixels, geo.channels)
+    st = Stages(stages, -(-geo.pixels * geo.channels * elem // 1024) * 1024)
+    lower, upper = geo.corners
+    (sh, sw) = conv.stride
+    opcode = format_opcode("load", "im2col", 4)
+
+    def body(A, B, Ctr):
+        n, h, w, c = extents(A)
+        oh, ow = conv.out_hw(h, w, DynOps)
+        L = oh * ow
+        counts = geo.counts(n, c, L, DynOps)
+        ins = [K.dynamic_shared(box, dtype, st.offset(s)) for s in range(stages)]
+        outs = [K.dynamic_shared((geo.pixels, 1, geo.channels), dtype, st.offset(s))
+                for s in range(stages)]
+
+        def load(s, ticket, bar, tag):
+            coords, offsets, _ = geo.origin(IrOps.index(ticket), counts, ow, L, DynOps)
+            tma.apply(opcode, ins[s], A, box=box, coords=coords,
+                      element_strides=(1, sh, sw, 1), pixel_box_lower=lower,
+                      pixel_box_upper=upper, offsets=[_i16(o) for o in offsets],
+                      mbar=bar, tag=tag)
+
+        def store(s, ticket):
+            _, _, coords = geo.origin(IrOps.index(ticket), counts, ow, L, DynOps)
+            tma.apply(store_opcode(3), B, outs[s], box=(geo.pixels, 1, geo.channels),
+                      coords=coords)
+
+        one_thread_pipeline(st, 1, Ctr, product(counts), load, store)
+
+    params = [("A", K.Tensor((None,) * 4, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * 3, dtype)), ("Ctr", K.Tensor((2,), "int32"))]
+    kdef = K.KernelDef(body, grid=grid, block=32, params=params, name=name)
+    kdef.shared_bytes = st.shared_bytes
+    kdef.geometry = geo
+    return kdef
+
+
+@dataclass(frozen=True)
+class RowsUnfoldGeometry:
+    """build_unfold_nchw: tiles of one plane by `rows` output rows by
+    `columns` output columns; the input rows behind them are `rows_in`
+    rows of nb boxes of wbox elements, box 0 at the aligned column at or
+    before the first column the tile reads (`delta` elements before it)."""
+    conv: Conv
+    elem: int
+    wbox: int
+    nb: int
+    rows: int
+    width: int = 0    # output columns per tile; 0: all the boxes hold
+
+    @property
+    def vec(self) -> int:
+        return STRIDE_ALIGN // self.elem
+
+    @property
+    def rows_in(self) -> int:
+        (kh, _), (sh, _), (dh, _) = self.conv.kernel, self.conv.stride, self.conv.dilation
+        return (self.rows - 1) * sh + (kh - 1) * dh + 1
+
+    @property
+    def columns(self) -> int:
+        (_, kw), (_, sw), (_, dw) = self.conv.kernel, self.conv.stride, self.conv.dilation
+        held = (self.nb * self.wbox - self.vec - (kw - 1) * dw - 1) // sw + 1
+        return min(held, self.width) if self.width else held
+
+    @property
+    def box_bytes(self) -> int:
+        return -(-self.rows_in * self.wbox * self.elem // 128) * 128
+
+    def counts(self, planes, oh, ow, ops) -> list:
+        return [planes, ops.cdiv(oh, self.rows), ops.cdiv(ow, self.columns)]
+
+    def origin(self, t, counts, ops):
+        """(plane, first output row, first output column, input row of box
+        row 0, aligned input column of box 0, delta)."""
+        p, rb, cb = digits(t, counts, ops)
+        oy0, ox0 = rb * self.rows, cb * self.columns
+        (sh, sw), (ph, pw) = self.conv.stride, self.conv.padding
+        row_in = oy0 * sh - ph
+        start = ox0 * sw - pw
+        if isinstance(start, int):
+            col = start & -self.vec
+        else:
+            col = K.Expr(arith.andi(K.Expr.of(start), K.Expr.of(-self.vec, start)))
+        return p, oy0, ox0, row_in, col, start - col
+
+    def shared_offset(self, row, s, ops):
+        """Byte offset of element s (>= 0) of box row `row` in the stage."""
+        return boxed_offset(row, s, self.wbox, self.nb, self.box_bytes, self.elem, ops)
+
+    @property
+    def slots(self) -> int:
+        """Per output row segment: one slot per possible 16-byte vector, and
+        one for the elements at its ends."""
+        return self.columns // self.vec + 2
+
+
+def build_unfold_nchw(elem: int, kernel, padding, stride, dilation, wbox: int, nb: int,
+                      rows: int, stages: int = 3, grid: int = 132, threads: int = 256,
+                      width: int = 0, fence: str = "all",
+                      name: str = "unfold_nchw") -> K.KernelDef:
+    """F.unfold's layout. Parameters A (N C, H, W), B (flat N C kh kw L), Ctr.
+    `width`: output columns per tile (at most what the boxes hold; 0: that);
+    `fence`: as build_pad_rows'."""
+    conv = Conv.of(kernel, padding, stride, dilation)
+    geo = RowsUnfoldGeometry(conv, elem, int(wbox), int(nb), int(rows), int(width))
+    if geo.columns < 1 or geo.rows_in > 256:
+        raise ValueError("the tile does not hold one output column or too many rows")
+    dtype = ELEM_DTYPES[elem]
+    V = geo.vec
+    st = Stages(stages, rows_stage_bytes(geo.rows_in, geo.wbox, nb, elem))
+    (kh, kw), (sh, sw), (dh, dw) = conv.kernel, conv.stride, conv.dilation
+    segments = conv.taps * geo.rows
+    total_slots = segments * geo.slots
+    box = (1, geo.rows_in, geo.wbox)
+
+    def body(A, B, Ctr):
+        planes, h, w = extents(A)
+        oh, ow = conv.out_hw(h, w, DynOps)
+        L = oh * ow
+        counts = geo.counts(planes, oh, ow, DynOps)
+        bufs = [[K.dynamic_shared(box, dtype, st.offset(s) + k * geo.box_bytes)
+                 for k in range(nb)] for s in range(stages)]
+        bases = [K.base_address(b[0]) for b in bufs]
+        tid = K.thread_id()
+        vtype = K.vector_type(dtype)
+        elem_type = K.element_type(dtype)
+
+        def load(s, ticket, bar, tag):
+            p, _, _, row_in, col, _ = geo.origin(IrOps.index(ticket), counts, DynOps)
+            for k in range(nb):
+                tma.apply(load_opcode(3), bufs[s][k], A, box=box,
+                          coords=(p, row_in, col + k * geo.wbox), mbar=bar, tag=tag)
+
+        def work(s, ticket):
+            p, oy0, ox0, _, _, delta = geo.origin(IrOps.index(ticket), counts, DynOps)
+            n_x = DynOps.min(ow - ox0, geo.columns)
+
+            def element(r_in, x):
+                # Output column ox0 + x reads window column (x sw + j dw) of the row.
+                off = geo.shared_offset(r_in, x, DynOps)
+                return llvm.load(elem_type, shared_pointer(bases[s] + off), alignment=elem)
+
+            for q in K.range_(tid, total_slots, threads):
+                seg, slot = IrOps.div(q, geo.slots), IrOps.mod(q, geo.slots)
+                tap, rho = IrOps.div(seg, geo.rows), IrOps.mod(seg, geo.rows)
+                i, j = conv.tap(tap, IrOps)
+                oy = oy0 + rho
+                with K.if_(oy < oh):
+                    r_in = rho * sh + i * dh
+                    shift = delta + j * dw
+                    f = ((p * conv.taps + tap) * L + oy * ow) + ox0
+                    head = DynOps.mod(V - DynOps.mod(f, V), V)
+                    n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
+
+                    def src(x):
+                        return element(r_in, x * sw + shift)
+                    with K.if_(slot < n_vec):
+                        x0 = head + slot * V
+                        if sw == 1:
+                            # A contiguous window: 16 shifted bytes from the two
+                            # aligned chunks under them (the second may start
+                            # the next box).
+                            s_idx = x0 + shift
+                            a = IrOps.and_(s_idx, -V)
+                            words = chunk_pair_vector(
+                                bases[s] + geo.shared_offset(r_in, a, DynOps),
+                                bases[s] + geo.shared_offset(r_in, a + V, DynOps),
+                                (s_idx - a) * elem)
+                            K.vector_store(vector.bitcast(vtype, words), B, (f + x0,))
+                        else:
+                            elems = [src(x0 + e) for e in range(V)]
+                            K.vector_store(vector.from_elements(vtype, elems), B, (f + x0,))
+                    with K.if_(slot == geo.slots - 1):  # the ends, element by element
+                        for e in range(V - 1):
+                            with K.if_(all_of([head > e, n_x > e])):
+                                B[f + e] = K.Expr(src(e))
+                            tail = head + n_vec * V + e
+                            with K.if_(tail < n_x):
+                                B[f + tail] = K.Expr(src(tail))
+
+        all_thread_pipeline(st, Ctr, product(counts), load, work, None,
+                            fence=fence)
+
+    params = [("A", K.Tensor((None,) * 3, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]
+    kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
+    kdef.shared_bytes = st.shared_bytes
+    kdef.geometry = geo
+    return kdef
+
+
+def build_unfold_simt(elem: int, kernel, padding, stride, dilation, layout: str,
+                      grid: int = 1056, threads: int = 256,
+                      name: str = "unfold_simt") -> K.KernelDef:
+    """unfold for any strides: one output element per thread and step.
+    Parameters A ((N, C, H, W) or (N, H, W, C)), B ((N, C K, L) or (N, L, K C))."""
+    conv = Conv.of(kernel, padding, stride, dilation)
+    dtype = ELEM_DTYPES[elem]
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = conv.kernel, conv.stride, conv.padding, \
+        conv.dilation
+    nchw = layout == "NCHW"
+
+    def body(A, B):
+        if nchw:
+            n, c, h, w = extents(A)
+        else:
+            n, h, w, c = extents(A)
+        oh, ow = conv.out_hw(h, w, DynOps)
+        out = extents(B)
+        total = product(out)
+        elem_type = K.element_type(dtype)
+        start = K.block_id() * threads + K.thread_id()
+        for f in K.range_(start, total, K.grid_dim() * threads):
+            b, row, col = digits(f, out, DynOps)
+            if nchw:
+                ch, tap = DynOps.div(row, conv.taps), DynOps.mod(row, conv.taps)
+                pos = col
+            else:
+                tap, ch = DynOps.div(col, c), DynOps.mod(col, c)
+                pos = row
+            i, j = conv.tap(tap, DynOps)
+            oy, ox = DynOps.div(pos, ow), DynOps.mod(pos, ow)
+            y = oy * sh + i * dh - ph
+            x = ox * sw + j * dw - pw
+            inside = all_of([all_of([y >= 0, y < h]), all_of([x >= 0, x < w])])
+            index = (b, ch, y, x) if nchw else (b, y, x, ch)
+            (v,) = K.if_else(inside, [elem_type], lambda: [A[index].value],
+                             lambda: [arith.constant(elem_type, 0)])
+            B[(b, row, col)] = K.Expr(v)
+
+    params = [("A", K.Tensor((None,) * 4, dtype, dynamic_strides=True)),
+              ("B", K.Tensor((None,) * 3, dtype))]
+    return K.KernelDef(body, grid=grid, block=threads, params=params, name=name)

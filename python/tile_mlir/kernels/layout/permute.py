@@ -1,0 +1,623 @@
+"""`permute(x, dims)`: x.permute(dims).contiguous() on the copy engine.
+
+    y = permute(x, (0, 2, 3, 1))      # NCHW -> NHWC, a new contiguous tensor
+
+x is a CUDA torch tensor or any array exporting DLPack or the CUDA array
+interface (the result comes back in its library's type), of 1-, 2-, 4- or 8-byte elements and any
+shape. A permutation of more than 5 axes once size-1 axes are dropped and
+axes that stay adjacent merged (layout_plan.canonical_permutation) runs on
+the one-element threads' kernel, the rest on the copy engine's. The
+kernel (permute_kernels) is compiled once per element size, canonical
+permutation and box or tile and taken from the compile cache; extents are
+runtime values. A permuted view of a dense tensor is read in its memory
+order; other strides with an innermost stride other than 1 are made
+contiguous first. A transpose against an axis too short or unaligned for
+the transposing kernel (NCHW <-> NHWC of three channels) runs on the
+narrow kernel (permute_narrow); other shapes whose strides are not
+multiples of 16 bytes run on the SIMT kernels: transposes through shared
+memory (permute_simt_tiled), permutations that keep the innermost axis as
+row copies (permute_simt_rows), the rest one element per thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from math import prod
+
+from .call import (
+    PERSISTENT_GRID,
+    aligned,
+    as_tensor,
+    bits_view,
+    counter,
+    ctas_fit,
+    launch,
+    persistent_grid,
+    strided,
+    torch_module,
+    unique_recipes,
+    vector_grid,
+)
+from .geometry.narrow import stage_bytes
+from .geometry.smem_transpose import (
+    threads_error,
+    transpose_method,
+    transpose_tile,
+    transpose_tile_extents,
+)
+from .grad import apply as grad_apply
+from .grad import needs_grad
+from .grad import register as register_grad
+from .plan.common import (
+    MAX_TILES,
+    SIMT_TILES,
+    _simt_permute,
+    box_tiles,
+    contiguous_strides,
+    merged_out_view,
+    normalize_dims,
+    plan_or_dense,
+    plan_permute,
+    simt_row_box,
+    split_view,
+    vectors_fit,
+)
+from .tuning import DEFAULT as DEFAULT_TUNING
+from .tuning import TUNINGS, for_device
+
+# The builders, by name: resolved (MLIR imported) only where a kernel compiles.
+BUILD_PERMUTE_BOXES = "tile_mlir.kernels.layout.builders.permute:build_permute_boxes"
+BUILD_PERMUTE_SIMT = "tile_mlir.kernels.layout.builders.permute:build_permute_simt"
+BUILD_PERMUTE_TRANSPOSE = "tile_mlir.kernels.layout.builders.permute:build_permute_transpose"
+BUILD_PERMUTE_NARROW = "tile_mlir.kernels.layout.builders.permute_narrow:build_permute_narrow"
+BUILD_PERMUTE_SIMT_TILED = "tile_mlir.kernels.layout.builders.permute_simt_tiled:build_permute_simt_tiled"
+BUILD_PERMUTE_SIMT_ROWS = "tile_mlir.kernels.layout.builders.permute_simt_rows:build_permute_simt_rows"
+BUILD_PERMUTE_VECTORS = "tile_mlir.kernels.layout.builders.permute_vectors:build_permute_vectors"
+
+SIMT_GRID = 1056  # the SIMT kernels' most CTAs (8 per SM of an H200)
+SIMT_THREADS = 256
+
+
+def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
+    """(builder, params) of a plan's kernel (what the compile cache keys) on
+    a device of the given tuning (layout_tuning)."""
+    p = plan.params
+    if plan.kind == "copy":
+        return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
+                                     "box": list(p["box"]), "stages": p["stages"],
+                                     "grid": PERSISTENT_GRID}
+    if plan.kind == "boxes":
+        # The tuning's CTAs an SM and stages (on the H200 two of three:
+        # (0, 2, 1, 3) 4.17 TB/s against 4.00 for one CTA of four).
+        ctas, stages = tuning.boxes
+        return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
+                                     "box": list(p["box"]), "stages": stages,
+                                     "grid": ctas * PERSISTENT_GRID}
+    if plan.kind == "transpose":
+        persistent = persistent_kernel(plan)[1]
+        return BUILD_PERMUTE_TRANSPOSE, \
+            one_tile_form(plan.canonical, persistent, tuning) or persistent
+    if plan.kind == "narrow":
+        return BUILD_PERMUTE_NARROW, {"elem": p["elem"], "n": p["n"],
+                                      "direction": p["direction"], "rows": p["rows"],
+                                      "width": p["width"], "split": p["split"],
+                                      "group": p["group"],
+                                      **narrow_launch(p)}
+    if p.get("cols"):   # the row copy: one tile a CTA
+        return BUILD_PERMUTE_SIMT_ROWS, {"elem": p["elem"], "perm": list(p["perm"]),
+                                         "rows": p["rows"], "cols": p["cols"],
+                                         "threads": p["threads"]}
+    if p.get("tile"):   # one tile a CTA (grid 0)
+        return BUILD_PERMUTE_SIMT_TILED, {"elem": p["elem"], "perm": list(p["perm"]),
+                                          "tile": p["tile"], "tile_l": p["tile_l"],
+                                          "vec": p["vec"], "threads": p["threads"],
+                                          "grid": 0}
+    return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
+                                "grid": SIMT_GRID}
+
+
+def persistent_kernel(plan) -> tuple:
+    """(builder, params) of a transposing plan's persistent kernel: a grid
+    of CTAs a few an SM, each claiming tiles at run time through a stage
+    pipeline (the default of other than 2-byte elements)."""
+    p = plan.params
+    return BUILD_PERMUTE_TRANSPOSE, {"elem": p["elem"], "perm": list(p["perm"]),
+                                     "tile": list(p["tile"]), "span": p["span"],
+                                     "gather": list(p["gather"]), "stages": p["stages"],
+                                     "threads": p["threads"], "wide_in": p["wide_in"],
+                                     "wide_out": p["wide_out"],
+                                     "grid": _transpose_grid(p)}
+
+
+def one_tile_form(canonical, params, tuning=DEFAULT_TUNING) -> dict | None:
+    """The one-tile-a-CTA form of a 2-byte transposing kernel (the block
+    scheduler hands out the tiles; one stage), 512 threads for ldmatrix
+    tiles: on the H200 as fast as the persistent kernel or up to 1% faster
+    on every bf16 transposing row of the benchmark (docs/NOTES.md,
+    "One tile a CTA as the default"). Where the tuning says so, the threads
+    load ldmatrix tiles, and gathered tiles are walked in the input's order
+    by 512 threads. None for other element sizes (not measured), where the
+    threads cannot share the tile, or where the tiles pass a launch grid's
+    reach."""
+    if params["elem"] != 2:
+        return None
+    one = {**params, "grid": 0, "stages": 1}
+    gathered = bool(params["gather"])
+    if (not gathered or tuning.gathered_input_order) and \
+            threads_fit({**one, "threads": 512}):
+        one["threads"] = 512
+    if not gathered and tuning.thread_loads:
+        one["thread_load"] = True
+    if gathered and tuning.gathered_input_order:
+        one["order"] = list(range(len(params["perm"])))
+    if not threads_fit(one) or transpose_tile_count(canonical, one) >= MAX_TILES:
+        return None
+    return one
+
+
+def simt_tiles(canonical, tile: int, tile_l: int | None = None) -> int:
+    """Tiles of the SIMT transpose over the canonical input: `tile` along
+    the output's innermost axis by `tile_l` (`tile` when None) along the
+    input's (each CTA takes one at a time)."""
+    k, inner = canonical.perm[-1], canonical.rank - 1
+    extent = {k: tile, inner: tile if tile_l is None else tile_l}
+    return prod(-(-d // extent[a]) if a in extent else d
+                for a, d in enumerate(canonical.shape))
+
+
+def simt_row_tiles(canonical, params) -> int:
+    """Tiles of the SIMT row copy over the canonical input: `cols` along
+    the innermost axis by `rows` along the output's next (its launch
+    grid)."""
+    return box_tiles(canonical.shape,
+                     simt_row_box(canonical.perm, params["rows"], params["cols"]))
+
+
+def narrow_launch(p) -> dict:
+    """Stages, threads and grid of a narrow transpose: a thread per pixel
+    group of the tile (at most 256), as many CTAs an SM (up to four) as
+    their three stages of shared memory allow (on the H200, three stages
+    ran the fastest or within 1.5% of the fastest variant on every row of
+    bench/narrow_permute.py)."""
+    threads = max(32, min(256, p["rows"]))
+    stages = 3
+    nbytes = stage_bytes(p["elem"], p["n"], p["rows"], p["width"], p["split"])
+    ctas = max([k for k in (1, 2, 3, 4) if ctas_fit(k, stages, nbytes)] or [1])
+    return {"stages": stages, "threads": threads, "grid": ctas * PERSISTENT_GRID}
+
+
+def _transpose_grid(p) -> int:
+    """Two CTAs an SM for the scalar (one element per access) transposes
+    whose stages leave room for a second CTA: their shared-memory work, not
+    the memory, sets their pace ((4, 3, 2, 1, 0) bf16 on the H200: 3.63 TB/s
+    against 2.96 with one CTA); one for ldmatrix tiles (two were slower)."""
+    scalar = p["elem"] != 2 or bool(p["gather"])
+    t_k = p["tile"][0]
+    for g in p["gather"]:
+        t_k *= g
+    stage_bytes = -(-t_k * p["tile"][1] * p["elem"] // 1024) * 1024
+    fits = 2 * (p["stages"] * stage_bytes + 1024) <= 227 * 1024
+    return 2 * PERSISTENT_GRID if scalar and fits else PERSISTENT_GRID
+
+
+def transpose_tile_count(canonical, params) -> int:
+    """Tiles of a transposing kernel over the canonical input (the launch
+    grid of its one-tile-per-CTA form, grid 0): the tiled gathered axis by
+    tile[0], the innermost by tile[1], the other gathered axes whole."""
+    return prod(transpose_tile_counts(canonical, params))
+
+
+def transpose_tile_counts(canonical, params) -> list:
+    """Tiles of a transposing kernel along each canonical input axis."""
+    extents = transpose_tile_extents(canonical.perm, params["tile"], params["gather"])
+    return [-(-d // e) for d, e in zip(canonical.shape, extents)]
+
+
+def plan_for(shape, strides, dims, elem: int, beyond: bool = False):
+    return plan_permute(tuple(shape), tuple(strides), dims, elem, PERSISTENT_GRID,
+                        beyond=beyond)
+
+
+def permute(x, dims):
+    """x.permute(dims) as a new contiguous tensor (see the module docstring);
+    a tensor that requires a gradient gets one (layout_grad)."""
+    t, back = as_tensor(x)
+    if needs_grad(t):
+        return grad_apply("permute", t, dims)
+    return back(permute_tensor(t, dims))
+
+
+def permute_tensor(t, dims):
+    """permute() on a CUDA torch tensor, no gradient."""
+    t = aligned(t)
+    torch = torch_module()
+    dims = normalize_dims(dims, t.dim())
+    out = torch.empty([t.shape[d] for d in dims], dtype=t.dtype, device=t.device)
+    if out.numel() == 0:
+        return out
+    plan, dense = call_plan(t.shape, t.stride(), dims, t.element_size())
+    run(plan, t.contiguous() if dense else t, out)
+    return out
+
+
+def call_plan(shape, strides, dims, elem: int):
+    """(plan, whether the input is made contiguous first): what permute()
+    runs for an input of these shape and strides."""
+    return plan_or_dense(lambda s, beyond=False: plan_for(shape, s, dims, elem, beyond),
+                         shape, strides,
+                         lambda plan: bool(plan.in_view[1] and plan.canonical.strides and
+                                           plan.canonical.strides[-1] != 1))
+
+
+def run(plan, t, out, kernel=None) -> None:
+    """Launches `plan`'s kernel (or `kernel`: (builder, params) of a variant
+    of it) from tensor t into the contiguous `out`."""
+    builder, params = kernel or kernel_for(plan, for_device(t.device))
+    if params.get("permuted_store"):
+        src, dst = _permuted_store_views(plan, t, out)
+    else:
+        in_view, out_view = plan.in_view, plan.out_view
+        if plan.kind == "transpose":   # a variant may move the other box form
+            w = params["span"] // params["elem"]
+            in_view = _wide(plan.canonical.shape, plan.canonical.strides, params["wide_in"], w)
+            out_view = _wide(*merged_out_view(plan.canonical, len(params["gather"]) + 1),
+                             params["wide_out"], w)
+        src = strided(bits_view(t), *in_view)
+        dst = bits_view(out).view(out_view[0])
+    if builder == BUILD_PERMUTE_VECTORS:
+        launch(builder, params, (src, dst), vector_grid(out, params))
+        return
+    if plan.kind == "simt":
+        if params.get("cols"):
+            launch(builder, params, (src, dst), simt_row_tiles(plan.canonical, params))
+            return
+        n = simt_tiles(plan.canonical, params["tile"], params.get("tile_l")) \
+            if params.get("tile") else \
+            -(-out.numel() // SIMT_THREADS)
+        launch(builder, params, (src, dst), n if params.get("grid") == 0 else
+               max(1, min(params["grid"], n)))
+        return
+    if params["grid"] == 0:   # one tile per CTA
+        grid = transpose_tile_count(plan.canonical, params)
+    else:
+        grid = persistent_grid(t.device, params["grid"])
+    launch(builder, params, (src, dst, counter(t.device)), grid)
+
+
+# The permuted-store boxes kernel sees an innermost axis longer than a box
+# as (n / VIEW_SPLIT, VIEW_SPLIT), so one box holds whole rows.
+VIEW_SPLIT = 256
+PERMUTED_STORE_BOX_BYTES = 16384
+
+
+def _splits_rows(c) -> bool:
+    """Whether the permuted-store kernel sees c's rows as (n / VIEW_SPLIT,
+    VIEW_SPLIT): rows longer than a box that split evenly, rank to spare."""
+    n = c.shape[-1]
+    return n > VIEW_SPLIT and n % VIEW_SPLIT == 0 and c.rank + 1 <= 5
+
+
+def _permuted_store_views(plan, t, out) -> tuple:
+    """(A, B) of the permuted-store boxes kernel: the input, and the output
+    seen in the input's axis order (strides permuted), both split where
+    _splits_rows."""
+    c = plan.canonical
+    out_strides = contiguous_strides(c.out_shape)
+    b_strides = [0] * c.rank
+    for j, a in enumerate(c.perm):
+        b_strides[a] = out_strides[j]
+    a_view, b_view = (c.shape, c.strides), (c.shape, tuple(b_strides))
+    if _splits_rows(c):
+        a_view, b_view = split_view(a_view, VIEW_SPLIT), split_view(b_view, VIEW_SPLIT)
+    return strided(bits_view(t), *a_view), strided(bits_view(out), *b_view)
+
+
+def permuted_store_variants(plan, params) -> list:
+    """(name, params) of the permuted-store form of a boxes plan: boxes of
+    16 KB over whole input rows (split by VIEW_SPLIT where longer than a
+    box), the rest spread over the output's second-innermost axis k and the
+    input's second-innermost axis j, so that both the loads and the stores
+    move runs longer than one row. A benchmark variant: the H200 measured
+    it no faster than the plain boxes (docs/NOTES.md)."""
+    c = plan.canonical
+    elem, r, n = params["elem"], c.rank, c.shape[-1]
+    split = _splits_rows(c)
+    perm = list(c.perm) + ([r] if split else [])
+    shape = split_view((c.shape, c.strides), VIEW_SPLIT)[0] if split else c.shape
+    base = [1] * len(perm)   # the box's whole rows
+    base[-1] = min(n, VIEW_SPLIT)
+    if split:
+        base[-2] = min(n // VIEW_SPLIT, 256)
+    row = elem * prod(base)
+    k, j = c.perm[-2], r - 2
+    out = []
+    for sj in (1, 2, 4, 8, 16):
+        sk = PERMUTED_STORE_BOX_BYTES // (row * sj)
+        box = list(base)
+        box[k], box[j] = sk, box[j] * sj
+        if 1 <= sk <= min(256, shape[k]) and sj <= shape[j] and box[j] <= 256 and \
+                elem * prod(box) <= PERMUTED_STORE_BOX_BYTES:
+            out.append((f"permuted-store box {tuple(box)}",
+                        {**params, "perm": perm, "box": box, "stages": 3,
+                         "grid": 2 * PERSISTENT_GRID, "permuted_store": True}))
+    return out
+
+
+def _wide(shape, strides, wide: bool, w: int) -> tuple:
+    return split_view((tuple(shape), tuple(strides)), w) if wide else \
+        (tuple(shape), tuple(strides))
+
+
+def variants(plan, tuning=DEFAULT_TUNING) -> list:
+    """(name, (builder, params)) of the plan's kernel on a device of the
+    given tuning ("default") and the variants the benchmark measures beside
+    it: more threads, two CTAs per SM, deeper or shallower pipelines, tile
+    walks and tile shapes, and the other tunings' defaults; each kernel
+    once."""
+    out = [("default", kernel_for(plan, tuning))] + _variants(plan) + \
+        [(f"{t.name} default", kernel_for(plan, t)) for t in TUNINGS if t != tuning]
+    seen, unique = [], []
+    for name, kernel in out:
+        if kernel not in seen:
+            seen.append(kernel)
+            unique.append((name, kernel))
+    return unique
+
+
+def vector_variants(plan) -> list:
+    """(name, (builder, params)) of the vector permute (permute_vectors:
+    threads' 16-byte loads and stores, no copy engine) for a boxes plan
+    whose coordinates it reaches: one, two vectors a thread of 256, one of
+    512."""
+    p = plan.params
+    if plan.kind != "boxes" or not vectors_fit(plan.in_view[0], plan.out_view[0], p["elem"]):
+        return []
+    base = {"elem": p["elem"], "perm": list(p["perm"])}
+    return [(f"vectors t{t} s{s}", (BUILD_PERMUTE_VECTORS, {**base, "threads": t, "slots": s}))
+            for t, s in ((256, 1), (256, 2), (512, 1))]
+
+
+def _variants(plan) -> list:
+    """variants() but the defaults: kernels beside the default tuning's."""
+    builder, params = kernel_for(plan)
+    out = []
+    if plan.kind == "transpose":
+        out += _transpose_variants(plan)
+    elif plan.kind == "boxes":
+        out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
+        out.append(("g264 s4", (builder, {**params, "stages": 4})))
+        out.append(("g396 s2", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                          "stages": 2})))
+        out.append(("s6", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 6})))
+        out += [(f"order {o}", (builder, {**params, "order": list(o)}))
+                for o in order_variants(plan)]
+        out += [(name, (builder, p)) for name, p in permuted_store_variants(plan, params)]
+        out += vector_variants(plan)
+    elif plan.kind == "copy":
+        out.append(("g264s3", (builder, {**params, "grid": 2 * PERSISTENT_GRID,
+                                         "stages": 3})))
+    elif plan.kind == "narrow":
+        out += narrow_variants(builder, params)
+    elif plan.kind == "simt" and params.get("cols"):
+        # Tiles of half and twice the elements (along the rows where the
+        # row allows, else across them), and other thread counts.
+        out += [(name, (builder, {**params, **form})) for name, form in row_variants(params)]
+    elif plan.kind == "simt" and params.get("tile"):
+        # The other tile lengths, elements on both sides (a vector plan),
+        # twice the threads, and a CTA that loops over tiles (four and eight
+        # a SM); the kernel the tiled one replaced,
+        # one element a thread, is simt_plan's.
+        out += [(f"{t}x{params['tile_l']}", (builder, {**params, "tile": t}))
+                for t in SIMT_TILES if t != params["tile"]]
+        if params["vec"]:
+            out.append(("elements", (builder, {**params, "vec": ""})))
+        other = 256 if params["threads"] == 512 else 512
+        out.append((f"t{other}", (builder, {**params, "threads": other})))
+        out += [(f"loop g{g}", (builder, {**params, "grid": g}))
+                for g in (SIMT_GRID // 2, SIMT_GRID)]
+    return out
+
+
+def _transpose_variants(plan) -> list:
+    """variants() of a transposing plan: the persistent kernel and its
+    thread counts, grids, stages, walks and orders, and the one-tile-a-CTA
+    forms."""
+    builder, params = persistent_kernel(plan)
+    out = [("persistent", (builder, params))]
+    g = params["grid"] // PERSISTENT_GRID
+    other = 256 if params["threads"] == 512 else 512
+    out.append((f"t{other}", (builder, {**params, "threads": other})))
+    if g == 1:
+        out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
+    else:
+        out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
+        out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                          "stages": 3})))
+    out.append(("s4 lag2", (builder, {**params, "stages": params["stages"] + 1,
+                                      "store_lag": 2})))
+    # One tile per CTA (several CTAs an SM, the block scheduler handing
+    # out the tiles): the default of 2-byte elements (one_tile_form).
+    one = {**params, "grid": 0, "stages": 1}
+    out.append(("1tile", (builder, one)))
+    out.append(("1tile t512", (builder, {**one, "threads": 512})))
+    out.append(("1tile t512 evict-first load", (builder, {**one, "threads": 512,
+                                                         "evict_first": "load"})))
+    out.append(("evict-first load", (builder, {**params, "evict_first": "load"})))
+    # The threads store the transposed tile, not the copy engine: level
+    # with the engine's stores one tile a CTA on the H200 (the persistent
+    # form measured 1.4-10% slower: thread_store_forms).
+    out += [form for form in thread_store_forms(plan) if form[0].startswith("1tile")]
+    # The threads load the tile too, as Triton's pointer kernels do.
+    out += thread_load_forms(plan)
+    c = plan.canonical
+    shallow = plan_permute(c.shape, c.strides, c.perm, params["elem"], PERSISTENT_GRID,
+                           deeper=False)
+    if shallow.params["gather"] != plan.params["gather"]:
+        # The tile of the fewest gathered axes (the earlier default).
+        few = persistent_kernel(shallow)[1]
+        out.append(("fewer gathered", (builder, few)))
+        out.append(("fewer gathered g396 s3", (builder, {**few, "grid": 3 * PERSISTENT_GRID,
+                                                         "stages": 3})))
+    for base_name, base in (("", params), ("1tile t512 ", {**one, "threads": 512})):
+        out += [(f"{base_name}walk {w}", (builder, {**base, "walk": list(w)}))
+                for w in walk_variants(plan)]
+        out += [(f"{base_name}order {o}", (builder, {**base, "order": list(o)}))
+                for o in order_variants(plan)]
+        # Tiles of the same bytes, longer on one side: whole 512-byte
+        # input rows read (64 x 256), or 512-byte output runs (256 x 64).
+        if not plan.params["gather"] and list(params["tile"]) == [128, 128]:
+            out += [(f"{base_name}tile {a}x{b}", (builder, {**base, "tile": [a, b]}))
+                    for a, b in ((64, 256), (256, 64)) if is_tile({**base, "tile": [a, b]})]
+    return [(name, k) for name, k in out if threads_fit(k[1])]
+
+
+def row_variants(params) -> list:
+    """(name, params) of the row copy's benchmark variants: the tile's
+    rows halved and doubled, and twice, half and a quarter of the threads
+    (more elements each)."""
+    rows, cols, threads = params["rows"], params["cols"], params["threads"]
+    out = []
+    if rows > 1:
+        out.append((f"rows {rows // 2}", {"rows": rows // 2,
+                                          "threads": min(threads, rows // 2 * cols)}))
+    if len(params["perm"]) > 1:
+        out.append((f"rows {rows * 2}", {"rows": rows * 2}))
+    else:
+        out.append((f"cols {cols * 2}", {"cols": cols * 2}))
+    if threads * 2 <= min(1024, rows * cols):
+        out.append((f"t{threads * 2}", {"threads": threads * 2}))
+    out += [(f"t{threads // d}", {"threads": threads // d}) for d in (2, 4)
+            if threads // d >= 32]
+    return out
+
+
+def narrow_variants(builder, params) -> list:
+    """Other CTA counts and stage depths of a narrow transpose, and tiles of
+    half the rows (W halved with them where they are narrower than a box)."""
+    elem, n, rows = params["elem"], params["n"], params["rows"]
+    out = []
+    nbytes = stage_bytes(elem, n, rows, params["width"], params["split"])
+    for ctas in (1, 2, 3, 4):
+        for stages in (3, 4, 6):
+            k = {**params, "grid": ctas * PERSISTENT_GRID, "stages": stages}
+            if k != params and ctas_fit(ctas, stages, nbytes) and \
+                    ctas * params["threads"] <= 2048:
+                out.append((f"g{ctas * PERSISTENT_GRID} s{stages}", (builder, k)))
+    half, group = rows // 2, params["group"]
+    # Half the rows, where the views stay the same (the split planar rows
+    # still divide the tile, the interleaved rows its groups).
+    if rows >= 64 and half % group == 0 and (not params["split"] or
+                                             half * 16 // elem % params["width"] == 0):
+        width = params["width"] if params["split"] else min(params["width"], half * 16 // elem)
+        k = {**params, "rows": half, "width": width, "threads": max(32, min(256, half))}
+        out.append((f"rows {half}", (builder, k)))
+    return out
+
+
+def simt_plan(plan):
+    """The one-element-a-thread SIMT plan of a plan's canonical permutation
+    (what the narrow and the tiled SIMT transposes replaced: the
+    benchmarks' comparison)."""
+    simt = _simt_permute(plan.canonical, plan.params["elem"])
+    return replace(simt, params={"elem": simt.params["elem"], "perm": simt.params["perm"],
+                                 "tile": 0})
+
+
+WALK_BLOCKS = (1, 4, 16, 64)
+
+
+def walk_variants(plan) -> list:
+    """(axis, g) tile walks of a transposing plan for the benchmark: every
+    axis with more than one tile, except the slowest such (blocking it
+    changes nothing), in blocks of WALK_BLOCKS tiles fewer than its own."""
+    counts = transpose_tile_counts(plan.canonical, plan.params)
+    walked = [a for a in plan.params["perm"] if counts[a] > 1][1:]
+    return [(a, g) for a in walked for g in WALK_BLOCKS if g < counts[a]]
+
+
+def order_variants(plan) -> list:
+    """Tile orders (TiledGeometry.tile_order) for the benchmark beside the
+    output's: the input's own order (consecutive tiles read neighbouring
+    pieces of the same input rows), and the output's with the input's
+    innermost axis fastest. For a transpose, orders that only move one axis
+    to the slowest place are walks (walk_variants) and are left out."""
+    perm = tuple(plan.params["perm"])
+    walks = plan.kind == "transpose"
+    r = len(perm)
+    inner_last = tuple(a for a in perm if a != r - 1) + (r - 1,)
+    out = []
+    for o in (tuple(range(r)), inner_last):
+        walk_like = walks and any(o == (a,) + tuple(b for b in perm if b != a) for a in perm)
+        if o != perm and not walk_like and o not in out:
+            out.append(o)
+    return out
+
+
+def recipes_for(cases) -> list:
+    """(builder, params) of every kernel that `cases` ((shape, dims, elem)
+    of dense inputs, or (shape, strides, dims, elem)) run, without duplicates."""
+    entries = []
+    for case in cases:
+        shape, dims, elem = case[0], case[-2], case[-1]
+        strides = case[1] if len(case) == 4 else contiguous_strides(shape)
+        plan, _ = call_plan(shape, strides, dims, elem)
+        entries += [kernel_for(plan, t) for t in TUNINGS]
+    return unique_recipes(entries)
+
+
+def is_tile(params) -> bool:
+    """Whether a transposing kernel's tile extents make a tile (the rules
+    of smem_transpose.TileLayout, such as whole rows of the span)."""
+    try:
+        transpose_tile(params["perm"], params["tile"], params["span"], params["elem"],
+                       params["gather"])
+    except ValueError:
+        return False
+    return True
+
+
+def threads_fit(params) -> bool:
+    """Whether a transposing kernel's threads can share its tile's in-place
+    transpose (smem_transpose.threads_error): the variants and forms that
+    set a thread count of their own keep only such kernels."""
+    return _threads_fit(tuple(params["perm"]), tuple(params["tile"]), params["span"],
+                        params["elem"], tuple(params["gather"]), params["threads"],
+                        params.get("method"))
+
+
+@lru_cache(maxsize=None)
+def _threads_fit(perm, tile, span, elem, gather, threads, method) -> bool:
+    # Remembered: kernel_for asks on every permute() call (one_tile_form).
+    layout = transpose_tile(perm, tile, span, elem, gather)[2]
+    return threads_error(layout, threads, transpose_method(layout, method)) is None
+
+
+def thread_store_forms(plan) -> list:
+    """(name, kernel) of a transposing plan's kernel with the threads
+    storing the tile (`thread_store`): persistent, and one tile a CTA of
+    512 threads (the benchmark's variant) where its tile allows."""
+    builder, params = persistent_kernel(plan)
+    forms = [("thread stores", (builder, {**params, "thread_store": True})),
+             ("1tile t512 thread stores", (builder, {**params, "grid": 0, "stages": 1,
+                                                     "threads": 512, "thread_store": True}))]
+    return [(name, k) for name, k in forms if threads_fit(k[1])]
+
+
+def thread_load_forms(plan) -> list:
+    """(name, kernel) of a transposing plan's kernel with the threads
+    loading the tile (`thread_load`, one tile a CTA): with the copy
+    engine's stores and with the threads' own, at 512 threads, and the
+    latter at 256 (the CTA of Triton's fastest transposes), where the tile
+    allows."""
+    builder, params = persistent_kernel(plan)
+    one = {**params, "grid": 0, "stages": 1, "thread_load": True}
+    forms = [("1tile t512 thread loads", (builder, {**one, "threads": 512})),
+             ("1tile t512 thread loads and stores", (builder, {**one, "threads": 512,
+                                                               "thread_store": True})),
+             ("1tile t256 thread loads and stores", (builder, {**one, "threads": 256,
+                                                               "thread_store": True}))]
+    return [(name, k) for name, k in forms if threads_fit(k[1])]
+
+
+register_grad("permute", permute, permute_tensor)

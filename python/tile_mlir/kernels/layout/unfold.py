@@ -1,0 +1,196 @@
+"""`unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout="NCHW")`:
+im2col on the copy engine.
+
+    cols = unfold(x, 3, padding=1)                 # F.unfold(x, 3, padding=1)
+    cols = unfold(x_nhwc, 3, padding=1, layout="NHWC")
+
+NCHW: x is (N, C, H, W) (or (C, H, W)) and the result is F.unfold's,
+(N, C kh kw, L), column blocks ordered (c, i, j). NHWC: x is (N, H, W, C)
+(or (H, W, C)) and the result is the channels-last convolution's GEMM
+operand (N, L, kh kw C), one row per output position, columns ordered
+(i, j, c). L = oh * ow output positions. Padding reads zeros.
+
+NHWC runs on the copy engine's im2col mode (unfold_kernels.
+build_unfold_nhwc): the pixel column of each filter tap is one load, its
+padding the engine's fill. NCHW's innermost axis is W, which im2col mode
+cannot shift by a tap (tile-mode innermost coordinates are 16-byte
+aligned). With stride 1 and rows of whole 16-byte chunks,
+unfold_taps.build_unfold_nchw_taps builds one shared image per column
+shift. The aligned shifts are loads; the others are shifted by the threads
+from a halo load. Every tap is then one tile store. Other NCHW shapes run
+on build_unfold_nchw, which loads the rows under a tile as boxes (the
+padding filled by the engine); the threads then write every tap's shifted
+window. Shapes outside what these describe run on build_unfold_simt.
+Compiled once per element size, layout, kernel, padding, stride, dilation
+and tile; extents are runtime values.
+"""
+
+from __future__ import annotations
+
+from .call import (
+    PERSISTENT_GRID,
+    READER_FENCES,
+    aligned,
+    as_tensor,
+    bits_view,
+    counter,
+    launch,
+    persistent_grid,
+    rows_launch,
+    torch_module,
+    unique_recipes,
+)
+from .grad import apply as grad_apply
+from .grad import needs_grad
+from .grad import register as register_grad
+from .plan.common import plan_unfold, unfold_spec
+
+# The builders, by name: resolved (MLIR imported) only where a kernel compiles.
+BUILD_UNFOLD_NCHW = "tile_mlir.kernels.layout.builders.unfold:build_unfold_nchw"
+BUILD_UNFOLD_TAPS = "tile_mlir.kernels.layout.builders.unfold_taps:build_unfold_nchw_taps"
+BUILD_UNFOLD_NHWC = "tile_mlir.kernels.layout.builders.unfold:build_unfold_nhwc"
+BUILD_UNFOLD_SIMT = "tile_mlir.kernels.layout.builders.unfold:build_unfold_simt"
+
+_KINDS = {BUILD_UNFOLD_NHWC: "im2col", BUILD_UNFOLD_TAPS: "taps",
+          BUILD_UNFOLD_NCHW: "rows"}
+
+SIMT_GRID = 1056
+SIMT_THREADS = 256
+
+
+def kernel_for(plan) -> tuple:
+    p = dict(plan.params)
+    common = {k: p[k] for k in ("elem", "kernel", "padding", "stride", "dilation")}
+    if plan.kind == "im2col":
+        # Two CTAs an SM: 3.72 TB/s on the H200 against 2.91 with one.
+        return BUILD_UNFOLD_NHWC, {**common, "pixels": p["pixels"],
+                                   "channels": p["channels"], "stages": p["stages"],
+                                   "grid": 2 * PERSISTENT_GRID}
+    if plan.kind == "taps":
+        return BUILD_UNFOLD_TAPS, {**common, "rows": p["rows"], "width": p["width"],
+                                   "hbox": p["hbox"], "hnb": p["hnb"],
+                                   "stages": p["stages"], "threads": 256,
+                                   "grid": 2 * PERSISTENT_GRID}
+    if plan.kind == "rows":
+        # The threads' copy is latency bound: as many threads an SM as fit.
+        (kh, _), (sh, _), (dh, _) = p["kernel"], p["stride"], p["dilation"]
+        rows_in = (p["rows"] - 1) * sh + (kh - 1) * dh + 1
+        return BUILD_UNFOLD_NCHW, {**common, "wbox": p["wbox"], "nb": p["nb"],
+                                   "rows": p["rows"], "width": p["width"],
+                                   "stages": p["stages"],
+                                   **rows_launch(rows_in, p["wbox"], p["nb"], p["elem"],
+                                                 p["stages"])}
+    return BUILD_UNFOLD_SIMT, {**common, "layout": plan.spec.layout, "grid": SIMT_GRID}
+
+
+def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: str,
+             fit: bool = True):
+    spec = unfold_spec(tuple(shape), kernel_size, padding, stride, dilation, layout)
+    return plan_unfold(spec, True, elem, PERSISTENT_GRID, fit)
+
+
+def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
+    """im2col of x (see the module docstring); a tensor that requires a
+    gradient gets one (layout_grad)."""
+    t, back = as_tensor(x)
+    if needs_grad(t):
+        return grad_apply("unfold", t, kernel_size, padding, stride, dilation, layout)
+    return back(unfold_tensor(t, kernel_size, padding, stride, dilation, layout)[0])
+
+
+def unfold_tensor(t, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
+    """(unfold() on a CUDA torch tensor, no gradient; its UnfoldSpec)."""
+    t = aligned(t)
+    torch = torch_module()
+    plan = plan_for(t.shape, t.element_size(), kernel_size, padding, stride, dilation,
+                    layout)
+    spec = plan.spec
+    out = torch.empty(spec.out_shape(), dtype=t.dtype, device=t.device)
+    if t.numel() and out.numel():
+        run(plan, t.contiguous(), out)
+    return (out if t.dim() == 4 else out[0]), spec
+
+
+def run(plan, t, out, kernel=None) -> None:
+    """Launches the plan's kernel (or `kernel`: (builder, params) of a
+    variant) from the contiguous t into `out`."""
+    spec = plan.spec
+    builder, params = kernel or kernel_for(plan)
+    src, dst = bits_view(t), bits_view(out)
+    n, c, h, w = spec.n, spec.c, spec.h, spec.w
+    kind = _KINDS.get(builder, "simt")  # a variant may be another plan's kernel
+    if kind == "im2col":
+        args = (src.view(n, h, w, c), dst.view(n * spec.blocks, spec.taps, c),
+                counter(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+    elif kind == "taps":
+        oh, ow = spec.out_hw
+        args = (src.view(n * c, h, w), dst.view(n * c, spec.taps, oh, ow),
+                counter(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+    elif kind == "rows":
+        args = (src.view(n * c, h, w), dst.view(-1), counter(t.device))
+        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+    else:
+        image = (n, c, h, w) if spec.layout == "NCHW" else (n, h, w, c)
+        args = (src.view(image), dst.view(spec.out_shape()))
+        launch(builder, params, args,
+               max(1, min(SIMT_GRID, -(-out.numel() // SIMT_THREADS))))
+
+
+def variants(plan) -> list:
+    """(name, (builder, params)) of the plan's kernel and the variants the
+    benchmark measures beside it."""
+    builder, params = kernel_for(plan)
+    out = [("default", (builder, params))]
+    if plan.kind == "im2col":
+        out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
+        out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                          "stages": 3})))
+        out.append(("g264 s6", (builder, {**params, "stages": params["stages"] + 2})))
+    if plan.kind == "taps":
+        out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
+        out.append(("g396 t128", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
+                                            "threads": 128})))
+        out.append(("s4", (builder, {**params, "stages": 4})))
+        if params["rows"] > 8:
+            out.append(("half rows g396", (builder, {**params, "rows": params["rows"] // 2,
+                                                     "grid": 3 * PERSISTENT_GRID})))
+        rows_plan = plan_unfold(plan.spec, True, params["elem"], PERSISTENT_GRID,
+                                taps=False)
+        rows_builder, rows_params = kernel_for(rows_plan)
+        out.append(("rows kernel", (rows_builder, rows_params)))
+        out += [(f"rows kernel {name}", (rows_builder, {**rows_params, "fence": f}))
+                for f, name in READER_FENCES.items()]
+    if plan.kind == "rows":
+        t256 = {**params, "threads": 256}
+        out.append(("t256 g132", (builder, {**t256, "grid": PERSISTENT_GRID})))
+        out.append(("t512 g264", (builder, {**params, "threads": 512,
+                                            "grid": 2 * PERSISTENT_GRID})))
+        out.append(("t256 g396", (builder, {**t256, "grid": 3 * PERSISTENT_GRID})))
+        out.append(("t256 g528", (builder, {**t256, "grid": 4 * PERSISTENT_GRID})))
+        out.append(("t256 g396 s4", (builder, {**t256, "grid": 3 * PERSISTENT_GRID,
+                                               "stages": params["stages"] + 1})))
+        out += [(name, (builder, {**params, "fence": f})) for f, name in READER_FENCES.items()]
+        if params["rows"] > 8:
+            out.append(("half rows t256 g528", (builder, {
+                **t256, "rows": params["rows"] // 2, "grid": 4 * PERSISTENT_GRID})))
+        spec = plan.spec
+        pow2 = plan_unfold(spec, True, params["elem"], PERSISTENT_GRID, fit=False)
+        if pow2.kind == "rows" and pow2.params["wbox"] != params["wbox"]:
+            _, old = kernel_for(pow2)
+            out.append(("pow2 boxes t512 g264", (builder, {**old, "threads": 512,
+                                                           "grid": 2 * PERSISTENT_GRID})))
+            out.append(("pow2 boxes t256 g396", (builder, {**old, "threads": 256,
+                                                           "grid": 3 * PERSISTENT_GRID})))
+    return [v for i, v in enumerate(out) if i == 0 or v[1][1] != params]
+
+
+def recipes_for(cases) -> list:
+    """(builder, params) of the kernels `cases` ((shape, kernel_size,
+    padding, stride, dilation, layout, elem); shape in the layout's order)."""
+    return unique_recipes(kernel_for(plan_for(shape, elem, k, p, s, d, layout))
+                          for shape, k, p, s, d, layout, elem in cases)
+
+
+register_grad("unfold", unfold, unfold_tensor)
