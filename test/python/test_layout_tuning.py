@@ -1,7 +1,7 @@
-"""Per-GPU defaults of the permute kernels (kernels/layout_tuning.py): which
+"""Per-GPU defaults of the permute kernels (kernels/layout/tuning.py): which
 card takes which tuning, and what each tuning makes the default kernel of
-the benchmark's plans (the choices docs/NOTES.md "Defaults by memory"
-measured)."""
+the benchmark's plans (the choices docs/decisions.md "Layout: defaults by
+memory" measured)."""
 
 import pytest
 
@@ -16,20 +16,31 @@ def plan(shape, dims, elem=2):
     return plan_for(shape, contiguous_strides(shape), dims, elem)
 
 
-@pytest.mark.parametrize("bits,tuning", [(5120, LT.FIVE_STACKS), (6144, LT.SIX_STACKS),
-                                         (4096, LT.SIX_STACKS), (8192, LT.SIX_STACKS)])
-def test_the_memory_bus_width_picks_the_tuning(bits, tuning):
-    assert LT.for_bus_width(bits) is tuning
+@pytest.mark.parametrize("name,tuning", [
+    ("NVIDIA H100 80GB HBM3", LT.FIVE_STACKS), ("NVIDIA H100 PCIe", LT.FIVE_STACKS),
+    ("NVIDIA H100 NVL", LT.FIVE_STACKS), ("NVIDIA H200", LT.SIX_STACKS),
+    ("NVIDIA H200 NVL", LT.SIX_STACKS),
+    # Not measured: the default, whatever their memory.
+    ("NVIDIA GH200 480GB", LT.DEFAULT), ("NVIDIA B200", LT.DEFAULT),
+    ("NVIDIA A100-SXM4-80GB", LT.DEFAULT), ("", LT.DEFAULT)])
+def test_the_product_name_picks_the_tuning(name, tuning):
+    assert LT.for_name(name) is tuning
 
 
-def test_a_device_is_tuned_once_by_the_drivers_bus_width(monkeypatch):
-    from tile_mlir.runtime import driver
+def test_a_device_is_tuned_once_by_its_name(monkeypatch):
     asked = []
-    monkeypatch.setattr(driver, "memory_bus_width", lambda i: asked.append(i) or 5120)
+    monkeypatch.setattr(LT, "device_name",
+                        lambda i: asked.append(i) or "NVIDIA H100 80GB HBM3")
     monkeypatch.setattr(LT, "_by_device", {})
     assert LT.for_device(3) is LT.FIVE_STACKS
     assert LT.for_device(3) is LT.FIVE_STACKS
     assert asked == [3]
+
+
+def test_the_default_is_the_h200s():
+    # Unmeasured cards take the tuning whose kernels the benchmark table's
+    # defaults were built for (the H200's).
+    assert LT.DEFAULT is LT.SIX_STACKS
 
 
 def test_plain_transposes_load_by_the_threads_on_five_stacks():

@@ -1,19 +1,25 @@
 """Per-GPU defaults of the permute kernels, where cards rank forms differently.
 
 The H100 and the H200 (both 132 SMs, sm_90a) order some kernel forms of the
-same plan differently in the benchmark's interleaved rounds (docs/NOTES.md,
-"Defaults by memory"): on the H100 the threads' loads lead the plain 2-byte
-transposes (on the H200 they were 3.5-5.1% slower), the input's tile order
+same plan differently in the benchmark's interleaved rounds
+(docs/decisions.md, "Layout: defaults by memory"): on the H100 the threads'
+loads lead the plain 2-byte transposes (on the H200 they were 3.5-5.1%
+slower), the input's tile order
 leads gathered transposes (by 2%; on the H200 the output's order led), and
 one CTA of four stages leads the boxes kernel (on the H200 two of three).
-The two differ in their memory: five HBM3 stacks (a 5120-bit bus) against
-six of HBM3e (6144 bits). So a device takes its choices by its memory bus
-width: 5120 bits the H100's, anything else the H200's.
+A device takes the tuning measured on its product: the driver's device
+name names the H100 or the H200 (a word of its own, so the GH200 is
+neither); any other card, not measured, takes DEFAULT. The name, unlike a
+memory property such as the bus width (reported as 6016 bits by an H200
+whose stacks add to 6144), is what the measurements were made on.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from ...runtime.driver import device_name
 
 
 @dataclass(frozen=True)
@@ -28,19 +34,23 @@ SIX_STACKS = Tuning("six-stack", thread_loads=False, gathered_input_order=False,
 FIVE_STACKS = Tuning("five-stack", thread_loads=True, gathered_input_order=True, boxes=(1, 4))
 TUNINGS = (SIX_STACKS, FIVE_STACKS)
 DEFAULT = SIX_STACKS
-FIVE_STACK_BUS_BITS = 5120
+# (pattern of the driver's device name, tuning): the cards measured.
+MEASURED = ((re.compile(r"\bH100\b"), FIVE_STACKS), (re.compile(r"\bH200\b"), SIX_STACKS))
 
 _by_device: dict = {}
 
 
-def for_bus_width(bits: int) -> Tuning:
-    return FIVE_STACKS if bits == FIVE_STACK_BUS_BITS else SIX_STACKS
+def for_name(name: str) -> Tuning:
+    """The tuning of a card by its product name; DEFAULT for cards not measured."""
+    for pattern, tuning in MEASURED:
+        if pattern.search(name):
+            return tuning
+    return DEFAULT
 
 
 def for_device(device) -> Tuning:
-    """The tuning of a torch device (or device index), by its memory bus width."""
+    """The tuning of a torch device (or device index), by its product name."""
     index = device if isinstance(device, int) else (device.index or 0)
     if index not in _by_device:
-        from ...runtime.driver import memory_bus_width
-        _by_device[index] = for_bus_width(memory_bus_width(index))
+        _by_device[index] = for_name(device_name(index))
     return _by_device[index]
