@@ -1,5 +1,5 @@
 """Grouped copy: one launch for a group of ragged bf16 tensors against its
-peers, all measured in this run (docs/device-tensor-maps.md, docs/NOTES.md).
+peers, all measured in this run (docs/device-tensor-maps.md, docs/performance.md).
 
 Groups: 256 tensors of about 64 x 512 (rows 48..80, cols 448..576) and 256
 of about 1024 x 512 (rows 960..1088), fresh random bits, each peer's output

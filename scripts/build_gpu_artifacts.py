@@ -1,7 +1,7 @@
 """Builds every GPU test kernel into a folder of artifacts (cubin + manifest).
 
 Run where MLIR is installed; carry the folder to the GPU machine and run
-`pytest test/gpu` there (see docs/NOTES.md).
+`pytest test/gpu` there (see docs/performance.md, "GPU test results").
 """
 
 import argparse
@@ -167,7 +167,7 @@ def build_bench_kernels(folder: Path, arch: str, compiler) -> None:
 # test/gpu/test_debug_mode.py: the planted-fault kernels
 # (tile_mlir.testing.debug_kernels), the contract's example, two of the
 # pipelined bench copies (no false alarm on ring barriers) and, for the
-# cost in docs/NOTES.md (bench/debug_cost.py), one 2 GiB copy in both forms.
+# cost in docs/performance.md (bench/debug_cost.py), one 2 GiB copy in both forms.
 DEBUG_COPIES = [  # (kind, rows, cols, box, stages, grid, store_lag)
     ("dynamic_copy", 1024, 2048, (64, 128), 4, 8, 1),
     ("ws_copy", 1024, 2048, (64, 128), 4, 8, 2),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What one device call runs (see docs/NOTES.md): the GPU suite, the
+# What one device call runs (see docs/performance.md): the GPU suite, the
 # differential run, the benchmarks and sanitizer passes; logs go to $OUT.
 set -u
 export PYTHONPATH=build/python_packages TILE_GPU_ARTIFACTS=.artifacts

@@ -1,10 +1,11 @@
 """The numpy emulator (tile_mlir.emulator) against hand-computed bytes.
 
 Every expected value here is written out or derived by hand from the
-contract and the H200 measurements (docs/NOTES.md), never produced by the
-emulator itself. Swizzle rule used for the hand computations: the 16-byte
-chunk index (address bits 4..6) is XORed with address bits 7..9 (128B),
-7..8 (64B) or 7 (32B).
+contract and the H200 measurements (docs/decisions.md, "Contract: measured
+behaviour that became rules"), never produced by the emulator itself.
+Swizzle rule used for the hand computations: the 16-byte chunk index
+(address bits 4..6) is XORed with address bits 7..9 (128B), 7..8 (64B) or
+7 (32B).
 """
 
 import subprocess

@@ -12,9 +12,10 @@ docs, never read back from explain's output:
     pattern at its absolute line (docs/tensor-map-spec.md);
   * a swizzled row shorter than the span is padded to it; packed fp4 puts
     sixteen nibbles in the low 8 bytes of each 16-byte block
-    (docs/NOTES.md, Decisions);
+    (docs/decisions.md, "Contract: choices");
   * loads fill out-of-bounds elements (NaN request: the 16-bit 0x7FF7
-    repeated, NOTES), stores drop them.
+    repeated, docs/decisions.md, "Contract: measured behaviour that
+    became rules"), stores drop them.
 """
 
 import os

@@ -1,7 +1,7 @@
 """Per-GPU defaults of the permute kernels (kernels/layout/tuning.py): which
 card takes which tuning, and what each tuning makes the default kernel of
 the benchmark's plans (the choices docs/decisions.md "Layout: defaults by
-memory" measured)."""
+card" measured)."""
 
 import pytest
 

@@ -64,9 +64,9 @@ def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
     completing `tile.tma_copy` loads are statically known in a phase, checks
     that the two are equal, and fails with `[barrier-tx-mismatch]` on the
     expect_tx otherwise (naming the barrier, the expected and the delivered
-    bytes). Where the IR does not fix them it says nothing: docs/NOTES.md
-    ("Static barrier accounting") gives the scope. `tile-lower-tma` runs the
-    same check first; this pass runs it alone.
+    bytes). Where the IR does not fix them it says nothing: docs/decisions.md
+    ("Shared memory: static barrier accounting") gives the scope.
+    `tile-lower-tma` runs the same check first; this pass runs it alone.
   }];
 }
 

@@ -2,9 +2,9 @@
 
 It produces the bytes the copy engine writes (loads into a shared-memory
 byte buffer) and the global arrays stores and reductions leave, following
-the tile contract and what was measured on the H200 (docs/NOTES.md,
-"Measured behaviour that became rules"). Needs only numpy: no MLIR,
-nothing compiled.
+the tile contract and what was measured on the H200 (docs/decisions.md,
+"Contract: measured behaviour that became rules"). Needs only numpy: no
+MLIR, nothing compiled.
 
 Conventions: box/coords/element_strides are outer-to-inner; formats are the
 dialect's names; `shared` is a 1-D np.uint8 buffer whose base stands for a

@@ -91,8 +91,9 @@ bool isTransactionBytesComputable(TmaCopyOp copy);
 /// Static barrier accounting over every kernel under `root`: in each mbarrier
 /// phase whose expect_tx bytes and completing copies are statically known,
 /// the two are equal ([barrier-tx-mismatch], emitted on the expect_tx).
-/// Where the IR does not fix them it says nothing; docs/NOTES.md ("Static
-/// barrier accounting") states the scope. Requires verified copies.
+/// Where the IR does not fix them it says nothing; docs/decisions.md
+/// ("Shared memory: static barrier accounting") states the scope. Requires
+/// verified copies.
 LogicalResult checkBarrierAccounting(Operation *root);
 
 } // namespace mlir::tile

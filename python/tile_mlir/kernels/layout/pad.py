@@ -90,7 +90,8 @@ BUILD_PAD_ROWS = "tile_mlir.kernels.layout.builders.pad:build_pad_rows"
 BUILD_PAD_SIMT = "tile_mlir.kernels.layout.builders.pad:build_pad_simt"
 BUILD_PAD_VECTORS = "tile_mlir.kernels.layout.builders.pad_vectors:build_pad_vectors"
 # One vector a thread: on the H100 the smaller a CTA's run of B, the faster
-# (one 0.5% above two, two 0.2% above four; docs/NOTES.md, "The vector pad").
+# (one 0.5% above two, two 0.2% above four; docs/decisions.md, "Layout:
+# aligned pads and the vector pad").
 VECTOR_KERNEL = {"threads": 256, "slots": 1}
 
 SIMT_GRID = 1056

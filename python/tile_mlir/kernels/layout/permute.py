@@ -134,12 +134,12 @@ def one_tile_form(canonical, params, tuning=DEFAULT_TUNING) -> dict | None:
     """The one-tile-a-CTA form of a 2-byte transposing kernel (the block
     scheduler hands out the tiles; one stage), 512 threads for ldmatrix
     tiles: on the H200 as fast as the persistent kernel or up to 1% faster
-    on every bf16 transposing row of the benchmark (docs/NOTES.md,
-    "One tile a CTA as the default"). Where the tuning says so, the threads
-    load ldmatrix tiles, and gathered tiles are walked in the input's order
-    by 512 threads. None for other element sizes (not measured), where the
-    threads cannot share the tile, or where the tiles pass a launch grid's
-    reach."""
+    on every bf16 transposing row of the benchmark (docs/decisions.md,
+    "Layout: one tile a CTA for 2-byte transposes"). Where the tuning says
+    so, the threads load ldmatrix tiles, and gathered tiles are walked in
+    the input's order by 512 threads. None for other element sizes (not
+    measured), where the threads cannot share the tile, or where the tiles
+    pass a launch grid's reach."""
     if params["elem"] != 2:
         return None
     one = {**params, "grid": 0, "stages": 1}
@@ -319,7 +319,8 @@ def permuted_store_variants(plan, params) -> list:
     box), the rest spread over the output's second-innermost axis k and the
     input's second-innermost axis j, so that both the loads and the stores
     move runs longer than one row. A benchmark variant: the H200 measured
-    it no faster than the plain boxes (docs/NOTES.md)."""
+    it no faster than the plain boxes (docs/decisions.md, "Layout: permute
+    boxes")."""
     c = plan.canonical
     elem, r, n = params["elem"], c.rank, c.shape[-1]
     split = _splits_rows(c)

@@ -2,11 +2,11 @@
 
 The H100 and the H200 (both 132 SMs, sm_90a) order some kernel forms of the
 same plan differently in the benchmark's interleaved rounds
-(docs/decisions.md, "Layout: defaults by memory"): on the H100 the threads'
+(docs/decisions.md, "Layout: defaults by card"): on the H100 the threads'
 loads lead the plain 2-byte transposes (on the H200 they were 3.5-5.1%
-slower), the input's tile order
-leads gathered transposes (by 2%; on the H200 the output's order led), and
-one CTA of four stages leads the boxes kernel (on the H200 two of three).
+slower), the input's tile order leads gathered transposes (by 2%; on the
+H200 the output's order led), and one CTA of four stages leads the boxes
+kernel (on the H200 two of three).
 A device takes the tuning measured on its product: the driver's device
 name names the H100 or the H200 (a word of its own, so the GH200 is
 neither); any other card, not measured, takes DEFAULT. The name, unlike a

@@ -8,8 +8,8 @@ copy moves them.
 Why a kernel of its own: B's rows need not be a width the copy engine's
 boxes move well. F.pad (0, 8) widens 512-byte rows to 528; there the
 engine's boxes (272-byte box rows, the column fill) ran at 0.93 of torch
-copy_ on the H100 and these vectors at 0.98 (docs/NOTES.md, "The vector
-pad").
+copy_ on the H100 and these vectors at 0.98 (docs/decisions.md, "Layout:
+aligned pads and the vector pad").
 
 A tile is `threads * slots` consecutive vectors of B; thread `tid` moves
 vectors tid + s * threads of it (consecutive lanes, consecutive vectors).

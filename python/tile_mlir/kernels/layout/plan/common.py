@@ -298,7 +298,7 @@ def split_long_axes(c: Canonical) -> Canonical | None:
 # rows fill (at least the shortest) and SIMT_TILE_BYTES allow; other SIMT
 # plans copy one element per thread. On the H200 256 x 64 ran the fastest
 # of twelve tile shapes and thread counts on bench/unaligned_permute.py
-# (docs/NOTES.md).
+# (docs/decisions.md, "Layout: unaligned transposes").
 SIMT_TILES = (256, 128, 64)
 SIMT_TILE_L = 64
 SIMT_TILE_MIN = 32
@@ -759,7 +759,7 @@ def fitted_boxes(elem: int, d_inner: int, need: int) -> tuple | None:
 # The pad rows kernel's stage: about 24 KB of rows, two stages, three CTAs
 # an SM, the tiles of one height chosen at run time. The H200 measured it
 # against the earlier 32-row (17 KB) stages of three in interleaved rounds:
-# 3.85 against 3.71 TB/s (docs/NOTES.md).
+# 3.85 against 3.71 TB/s (docs/decisions.md, "Layout: pad tile heights").
 PAD_ROWS_STAGE = 24576
 
 
@@ -800,7 +800,7 @@ def even_box_width(width: int, out_inner: int, v: int) -> int:
     multiple of v, so no wider): 264 columns as 2 tiles of 136, not 256
     and a sliver of 8, whose tile costs nearly a whole one (the H200 moved
     0.72 of copy_ against 0.88 on F.pad (0, 8) of 256-column rows,
-    docs/NOTES.md)."""
+    docs/decisions.md, "Layout: aligned pads and the vector pad")."""
     n = -(-out_inner // width)
     return -(-(-(-out_inner // n)) // v) * v
 
