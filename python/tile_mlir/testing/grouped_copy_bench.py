@@ -4,7 +4,7 @@ its variants of the bf16 kernel, and the compile-cache recipes it runs
 
 from __future__ import annotations
 
-from ..kernels.grouped_copy.kernel import cache_recipes, recipe_params
+from ..kernels.grouped.kernel import cache_recipes, recipe_params
 
 # The benchmark's groups (bench/grouped_copy.py): (tensors, rows, cols)
 # about which the shapes vary, and the one-tensor copy of the same bytes it
@@ -44,7 +44,7 @@ def bench_reference(name: str) -> dict:
 def bench_recipes() -> list:
     """The benchmark's kernels (bench/grouped_copy.py): the grouped copy and
     the one-tensor copy of each group's bytes."""
-    name = "tile_mlir.kernels.grouped_copy.kernel:build_grouped_copy"
+    name = "tile_mlir.kernels.grouped.kernel:build_grouped_copy"
     recipes = cache_recipes()
     for box, stages, lag, _ in BENCH_VARIANTS.values():
         entry = (name, recipe_params("bfloat16", box, stages, lag), {"debug": False})

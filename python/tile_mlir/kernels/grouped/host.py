@@ -39,7 +39,7 @@ BUILDER = "tile_mlir.kernels.grouped.kernel:build_grouped_copy"
 # The kernel's dtype per element size: the copy moves bits, so one kernel
 # serves every dtype of a size (its format never converts).
 KERNEL_DTYPES = {1: "uint8", 2: "bfloat16", 4: "float32", 8: "uint64"}
-TABLE_COLUMNS, CTA_COLUMNS, SLOT_BYTES = 9, 4, 256  # kernels/grouped_copy.py
+TABLE_COLUMNS, CTA_COLUMNS, SLOT_BYTES = 9, 4, 256  # kernels/grouped/kernel.py
 GRANULE = 16  # a TMA store writes whole 16-byte chunks of a row
 MAX_EXTENT = (1 << 31) - 1
 
@@ -50,7 +50,7 @@ def default_box(elem_bytes: int) -> tuple[int, int]:
 
 
 def recipe_params(dtype: str, box=None, stages: int = 4, store_lag: int = 1) -> dict:
-    """The compile-cache recipe (kernels/grouped_copy.recipe_params)."""
+    """The compile-cache recipe (kernels/grouped/kernel.py, recipe_params)."""
     size = {v: k for k, v in KERNEL_DTYPES.items()}[dtype]
     params = {"dtype": dtype, "box": list(box or default_box(size)), "stages": stages}
     if store_lag != 1:  # the default's key stays what it was

@@ -90,6 +90,145 @@ def _i32(x) -> ir.Value:
     return arith.trunci(ir.IntegerType.get_signless(32), K.Expr.of(x))
 
 
+class _GroupedKernel:
+    """The kernel body's state and steps, traced in this order by `run`:
+    the buffers, the maps of this CTA's tensors (every lane derives one at a
+    time), then thread 0's pipeline of loads and stores over its tiles."""
+
+    def __init__(self, dtype: str, box, stages: int, store_lag: int, args) -> None:
+        self.dtype, self.box, self.stages, self.store_lag = dtype, box, stages, store_lag
+        self.Tmpl, self.Table, self.Ctas, self.Work = args
+        self.br, self.bc = box
+        lay = shared_layout(box, stages, dtype)
+        self.tid = K.thread_id()
+        self.block = K.block_id()
+        self.bufs = [K.dynamic_shared(box, dtype, s * lay["stage_bytes"])
+                     for s in range(stages)]
+        # The stages as signless integers of the element size (the tail's
+        # element stores move bits).
+        self.words = [K.dynamic_shared(box, f"i{8 * ELEM_BYTES[dtype]}",
+                                       s * lay["stage_bytes"]) for s in range(stages)]
+        self.bars = K.dynamic_shared((stages,), "uint64", lay["bars"])
+        self.meta = K.dynamic_shared((stages, META_COLUMNS), "i64", lay["meta"])
+        self.cursor = K.dynamic_shared((CURSOR_ENTRIES,), "i64", lay["cursor"])
+        self.staging = K.dynamic_shared((THREADS, STAGING_BYTES), "uint8", lay["staging"])
+        self.work_base = arith.index_cast(
+            ir.IntegerType.get_signless(64),
+            memref.extract_aligned_pointer_as_index(self.Work.value))
+
+    def map_at(self, slot: K.Expr, side: int) -> ir.Value:
+        """The global pointer to slot `slot`'s map (0 source, 1 destination)."""
+        offset = (slot * SLOT_BYTES + side * 128).value
+        return llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"),
+                             arith.addi(self.work_base, offset))
+
+    def run(self) -> None:
+        Ctas, Table = self.Ctas, self.Table
+        self.tile_begin, tile_end = Ctas[self.block, 0], Ctas[self.block, 1]
+        first_tensor, last_tensor = Ctas[self.block, 2], Ctas[self.block, 3]
+        self.b64 = _i64(self.block)
+        self.derive_maps(first_tensor, last_tensor)
+        count = _index(tile_end - self.tile_begin)
+        with K.if_(self.tid == 0):
+            with K.if_(count > 0):
+                start = _index(first_tensor)
+                cursor = self.cursor
+                cursor[0] = first_tensor
+                cursor[1] = Table[start, 6]
+                cursor[2] = Table[start + 1, 6]
+                cursor[3] = Table[start, 7]
+                cursor[4] = Table[start, 8]
+                cursor[5] = Table[start, 3]
+                store_lag_pipeline(self.bars, self.stages, count, self.store_lag,
+                                   self.load, lambda s, j: self.store(s))
+
+    def derive_maps(self, first_tensor, last_tensor) -> None:
+        """Every lane derives the maps of one of this CTA's tensors at a time."""
+        Table, tid = self.Table, self.tid
+        n_tensors = _index(last_tensor - first_tensor + 1)
+        for k in K.range_(tid, n_tensors, THREADS):
+            t = _index(first_tensor) + k
+            with K.if_(Table[t + 1, 6] > Table[t, 6]):  # it has tiles
+                slot = _i64(t) + self.b64
+                rows = _i32(Table[t, 2])
+                # The destination ends at the store extent (at least 1: a
+                # map's extents are; a row under 16 bytes issues no store).
+                extent = arith.maxsi(_i32(Table[t, 8]),
+                                     arith.constant(ir.IntegerType.get_signless(32), 1))
+                stage = self.staging.ptr_to([tid, 0])
+                for side, inner in ((0, _i32(Table[t, 3])), (1, extent)):
+                    derive(self.Tmpl, self.map_at(slot, side), staging=stage,
+                           address=Table[t, side], dims=(rows, inner),
+                           strides=(Table[t, 4 + side],), box=self.box)
+        K.cta_sync()
+
+    def locate(self, j) -> tuple:
+        """(map slot, row, col, store extent, cols) of this CTA's tile j;
+        moves the cursor (tiles are located in increasing order)."""
+        Table, cursor = self.Table, self.cursor
+        g = self.tile_begin + _i64(j)
+        ty = ir.IntegerType.get_signless(64)
+
+        def next_tensor(v):
+            following = _index(K.Expr(v[0]) + 1)
+            return [(K.Expr(v[0]) + 1).value, v[2],
+                    Table[_index(K.Expr(v[0]) + 2), 6].value,
+                    Table[following, 7].value, Table[following, 8].value,
+                    Table[following, 3].value]
+
+        values = K.while_carried(
+            [ty] * CURSOR_ENTRIES, [cursor[i].value for i in range(CURSOR_ENTRIES)],
+            lambda v: arith.cmpi(arith.CmpIPredicate.sle, v[2], g.value),
+            next_tensor)
+        for i, value in enumerate(values):
+            cursor[i] = value
+        t, first, _, per_row, extent, cols = values
+        within = g - K.Expr(first)
+        row = within // K.Expr(per_row)
+        col = within - row * K.Expr(per_row)
+        return (K.Expr(t) + self.b64, row * self.br, col * self.bc, K.Expr(extent),
+                K.Expr(cols))
+
+    def load(self, s: int, j, site: str) -> None:
+        slot, row, col, extent, cols = self.locate(j)
+        meta = self.meta
+        meta[s, 0], meta[s, 1], meta[s, 2] = slot, row, col
+        meta[s, 3], meta[s, 4] = extent, cols
+        bar = self.bars.ptr_to([s])
+        tag = f"{site}{s}"
+        K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
+        tma.apply(load_opcode(), self.bufs[s], self.map_at(slot, 0), box=self.box,
+                  coords=(_i32(row), _i32(col)), mbar=bar, tag=tag)
+
+    def store(self, s: int) -> None:
+        meta = self.meta
+        slot, row, col = meta[s, 0], meta[s, 1], meta[s, 2]
+        extent, cols = meta[s, 3], meta[s, 4]
+        with K.if_(col < extent):
+            tma.apply(store_opcode(), self.map_at(slot, 1), self.bufs[s], box=self.box,
+                      coords=(_i32(row), _i32(col)))
+        # The row ends inside a 16-byte chunk within this tile.
+        with K.if_(extent < cols):
+            with K.if_(extent < col + self.bc):
+                self.store_tail(s, slot - self.b64, row, col, extent, cols)
+
+    def store_tail(self, s: int, t, row, col, extent, cols) -> None:
+        """Columns [extent, cols) of the tile's rows, one element at a
+        time from the stage (read here, before its refill is issued)."""
+        ti = _index(t)
+        dst, rows, pitch = self.Table[ti, 1], self.Table[ti, 2], self.Table[ti, 5]
+        height = rows - row
+        height = K.Expr(arith.minsi(height.value, K.Expr.of(self.br, height)))
+        for r in K.range_(0, _index(height)):
+            line = dst + (row + _i64(r)) * pitch
+            for c in K.range_(_index(extent - col), _index(cols - col)):
+                address = line + (col + _i64(c)) * ELEM_BYTES[self.dtype]
+                pointer = llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"), address.value)
+                llvm.store(self.words[s][r, c].value, pointer)
+        # Generic reads of the stage before the copy engine rewrites it.
+        K.fence_proxy_async_shared_cta()
+
+
 def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
                        store_lag: int = 1, grid: int = 132,
                        name: str = "grouped_copy") -> K.KernelDef:
@@ -97,128 +236,9 @@ def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
     box = tuple(box) if box is not None else default_box(dtype)
     if not 1 <= store_lag < stages:
         raise ValueError("store_lag must be in 1..stages-1")
-    br, bc = box
-    lay = shared_layout(box, stages, dtype)
-    i64 = ir.IntegerType.get_signless
 
     def body(Tmpl, Table, Ctas, Work):
-        tid = K.thread_id()
-        block = K.block_id()
-        bufs = [K.dynamic_shared((br, bc), dtype, s * lay["stage_bytes"])
-                for s in range(stages)]
-        # The stages as signless integers of the element size (the tail's
-        # element stores move bits).
-        words = [K.dynamic_shared((br, bc), f"i{8 * ELEM_BYTES[dtype]}", s * lay["stage_bytes"])
-                 for s in range(stages)]
-        bars = K.dynamic_shared((stages,), "uint64", lay["bars"])
-        meta = K.dynamic_shared((stages, META_COLUMNS), "i64", lay["meta"])
-        cursor = K.dynamic_shared((CURSOR_ENTRIES,), "i64", lay["cursor"])
-        staging = K.dynamic_shared((THREADS, STAGING_BYTES), "uint8", lay["staging"])
-        work_base = arith.index_cast(
-            i64(64), memref.extract_aligned_pointer_as_index(Work.value))
-
-        def map_at(slot: K.Expr, side: int) -> ir.Value:
-            """The global pointer to slot `slot`'s map (0 source, 1 destination)."""
-            offset = (slot * SLOT_BYTES + side * 128).value
-            return llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"),
-                                 arith.addi(work_base, offset))
-
-        tile_begin, tile_end = Ctas[block, 0], Ctas[block, 1]
-        first_tensor, last_tensor = Ctas[block, 2], Ctas[block, 3]
-        b64 = _i64(block)
-
-        # Every lane derives the maps of one of this CTA's tensors at a time.
-        n_tensors = _index(last_tensor - first_tensor + 1)
-        for k in K.range_(tid, n_tensors, THREADS):
-            t = _index(first_tensor) + k
-            with K.if_(Table[t + 1, 6] > Table[t, 6]):  # it has tiles
-                slot = _i64(t) + b64
-                rows = _i32(Table[t, 2])
-                # The destination ends at the store extent (at least 1: a
-                # map's extents are; a row under 16 bytes issues no store).
-                extent = arith.maxsi(_i32(Table[t, 8]), arith.constant(i64(32), 1))
-                stage = staging.ptr_to([tid, 0])
-                for side, inner in ((0, _i32(Table[t, 3])), (1, extent)):
-                    derive(Tmpl, map_at(slot, side), staging=stage,
-                           address=Table[t, side], dims=(rows, inner),
-                           strides=(Table[t, 4 + side],), box=box)
-        K.cta_sync()
-
-        count = _index(tile_end - tile_begin)
-
-        def locate(j) -> tuple:
-            """(map slot, row, col) of this CTA's tile j; moves the cursor
-            (tiles are located in increasing order)."""
-            g = tile_begin + _i64(j)
-            ty = i64(64)
-
-            def next_tensor(v):
-                following = _index(K.Expr(v[0]) + 1)
-                return [(K.Expr(v[0]) + 1).value, v[2],
-                        Table[_index(K.Expr(v[0]) + 2), 6].value,
-                        Table[following, 7].value, Table[following, 8].value,
-                        Table[following, 3].value]
-
-            values = K.while_carried(
-                [ty] * CURSOR_ENTRIES, [cursor[i].value for i in range(CURSOR_ENTRIES)],
-                lambda v: arith.cmpi(arith.CmpIPredicate.sle, v[2], g.value),
-                next_tensor)
-            for i, value in enumerate(values):
-                cursor[i] = value
-            t, first, _, per_row, extent, cols = values
-            within = g - K.Expr(first)
-            row = within // K.Expr(per_row)
-            col = within - row * K.Expr(per_row)
-            return (K.Expr(t) + b64, row * br, col * bc, K.Expr(extent), K.Expr(cols))
-
-        def load(s: int, j, site: str) -> None:
-            slot, row, col, extent, cols = locate(j)
-            meta[s, 0], meta[s, 1], meta[s, 2] = slot, row, col
-            meta[s, 3], meta[s, 4] = extent, cols
-            bar = bars.ptr_to([s])
-            tag = f"{site}{s}"
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes(tag))
-            tma.apply(load_opcode(), bufs[s], map_at(slot, 0), box=box,
-                      coords=(_i32(row), _i32(col)), mbar=bar, tag=tag)
-
-        def store(s: int) -> None:
-            slot, row, col = meta[s, 0], meta[s, 1], meta[s, 2]
-            extent, cols = meta[s, 3], meta[s, 4]
-            with K.if_(col < extent):
-                tma.apply(store_opcode(), map_at(slot, 1), bufs[s], box=box,
-                          coords=(_i32(row), _i32(col)))
-            # The row ends inside a 16-byte chunk within this tile.
-            with K.if_(extent < cols):
-                with K.if_(extent < col + bc):
-                    store_tail(s, slot - b64, row, col, extent, cols)
-
-        def store_tail(s: int, t, row, col, extent, cols) -> None:
-            """Columns [extent, cols) of the tile's rows, one element at a
-            time from the stage (read here, before its refill is issued)."""
-            ti = _index(t)
-            dst, rows, pitch = Table[ti, 1], Table[ti, 2], Table[ti, 5]
-            height = rows - row
-            height = K.Expr(arith.minsi(height.value, K.Expr.of(br, height)))
-            for r in K.range_(0, _index(height)):
-                line = dst + (row + _i64(r)) * pitch
-                for c in K.range_(_index(extent - col), _index(cols - col)):
-                    address = line + (col + _i64(c)) * ELEM_BYTES[dtype]
-                    pointer = llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"), address.value)
-                    llvm.store(words[s][r, c].value, pointer)
-            # Generic reads of the stage before the copy engine rewrites it.
-            K.fence_proxy_async_shared_cta()
-
-        with K.if_(tid == 0):
-            with K.if_(count > 0):
-                start = _index(first_tensor)
-                cursor[0] = first_tensor
-                cursor[1] = Table[start, 6]
-                cursor[2] = Table[start + 1, 6]
-                cursor[3] = Table[start, 7]
-                cursor[4] = Table[start, 8]
-                cursor[5] = Table[start, 3]
-                store_lag_pipeline(bars, stages, count, store_lag, load,
-                                   lambda s, j: store(s))
+        _GroupedKernel(dtype, box, stages, store_lag, (Tmpl, Table, Ctas, Work)).run()
 
     params = [("Tmpl", K.Tensor(box, dtype)),
               ("Table", K.Tensor((None, TABLE_COLUMNS), "i64")),
