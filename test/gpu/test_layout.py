@@ -33,7 +33,7 @@ from tile_mlir.testing.layout_cases import (BEYOND_RANK_PADS,  # noqa: E402
                                             WIDE_VIEW_DIMS, WIDE_VIEW_PAD,
                                             PERMUTE_VIEWS, pad_test_cases, permute_test_cases,
                                             unfold_test_cases)
-from tile_mlir.kernels.layout.plan.common import ENGINE_NAN  # noqa: E402
+from tile_mlir.kernels.layout.plan.pad import ENGINE_NAN  # noqa: E402
 from tile_mlir.kernels.layout.tuning import TUNINGS, for_device  # noqa: E402
 
 from torch_bits import DTYPES, INTS, bits, random_bits  # noqa: E402

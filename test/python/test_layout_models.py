@@ -13,14 +13,15 @@ from tile_mlir.errors import TileUsageError
 from tile_mlir.kernels.layout.call import (FLAT_LAUNCH, _converter, as_tensor, flat_boxes_fit,
                                            flat_row_conditions)
 from tile_mlir.testing.layout_cases import THREAD_LOAD_VIEWS
-from tile_mlir.kernels.layout.plan.common import channels_last_like
+from tile_mlir.kernels.layout.plan.pad import channels_last_like
 from tile_mlir.kernels.layout.model import (model_pad_boxes, model_pad_rows,
                                             model_pad_vectors, model_permute,
                                             model_permute_vectors,
                                             model_unfold_nchw, model_unfold_nhwc,
                                             model_unfold_taps)
-from tile_mlir.kernels.layout.plan.common import (ENGINE_NAN, contiguous_strides, plan_pad,
-                                           plan_unfold, unfold_spec)
+from tile_mlir.kernels.layout.plan.common import contiguous_strides
+from tile_mlir.kernels.layout.plan.pad import ENGINE_NAN, plan_pad
+from tile_mlir.kernels.layout.plan.unfold import plan_unfold, unfold_spec
 from tile_mlir.kernels.layout.builders.pad_vectors import VectorPadGeometry
 from tile_mlir.kernels.layout.builders.permute_vectors import VectorPermuteGeometry
 from tile_mlir.kernels.layout.permute import plan_for, thread_load_forms
@@ -195,7 +196,7 @@ def test_a_tile_order_must_be_a_permutation_of_the_axes():
 def test_gathered_tiles_equal_numpy(deeper):
     # Tiles that gather the output's innermost axes whole: the two of the
     # fewest that make a swizzle row, and one more (the default).
-    from tile_mlir.kernels.layout.plan.common import plan_permute
+    from tile_mlir.kernels.layout.plan.permute import plan_permute
     shape, dims = (8, 8, 4, 4, 64), (4, 3, 2, 1, 0)
     plan = plan_permute(shape, contiguous_strides(shape), dims, 2, deeper=deeper)
     assert (plan.params["gather"], plan.params["tile"]) == \

@@ -1,4 +1,4 @@
-"""Planning of the layout ops (tile_mlir.kernels.layout.plan.common): canonical
+"""Planning of the layout ops (tile_mlir.kernels.layout.plan): canonical
 forms, which kernel runs, its static parameters, and the named errors of
 bad arguments. Plain Python: no GPU, no MLIR needed by the code under test."""
 
@@ -9,6 +9,9 @@ import pytest
 
 from tile_mlir.errors import TileUsageError
 from tile_mlir.kernels.layout.plan import common as P
+from tile_mlir.kernels.layout.plan import pad as PD
+from tile_mlir.kernels.layout.plan import permute as PP
+from tile_mlir.kernels.layout.plan import unfold as PU
 from tile_mlir.testing.layout_cases import PERMUTE_BENCH
 
 
@@ -26,32 +29,32 @@ def dense(shape):
     ((3, 4, 5), (0, 1, 2), (60,), (0,)),                # the identity: one run
 ])
 def test_canonical_permutation(shape, dims, canon, perm):
-    c = P.canonical_permutation(shape, dense(shape), dims)
+    c = PP.canonical_permutation(shape, dense(shape), dims)
     assert (c.shape, c.perm) == (canon, perm)
 
 
 def test_a_permuted_view_is_read_in_memory_order():
     # x = y.permute(1, 0, 2) of a dense y (4, 6, 8): x.permute(1, 0, 2) is y.
-    c = P.canonical_permutation((6, 4, 8), (8, 48, 1), (1, 0, 2))
+    c = PP.canonical_permutation((6, 4, 8), (8, 48, 1), (1, 0, 2))
     assert (c.shape, c.strides, c.perm) == ((192,), (1,), (0,))
     # x.permute(2, 0, 1) of the same view: y's axes (4, 6, 8) to (8, 6, 4).
-    c = P.canonical_permutation((6, 4, 8), (8, 48, 1), (2, 0, 1))
+    c = PP.canonical_permutation((6, 4, 8), (8, 48, 1), (2, 0, 1))
     assert c.shape == (4, 6, 8) and c.perm == (2, 1, 0)
 
 
 def test_plans_of_the_benchmark_table():
-    kinds = [P.plan_permute(s, dense(s), d, 2).kind for s, d in PERMUTE_BENCH]
+    kinds = [PP.plan_permute(s, dense(s), d, 2).kind for s, d in PERMUTE_BENCH]
     assert kinds == ["transpose", "boxes", "transpose", "transpose", "transpose",
                      "boxes", "transpose", "transpose"]
     # (8, 8, 16, 1024, 1024) by (4, 3, 2, 1, 0): the output's rows are 8
     # elements; the two innermost output axes make a 64-row tile, and one
     # more (two of axis 2) 128 rows: the output seen as (1024, 1024, 1024),
     # split by the 64-element span.
-    plan = P.plan_permute((8, 8, 16, 1024, 1024), dense((8, 8, 16, 1024, 1024)),
+    plan = PP.plan_permute((8, 8, 16, 1024, 1024), dense((8, 8, 16, 1024, 1024)),
                           (4, 3, 2, 1, 0), 2)
     assert plan.params["gather"] == (8, 8) and plan.params["tile"] == (2, 128)
     assert plan.out_view[0] == (1024, 1024, 16, 64) and plan.params["wide_out"]
-    fewest = P.plan_permute((8, 8, 16, 1024, 1024), dense((8, 8, 16, 1024, 1024)),
+    fewest = PP.plan_permute((8, 8, 16, 1024, 1024), dense((8, 8, 16, 1024, 1024)),
                             (4, 3, 2, 1, 0), 2, deeper=False)
     assert fewest.params["gather"] == (8,) and fewest.params["tile"] == (8, 128)
 
@@ -59,7 +62,7 @@ def test_plans_of_the_benchmark_table():
 def test_transpose_tiles_fit_the_dims():
     for elem in (1, 2, 4, 8):
         for shape in ((16 // elem * 2, 4096), (4096, 48 // elem * 4), (300, 300)):
-            plan = P.plan_permute(shape, dense(shape), (1, 0), elem)
+            plan = PP.plan_permute(shape, dense(shape), (1, 0), elem)
             if plan.kind != "transpose":
                 continue
             t_k, t_l = plan.params["tile"]
@@ -69,14 +72,14 @@ def test_transpose_tiles_fit_the_dims():
 
 
 def test_unaligned_strides_use_the_simt_kernel():
-    assert P.plan_permute((37, 70), dense((37, 70)), (1, 0), 2).kind == "simt"
-    assert P.plan_permute((5, 130, 96), dense((5, 130, 96)), (0, 2, 1), 2).kind == "simt"
-    assert P.plan_permute((40, 64), dense((40, 64)), (1, 0), 2).kind == "transpose"
+    assert PP.plan_permute((37, 70), dense((37, 70)), (1, 0), 2).kind == "simt"
+    assert PP.plan_permute((5, 130, 96), dense((5, 130, 96)), (0, 2, 1), 2).kind == "simt"
+    assert PP.plan_permute((40, 64), dense((40, 64)), (1, 0), 2).kind == "transpose"
 
 
 def test_boxes_keep_the_order_of_their_axes():
     for s, d in PERMUTE_BENCH:
-        plan = P.plan_permute(s, dense(s), d, 2)
+        plan = PP.plan_permute(s, dense(s), d, 2)
         if plan.kind != "boxes":
             continue
         big = [a for a, b in enumerate(plan.params["box"]) if b > 1]
@@ -91,7 +94,7 @@ def test_boxes_keep_the_order_of_their_axes():
                                        (5, "layout-permutation")])
 def test_bad_dims_are_named(dims, rule):
     with pytest.raises(TileUsageError) as err:
-        P.plan_permute((2, 3, 4), dense((2, 3, 4)), dims, 2)
+        PP.plan_permute((2, 3, 4), dense((2, 3, 4)), dims, 2)
     assert err.value.rule == rule
 
 
@@ -114,7 +117,7 @@ def test_a_view_with_too_many_apart_axes_runs_contiguous():
     permute = importlib.import_module("tile_mlir.kernels.layout.permute")
     pad = importlib.import_module("tile_mlir.kernels.layout.pad")
     with pytest.raises(TileUsageError, match="layout-rank"):
-        P.plan_permute(*WIDE, (0, 1, 2, 3, 5, 4), 2)
+        PP.plan_permute(*WIDE, (0, 1, 2, 3, 5, 4), 2)
     plan, dense_first = permute.call_plan(*WIDE, (0, 1, 2, 3, 5, 4), 2)
     assert dense_first and plan.canonical.shape == (16, 2, 4)
     plan, dense_first = pad.call_plan(*WIDE, (1, 1), 2, "zero")
@@ -145,9 +148,9 @@ def test_more_axes_than_the_engine_addresses_run_on_the_threads():
 
 def test_channels_last_needs_a_channel_stride():
     # torch's rule: C's stride 0 (an expanded channel) is NCHW.
-    assert P.channels_last_like((2, 3, 4, 5), (60, 1, 15, 3))
-    assert not P.channels_last_like((2, 3, 4, 5), (20, 0, 5, 1))
-    assert not P.channels_last_like((2, 3, 4, 5, 6), (120, 0, 30, 6, 1))
+    assert PD.channels_last_like((2, 3, 4, 5), (60, 1, 15, 3))
+    assert not PD.channels_last_like((2, 3, 4, 5), (20, 0, 5, 1))
+    assert not PD.channels_last_like((2, 3, 4, 5, 6), (120, 0, 30, 6, 1))
 
 
 @pytest.mark.parametrize("spec", [np.array(0), np.int64(3), "01"])
@@ -156,7 +159,7 @@ def test_zero_d_arrays_are_not_sequences(spec):
         P.normalize_dims(spec, 2)
     assert err.value.rule == "layout-permutation"
     with pytest.raises(TileUsageError) as err:
-        P.normalize_pad(spec, 2)
+        PD.normalize_pad(spec, 2)
     assert err.value.rule == "pad-spec"
 
 
@@ -174,27 +177,27 @@ def test_crops_are_moved_in_the_views_memory_order():
 def test_too_many_axes_and_bad_elements_are_named():
     shape = (2, 3, 2, 3, 2, 3)
     with pytest.raises(TileUsageError) as err:
-        P.plan_permute(shape, dense(shape), (5, 4, 3, 2, 1, 0), 2)
+        PP.plan_permute(shape, dense(shape), (5, 4, 3, 2, 1, 0), 2)
     assert err.value.rule == "layout-rank"
     with pytest.raises(TileUsageError) as err:
-        P.plan_permute((4, 4), dense((4, 4)), (1, 0), 16)
+        PP.plan_permute((4, 4), dense((4, 4)), (1, 0), 16)
     assert err.value.rule == "layout-dtype"
 
 
 # -- pad ------------------------------------------------------------------
 
 def test_canonical_pad_merges_unpadded_axes():
-    c = P.canonical_pad((64, 256, 256, 256), dense((64, 256, 256, 256)), (1, 1, 1, 1))
+    c = PD.canonical_pad((64, 256, 256, 256), dense((64, 256, 256, 256)), (1, 1, 1, 1))
     assert (c.shape, c.lefts, c.rights) == ((16384, 256, 256), (0, 1, 1), (0, 1, 1))
     # H only: W merges into H, the pad scales by W.
-    c = P.canonical_pad((2, 3, 16, 32), dense((2, 3, 16, 32)), (0, 0, 1, 2))
+    c = PD.canonical_pad((2, 3, 16, 32), dense((2, 3, 16, 32)), (0, 0, 1, 2))
     assert (c.shape, c.lefts, c.rights) == ((6, 512), (0, 32), (0, 64))
     assert c.out_shape == (6, 608)
 
 
 def test_pad_paths():
     def kind(shape, pad, elem=2):
-        return P.plan_pad(shape, dense(shape), pad, elem, "zero").kind
+        return PD.plan_pad(shape, dense(shape), pad, elem, "zero").kind
     assert kind((64, 256, 256, 256), (1, 1, 1, 1)) == "rows"      # 258-element rows
     assert kind((4, 64, 64), (8, 8, 1, 1)) == "boxes"            # aligned shift
     assert kind((4, 64, 64), (0, 0, 1, 1)) == "boxes"            # rows of W
@@ -217,26 +220,26 @@ def test_pad_paths():
 ])
 def test_whole_vector_pads_take_the_vector_kernel(shape, pad, elem, vectors):
     strides = dense(shape[:-1] + (64,)) if shape[-1] == 60 else dense(shape)
-    plan = P.plan_pad(shape, strides, pad, elem, "zero")
+    plan = PD.plan_pad(shape, strides, pad, elem, "zero")
     assert plan.kind == "boxes" and plan.params["vectors"] == vectors
 
 
 @pytest.mark.parametrize("pad", [(1,), (1, 2, 3, 4, 5, 6, 7, 8), ("x", 1), 3])
 def test_bad_pads_are_named(pad):
     with pytest.raises(TileUsageError) as err:
-        P.plan_pad((2, 3, 4), dense((2, 3, 4)), pad, 2, "zero")
+        PD.plan_pad((2, 3, 4), dense((2, 3, 4)), pad, 2, "zero")
     assert err.value.rule == "pad-spec"
 
 
 def test_a_pad_given_as_an_iterator_is_read_once():
     # Checking the items must not use up an iterator (it read as no pad).
-    assert P.normalize_pad(iter((1, 2, 3, 4)), 2) == ([3, 1], [4, 2])
-    assert P.canonical_pad((4, 8), (8, 1), (p for p in (1, 1))).out_shape == (4, 10)
+    assert PD.normalize_pad(iter((1, 2, 3, 4)), 2) == ([3, 1], [4, 2])
+    assert PD.canonical_pad((4, 8), (8, 1), (p for p in (1, 1))).out_shape == (4, 10)
 
 
 def test_negative_extents_are_named():
     with pytest.raises(TileUsageError, match="pad-spec"):
-        P.canonical_pad((4, 4), (4, 1), (-3, -3))
+        PD.canonical_pad((4, 4), (4, 1), (-3, -3))
 
 
 @pytest.mark.parametrize("shape,pad", [
@@ -244,24 +247,24 @@ def test_negative_extents_are_named():
 def test_crops_past_an_axis_are_named(shape, pad):
     # torch narrows the left crop, then the right one: each must fit.
     with pytest.raises(TileUsageError) as err:
-        P.canonical_pad(shape, dense(shape), pad)
+        PD.canonical_pad(shape, dense(shape), pad)
     assert err.value.rule == "pad-spec" and "crop" in str(err.value)
 
 
 def test_crops_that_fit_are_kept():
-    assert P.canonical_pad((4,), (1,), (-4, 0)).out_shape == (0,)
-    assert P.canonical_pad((4,), (1,), (-1, -3)).out_shape == (0,)
-    assert P.canonical_pad((4,), (1,), (-2, 5)).out_shape == (7,)
+    assert PD.canonical_pad((4,), (1,), (-4, 0)).out_shape == (0,)
+    assert PD.canonical_pad((4,), (1,), (-1, -3)).out_shape == (0,)
+    assert PD.canonical_pad((4,), (1,), (-2, 5)).out_shape == (7,)
 
 
 def test_rows_under_16_bytes_are_the_threads():
     # A box row is 16 bytes at least and no longer than the rows it reads
     # or writes: 12-byte input rows, 14-byte output rows.
-    assert P.plan_pad((3,), (1,), (4, 2), 4, "zero").kind == "simt"
-    assert P.plan_pad((3,), (1,), (1, 2), 4, "zero").kind == "simt"
-    plan = P.plan_pad((17,), (1,), (-16, 6), 2, "zero")   # 7-element output rows
+    assert PD.plan_pad((3,), (1,), (4, 2), 4, "zero").kind == "simt"
+    assert PD.plan_pad((3,), (1,), (1, 2), 4, "zero").kind == "simt"
+    plan = PD.plan_pad((17,), (1,), (-16, 6), 2, "zero")   # 7-element output rows
     assert plan.kind == "rows" and plan.params["wbox"] * plan.params["nb"] <= 24
-    assert P.plan_pad((4, 8), (8, 1), (0, 0, 1, 1), 2, "zero").kind == "boxes"
+    assert PD.plan_pad((4, 8), (8, 1), (0, 0, 1, 1), 2, "zero").kind == "boxes"
 
 
 @pytest.mark.parametrize("shape,pad,elem,widths", [
@@ -272,7 +275,7 @@ def test_rows_under_16_bytes_are_the_threads():
     ((4, 64, 64), (8, 8, 1, 1), 4, (40, 40)),        # 80 float32 columns
 ])
 def test_pad_boxes_split_an_output_row_evenly(shape, pad, elem, widths):
-    plan = P.plan_pad(shape, dense(shape), pad, elem, "zero")
+    plan = PD.plan_pad(shape, dense(shape), pad, elem, "zero")
     assert plan.kind == "boxes"
     bi, out_w = plan.params["box"][-1], plan.out_shape[-1]
     tiles = [min(bi, out_w - x) for x in range(0, out_w, bi)]
@@ -282,25 +285,25 @@ def test_pad_boxes_split_an_output_row_evenly(shape, pad, elem, widths):
 
 
 def test_rows_tile_spans_an_output_row():
-    wbox, nb, rows = P.rows_tile(2, 256, 258)
+    wbox, nb, rows = PD.rows_tile(2, 256, 258)
     assert nb * wbox - 8 >= 258 and wbox <= 256 and rows * nb * wbox * 2 <= 32768
 
 
 def test_fill_kinds():
-    assert P.fill_kind(0, 2, True, False) == "zero"
-    assert P.fill_kind(0x8000, 2, True, False) == "value"      # -0.0
-    assert P.fill_kind(0x7FC0, 2, True, True) == "nan"
-    assert P.fill_kind(0xFF, 1, True, True) == "value"         # no 1-byte NaN fill
+    assert PD.fill_kind(0, 2, True, False) == "zero"
+    assert PD.fill_kind(0x8000, 2, True, False) == "value"      # -0.0
+    assert PD.fill_kind(0x7FC0, 2, True, True) == "nan"
+    assert PD.fill_kind(0xFF, 1, True, True) == "value"         # no 1-byte NaN fill
 
 
 # -- unfold ---------------------------------------------------------------
 
 def test_unfold_spec_and_shapes():
-    s = P.unfold_spec((32, 64, 128, 128), 3, 1)
+    s = PU.unfold_spec((32, 64, 128, 128), 3, 1)
     assert s.out_hw == (128, 128) and s.out_shape() == (32, 576, 16384)
-    s = P.unfold_spec((32, 128, 128, 64), (3, 5), (1, 2), (2, 1), 1, "NHWC")
+    s = PU.unfold_spec((32, 128, 128, 64), (3, 5), (1, 2), (2, 1), 1, "NHWC")
     assert s.out_hw == (64, 128) and s.out_shape() == (32, 8192, 15 * 64)
-    assert P.unfold_spec((64, 9, 16), 2, 0, 2).out_shape() == (1, 256, 32)
+    assert PU.unfold_spec((64, 9, 16), 2, 0, 2).out_shape() == (1, 256, 32)
 
 
 @pytest.mark.parametrize("args", [
@@ -309,56 +312,56 @@ def test_unfold_spec_and_shapes():
     dict(kernel_size=3, stride=0)])
 def test_bad_unfold_arguments_are_named(args):
     with pytest.raises(TileUsageError) as err:
-        P.unfold_spec((2, 3, 16, 16), **args)
+        PU.unfold_spec((2, 3, 16, 16), **args)
     assert err.value.rule == "unfold-spec"
 
 
 @pytest.mark.parametrize("shape", [(1, 64, 0, 64), (1, 0, 4, 4), (0, 4, 4), (2, 3, 5, 0)])
 def test_unfold_needs_non_zero_images(shape):
     with pytest.raises(TileUsageError) as err:
-        P.unfold_spec(shape, 3, padding=2)
+        PU.unfold_spec(shape, 3, padding=2)
     assert err.value.rule == "unfold-spec" and "non-zero" in str(err.value)
 
 
 def test_unfold_takes_an_empty_batch():
-    assert P.unfold_spec((0, 3, 8, 8), 3).out_shape() == (0, 27, 36)
+    assert PU.unfold_spec((0, 3, 8, 8), 3).out_shape() == (0, 27, 36)
 
 
 def test_unfold_needs_a_4d_or_3d_image():
     with pytest.raises(TileUsageError, match="unfold-spec"):
-        P.unfold_spec((16, 16), 3)
+        PU.unfold_spec((16, 16), 3)
 
 
 def test_unfold_paths():
-    s = P.unfold_spec((32, 64, 128, 128), 3, 1)
-    plan = P.plan_unfold(s, True, 2)
+    s = PU.unfold_spec((32, 64, 128, 128), 3, 1)
+    plan = PU.plan_unfold(s, True, 2)
     assert plan.kind == "taps" and (plan.params["rows"], plan.params["width"]) == (32, 128)
-    assert P.plan_unfold(s, True, 2, taps=False).kind == "rows"
+    assert PU.plan_unfold(s, True, 2, taps=False).kind == "rows"
     # Stride 2, or an output row that is not whole 16-byte chunks (3x3 with
     # no padding on 128 columns: 126): the rows kernel.
-    assert P.plan_unfold(P.unfold_spec((2, 8, 64, 64), 3, 1, 2), True, 2).kind == "rows"
-    assert P.plan_unfold(P.unfold_spec((2, 8, 64, 128), 3, 0), True, 2).kind == "rows"
+    assert PU.plan_unfold(PU.unfold_spec((2, 8, 64, 64), 3, 1, 2), True, 2).kind == "rows"
+    assert PU.plan_unfold(PU.unfold_spec((2, 8, 64, 128), 3, 0), True, 2).kind == "rows"
     # The bench's halo, 8 + 128 + 8 columns, is wider than the 128-column
     # input row: two boxes of 72. 400 output columns: tiles of 256 (a box),
     # their halo of 272 columns in two boxes of 136.
     assert (plan.params["hbox"], plan.params["hnb"]) == (72, 2)
-    plan = P.plan_unfold(P.unfold_spec((1, 4, 10, 400), 3, 1), True, 2)
+    plan = PU.plan_unfold(PU.unfold_spec((1, 4, 10, 400), 3, 1), True, 2)
     assert plan.kind == "taps" and plan.params["width"] == 256
     assert (plan.params["hbox"], plan.params["hnb"]) == (136, 2)
     # bf16 rows of 32 columns (64 bytes) hold no 128-byte tile row.
-    assert P.plan_unfold(P.unfold_spec((8, 64, 32, 32), 3, 1), True, 2).kind == "rows"
+    assert PU.plan_unfold(PU.unfold_spec((8, 64, 32, 32), 3, 1), True, 2).kind == "rows"
     # Shifts of +-100 columns: a halo of 456 columns, two boxes of 232.
-    s = P.unfold_spec((1, 2, 8, 256), (1, 3), (0, 100), 1, (1, 100))
-    plan = P.plan_unfold(s, True, 2)
+    s = PU.unfold_spec((1, 2, 8, 256), (1, 3), (0, 100), 1, (1, 100))
+    plan = PU.plan_unfold(s, True, 2)
     assert s.out_hw == (8, 256) and plan.kind == "taps"
     assert (plan.params["hbox"], plan.params["hnb"]) == (232, 2)
-    s = P.unfold_spec((32, 128, 128, 64), 3, 1, layout="NHWC")
-    plan = P.plan_unfold(s, True, 2)
+    s = PU.unfold_spec((32, 128, 128, 64), 3, 1, layout="NHWC")
+    plan = PU.plan_unfold(s, True, 2)
     assert plan.kind == "im2col" and plan.params["channels"] == 64
-    s = P.unfold_spec((2, 30, 34, 3), 3, 1, layout="NHWC")       # 6-byte pixels
-    assert P.plan_unfold(s, True, 2).kind == "simt"
-    s = P.unfold_spec((2, 3, 16, 16), 3, 200)                    # corners out of range
-    assert P.plan_unfold(P.unfold_spec((2, 16, 16, 16), 3, 200, layout="NHWC"),
+    s = PU.unfold_spec((2, 30, 34, 3), 3, 1, layout="NHWC")       # 6-byte pixels
+    assert PU.plan_unfold(s, True, 2).kind == "simt"
+    s = PU.unfold_spec((2, 3, 16, 16), 3, 200)                    # corners out of range
+    assert PU.plan_unfold(PU.unfold_spec((2, 16, 16, 16), 3, 200, layout="NHWC"),
                          True, 2).kind == "simt"
     assert s.out_hw == (414, 414)
 
@@ -377,7 +380,7 @@ def test_a_long_kept_innermost_axis_is_seen_as_two():
     # (2, 2, LONG) by (1, 0, 2): the innermost axis as (LONG / 4096, 4096)
     # (4096 is the largest power of two dividing LONG); the same bytes move.
     shape = (2, 2, LONG)
-    plan = P.plan_permute(shape, dense(shape), (1, 0, 2), 1)
+    plan = PP.plan_permute(shape, dense(shape), (1, 0, 2), 1)
     assert plan.kind == "boxes"
     assert plan.canonical.shape == (2, 2, LONG // 4096, 4096)
     assert plan.canonical.perm == (1, 0, 2, 3)
@@ -391,14 +394,14 @@ def test_a_long_kept_innermost_axis_is_seen_as_two():
     ((2, 2, 2, 2, LONG), (3, 2, 1, 0, 4)),  # no rank left to split into
 ])
 def test_permutes_past_the_coordinates_run_on_threads(shape, dims):
-    assert P.plan_permute(shape, dense(shape), dims, 1).kind == "simt"
+    assert PP.plan_permute(shape, dense(shape), dims, 1).kind == "simt"
 
 
 def test_a_narrow_transpose_of_long_rows_stays_within_the_coordinates():
     # (16, LONG) by (1, 0) in uint8: the planar side seen in rows of 256,
     # the interleaved side in 16-byte pixels, 16 of them a row: no extent
     # of either view passes the reach.
-    plan = P.plan_permute((16, LONG), dense((16, LONG)), (1, 0), 1)
+    plan = PP.plan_permute((16, LONG), dense((16, LONG)), (1, 0), 1)
     assert plan.kind == "narrow" and plan.params["direction"] == "interleave"
     assert plan.in_view == ((1, 16, LONG // 256, 256), (16 * LONG, LONG, 256, 1))
     assert plan.out_view == ((1, LONG // 16, 256), (16 * LONG, 256, 1))
@@ -407,7 +410,7 @@ def test_a_narrow_transpose_of_long_rows_stays_within_the_coordinates():
 
 def test_long_copies_stay_boxes_within_the_coordinates():
     # The identity is a run of rows: any length fits the coordinates.
-    plan = P.plan_permute((4, LONG), dense((4, LONG)), (0, 1), 2)
+    plan = PP.plan_permute((4, LONG), dense((4, LONG)), (0, 1), 2)
     assert plan.kind == "copy" and _within_reach(plan.in_view[0])
 
 
@@ -420,11 +423,11 @@ def test_long_copies_stay_boxes_within_the_coordinates():
     ((2, LONG // 2), (0, 0, 1, 1), 2, (2 ** 20 + 2, 2048), (2 ** 19 + 1, 0)),
 ])
 def test_long_pads_are_seen_with_the_axis_split(shape, pad, elem, canon, lefts):
-    plan = P.plan_pad(shape, dense(shape), pad, elem, "zero")
+    plan = PD.plan_pad(shape, dense(shape), pad, elem, "zero")
     assert plan.kind == "boxes"
     assert plan.canonical.shape == canon and plan.canonical.lefts == lefts
     assert np.prod(plan.out_shape) == np.prod(
-        [d + a + b for d, a, b in zip(shape, *P.normalize_pad(pad, len(shape)))])
+        [d + a + b for d, a, b in zip(shape, *PD.normalize_pad(pad, len(shape)))])
     assert _within_reach(plan.in_view[0], plan.out_shape)
 
 
@@ -433,14 +436,14 @@ def test_long_pads_are_seen_with_the_axis_split(shape, pad, elem, canon, lefts):
     ((1, 2 ** 31 - 8), (0, 16), 1),         # split in rows of 8 bytes
 ])
 def test_pads_past_the_coordinates_run_on_threads(shape, pad, elem):
-    assert P.plan_pad(shape, dense(shape), pad, elem, "zero").kind == "simt"
+    assert PD.plan_pad(shape, dense(shape), pad, elem, "zero").kind == "simt"
 
 
 def test_unfolds_past_the_coordinates_run_on_threads():
     # N * C image rows past 2^31 (NCHW views the image as (N * C, H, W)).
-    s = P.unfold_spec((2 ** 25, 65, 32, 32), 3, 1)
-    assert P.plan_unfold(s, True, 1).kind == "simt"
-    assert P.plan_unfold(P.unfold_spec((2, 64, 32, 32), 3, 1), True, 1).kind != "simt"
+    s = PU.unfold_spec((2 ** 25, 65, 32, 32), 3, 1)
+    assert PU.plan_unfold(s, True, 1).kind == "simt"
+    assert PU.plan_unfold(PU.unfold_spec((2, 64, 32, 32), 3, 1), True, 1).kind != "simt"
 
 
 def test_engine_plans_of_long_tensors_stay_within_the_coordinates():
@@ -455,12 +458,12 @@ def test_engine_plans_of_long_tensors_stay_within_the_coordinates():
         shape[-1] = max(16, shape[-1] // 16 * 16)
         shape = tuple(shape)
         dims = tuple(int(d) for d in rng.permutation(rank))
-        plan = P.plan_permute(shape, dense(shape), dims, 2)
+        plan = PP.plan_permute(shape, dense(shape), dims, 2)
         seen.add(plan.kind)
         if plan.kind != "simt":
             assert max(plan.in_view[0] + plan.out_view[0]) <= LAST_START + 1, (shape, dims)
         pad = tuple(int(x) for x in rng.integers(0, 3, 2 * rank))
-        pplan = P.plan_pad(shape, dense(shape), pad, 2, "zero")
+        pplan = PD.plan_pad(shape, dense(shape), pad, 2, "zero")
         seen.add("pad " + pplan.kind)
         if pplan.kind in ("boxes", "rows"):
             p = pplan.params

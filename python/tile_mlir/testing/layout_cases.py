@@ -5,13 +5,8 @@ from a carried compile cache."""
 
 from __future__ import annotations
 
-from ..kernels.layout.plan.common import (
-    channels_last_order,
-    contiguous_strides,
-    inverse_permutation,
-    normalize_pad,
-    reorder_pad,
-)
+from ..kernels.layout.plan.common import contiguous_strides, inverse_permutation
+from ..kernels.layout.plan.pad import channels_last_order, normalize_pad, reorder_pad
 
 ELEMS = (1, 2, 4, 8)
 

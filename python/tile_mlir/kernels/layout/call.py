@@ -16,7 +16,8 @@ import importlib
 
 from ...cache import load_kernel
 from ...errors import TileUsageError
-from .plan.common import ELEM_DTYPES, STRIDE_ALIGN, check_elem
+from .limits import ELEM_DTYPES, STRIDE_ALIGN
+from .plan.common import check_elem
 
 # The benchmark variants of the kernels whose threads only read their stages
 # (build_pad_rows, build_unfold_nchw): where the stage's proxy fence goes
@@ -92,7 +93,7 @@ def rows_launch(rows_in: int, wbox: int, nb: int, elem: int, stages: int) -> dic
 
 def torch_module():
     try:
-        import torch
+        import torch  # optional dependency: imported where an op is called
     except ImportError:  # pragma: no cover - torch is how the ops take arrays
         raise TileUsageError("layout-array", "the layout ops take torch tensors "
                              "or DLPack arrays through torch: pip install torch") from None
@@ -144,10 +145,10 @@ def _converter(top: str):
     """The function that turns a torch tensor into the array type of the
     library whose top-level module is `top` (jax arrays live in jaxlib)."""
     if top in ("jax", "jaxlib"):
-        import jax.dlpack
+        import jax.dlpack  # optional dependency: jax arrays only
         return jax.dlpack.from_dlpack
     if top == "numba":
-        from numba import cuda as numba_cuda
+        from numba import cuda as numba_cuda  # optional dependency: numba arrays only
         return numba_cuda.as_cuda_array   # numba reads __cuda_array_interface__
     try:
         module = importlib.import_module(top)

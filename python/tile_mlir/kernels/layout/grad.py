@@ -20,7 +20,8 @@ this module imports none of them: the ops sit above it.
 from __future__ import annotations
 
 from .call import torch_module
-from .plan.common import inverse_permutation, normalize_dims, normalize_pad, pad_spec
+from .plan.common import inverse_permutation, normalize_dims
+from .plan.pad import normalize_pad, pad_spec
 
 _FUNCTIONS: dict = {}
 # name -> (op, op_tensor): the public op (its backward is differentiable in

@@ -14,7 +14,8 @@ from ... import emulator
 from ...builder import IntOps
 from .builders.ir import IntDynOps
 from .call import flat_boxes_fit, flat_row_conditions
-from .plan.common import ELEM_DTYPES, merged_out_view
+from .limits import ELEM_DTYPES
+from .plan.permute import merged_out_view
 
 STORAGE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 

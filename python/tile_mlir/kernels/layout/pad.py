@@ -62,24 +62,26 @@ from .call import (
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
+from .limits import ELEM_DTYPES
 from .permute import call_plan as permute_plan
 from .permute import recipes_for as permute_recipes
 from .permute import run as permute_run
 from .plan.common import (
-    ELEM_DTYPES,
+    contiguous_strides,
+    inverse_permutation,
+    is_sequence,
+    plan_or_dense,
+)
+from .plan.pad import (
     ENGINE_NAN,
     canonical_pad,
     channels_last_like,
     channels_last_order,
-    contiguous_strides,
     equal_tile_height,
     fill_kind,
-    inverse_permutation,
-    is_sequence,
     normalize_pad,
     pad_box,
     pad_spec,
-    plan_or_dense,
     plan_pad,
     reorder_pad,
 )

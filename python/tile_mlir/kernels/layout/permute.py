@@ -49,19 +49,21 @@ from .geometry.smem_transpose import (
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
+from .limits import MAX_TILES
 from .plan.common import (
-    MAX_TILES,
-    SIMT_TILES,
-    _simt_permute,
     box_tiles,
     contiguous_strides,
-    merged_out_view,
     normalize_dims,
     plan_or_dense,
+    vectors_fit,
+)
+from .plan.permute import (
+    SIMT_TILES,
+    merged_out_view,
     plan_permute,
+    simt_permute,
     simt_row_box,
     split_view,
-    vectors_fit,
 )
 from .tuning import DEFAULT as DEFAULT_TUNING
 from .tuning import TUNINGS, for_device
@@ -520,7 +522,7 @@ def simt_plan(plan):
     """The one-element-a-thread SIMT plan of a plan's canonical permutation
     (what the narrow and the tiled SIMT transposes replaced: the
     benchmarks' comparison)."""
-    simt = _simt_permute(plan.canonical, plan.params["elem"])
+    simt = simt_permute(plan.canonical, plan.params["elem"])
     return replace(simt, params={"elem": simt.params["elem"], "perm": simt.params["perm"],
                                  "tile": 0})
 

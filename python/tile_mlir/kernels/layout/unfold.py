@@ -43,7 +43,7 @@ from .call import (
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
-from .plan.common import plan_unfold, unfold_spec
+from .plan.unfold import plan_unfold, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_UNFOLD_NCHW = "tile_mlir.kernels.layout.builders.unfold:build_unfold_nchw"

@@ -32,7 +32,8 @@ from ....builder.pointers import shared_pointer
 from ...common.opcodes import load_opcode, store_opcode
 from ...copy.transpose_inplace import cache_hints
 from ..call import flat_boxes_fit, flat_row_conditions, rows_stage_bytes
-from ..plan.common import STRIDE_ALIGN, equal_tile_height
+from ..limits import STRIDE_ALIGN
+from ..plan.pad import equal_tile_height
 from .ir import (
     DynOps,
     all_of,

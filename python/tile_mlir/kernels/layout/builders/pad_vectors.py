@@ -31,7 +31,7 @@ from mlir.dialects import arith, vector
 
 from .... import builder as K
 from ..geometry.vector_tiles import VectorTiles
-from ..plan.common import ELEM_DTYPES
+from ..limits import ELEM_DTYPES
 from .ir import IrU32Ops, extents, i32_of, move_vectors
 
 

@@ -40,7 +40,7 @@ from ..geometry.smem_transpose import (
     transpose_method,
     transpose_tile,
 )
-from ..plan.common import ELEM_DTYPES, SWIZZLE_SPANS
+from ..limits import ELEM_DTYPES, SWIZZLE_SPANS
 from .ir import DynOps, all_of, digits, extents, product
 from .pipeline import Stages, all_thread_pipeline, one_thread_pipeline, one_tile
 

@@ -29,7 +29,7 @@ from ....builder import IrOps
 from ....builder.pointers import shared_pointer
 from ...common.opcodes import load_opcode, store_opcode
 from ..geometry.narrow import DIRECTIONS, NarrowGeometry
-from ..plan.common import ELEM_DTYPES
+from ..limits import ELEM_DTYPES
 from .ir import DynOps, digits, extents
 from .pipeline import Stages, all_thread_pipeline
 

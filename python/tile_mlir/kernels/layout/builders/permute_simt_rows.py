@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from .... import builder as K
 from ....builder import IrOps
-from ..plan.common import ELEM_DTYPES, simt_row_box
+from ..limits import ELEM_DTYPES
+from ..plan.permute import simt_row_box
 from .ir import DynOps, OutputOrderTiles, all_of, extents
 
 

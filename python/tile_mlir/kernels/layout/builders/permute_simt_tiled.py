@@ -28,7 +28,7 @@ from mlir.dialects import vector
 
 from .... import builder as K
 from ....builder import IrOps
-from ..plan.common import ELEM_DTYPES, VECTOR_BYTES
+from ..limits import ELEM_DTYPES, VECTOR_BYTES
 from .ir import DynOps, OutputOrderTiles, all_of, extents, product
 
 WARP = 32

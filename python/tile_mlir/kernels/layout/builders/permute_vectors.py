@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .... import builder as K
 from ..geometry.vector_tiles import VectorTiles
-from ..plan.common import ELEM_DTYPES
+from ..limits import ELEM_DTYPES
 from .ir import IrU32Ops, extents, i32_of, move_vectors
 
 

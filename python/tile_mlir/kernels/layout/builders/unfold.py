@@ -33,7 +33,7 @@ from ....builder.pointers import shared_pointer
 from ....tma import format_opcode
 from ...common.opcodes import load_opcode, store_opcode
 from ..call import rows_stage_bytes
-from ..plan.common import ELEM_DTYPES, STRIDE_ALIGN
+from ..limits import ELEM_DTYPES, STRIDE_ALIGN
 from .ir import (
     DynOps,
     all_of,

@@ -31,7 +31,7 @@ from ....builder import IrOps
 from ....builder.pointers import shared_pointer
 from ...common.opcodes import load_opcode, store_opcode
 from ..geometry.taps import TapsGeometry
-from ..plan.common import ELEM_DTYPES
+from ..limits import ELEM_DTYPES
 from .ir import DynOps, digits, extents, product, shifted_chunk, signed_offset
 from .pipeline import Stages, all_thread_pipeline
 from .unfold import Conv
