@@ -10,17 +10,8 @@ from dataclasses import dataclass, field
 from .... import contract
 from ....errors import TileUsageError
 from ..geometry.taps import TapsGeometry
-from ..limits import (
-    BOX_MAX,
-    SHARED_ALIGN,
-    STRIDE_ALIGN,
-)
-from .common import (
-    check_elem,
-    coords_reach,
-    fitted_boxes,
-    pow2_floor,
-)
+from ..limits import BOX_MAX, SHARED_ALIGN, STRIDE_ALIGN
+from .common import check_elem, coords_reach, fitted_boxes, pow2_floor
 
 LAYOUTS = ("NCHW", "NHWC")
 
