@@ -227,6 +227,7 @@ void writeSwizzles(llvm::raw_ostream &os) {
     os << "    dict(value=" << s.value << ", cu_name=" << str(s.cuName)
        << ", name=" << str(swizzleShortName(s.value))
        << ",\n         span_bytes=" << swizzleSpanBytes(s.value)
+       << ", period_bytes=" << swizzlePeriodBytes(s.value)
        << ", load_only=" << boolean(s.loadOnly)
        << ", im2col_wide=" << boolean(s.im2colWide)
        << ", sm100=" << boolean(s.sm100) << "),\n";

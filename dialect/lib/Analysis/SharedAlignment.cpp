@@ -27,7 +27,7 @@ using namespace mlir;
 using namespace mlir::tile;
 
 int64_t mlir::tile::requiredSharedAlignment(int swizzle) {
-  return swizzle ? swizzlePeriodBytes(swizzle) : 128;
+  return swizzle ? swizzlePeriodBytes(swizzle) : kSharedAlign;
 }
 
 namespace {
@@ -276,10 +276,11 @@ ClusterShape mlir::tile::getClusterShape(Operation *op) {
       }
       ctas *= d;
     }
-    if (ctas > 16) {
+    if (ctas > kMaxClusterCtas) {
       out.error = name.str() + " declares " + std::to_string(ctas) +
-                  " CTAs per cluster; a cluster has at most 16 (the "
-                  "16-bit cta_mask)";
+                  " CTAs per cluster; a cluster has at most " +
+                  std::to_string(kMaxClusterCtas) + " (the " +
+                  std::to_string(kMaxClusterCtas) + "-bit cta_mask)";
       return out;
     }
     SmallVector<int32_t, 3> padded(dims.asArrayRef());

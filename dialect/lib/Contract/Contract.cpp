@@ -438,6 +438,7 @@ BoxImage mlir::tile::computeBoxImage(const CopyFields &f) {
     dims.push_back(interleaveBytes(f.interleave) * 8 / bits);
 
   int64_t rowElems = dims.empty() ? 1 : dims.back();
+  image.rowElements = rowElems;
   image.rowPayloadBytes = rowElems * bits / 8;
   // 16U4_ALIGN16B and 16U6_ALIGN16B keep each group of sixteen elements
   // in its own 16-byte block (8 or 12 payload bytes, the rest padding).

@@ -46,92 +46,13 @@ bool isKernelArgument(Operation *op, Value v) {
          arg.getOwner() == &func.getBody().front();
 }
 
-/// The rules of one descriptor's fields, where they are known. `what` names
-/// the map in messages ("the template", "the derived map").
+/// The rules of one descriptor's fields, where they are known (the checks a
+/// copy's own fields get too). `what` names the map in messages ("the
+/// template", "the derived map").
 LogicalResult verifyFields(Operation *op, const MapFields &f,
                            llvm::StringRef what) {
-  if (f.rank && !kRankRange.contains(*f.rank))
-    return fail(op, Rule::RankRange)
-           << what << "'s rank " << *f.rank << " is outside "
-           << kRankRange.str();
-  if (f.box) {
-    if (f.rank && static_cast<int>(f.box->size()) != *f.rank)
-      return fail(op, Rule::BoxArity)
-             << what << "'s box " << list(*f.box) << " has " << f.box->size()
-             << " extents, expected rank " << *f.rank;
-    for (auto [i, extent] : llvm::enumerate(*f.box))
-      if (!kBoxExtentRange.contains(extent))
-        return fail(op, Rule::BoxExtent)
-               << what << "'s box[" << i << "] = " << extent << " is outside "
-               << kBoxExtentRange.str();
-  }
-  if (f.elementStrides) {
-    if (f.rank && static_cast<int>(f.elementStrides->size()) != *f.rank)
-      return fail(op, Rule::ElementStridesArity)
-             << what << "'s element_strides " << list(*f.elementStrides)
-             << " has " << f.elementStrides->size()
-             << " entries, expected rank " << *f.rank;
-    for (auto [i, stride] : llvm::enumerate(*f.elementStrides))
-      if (!kElementStrideRange.contains(stride))
-        return fail(op, Rule::ElementStridesRange)
-               << what << "'s element_strides[" << i << "] = " << stride
-               << " is outside " << kElementStrideRange.str();
-  }
-  if (f.swizzle && !swizzleFacts(*f.swizzle))
-    return fail(op, Rule::SwizzleRange)
-           << what << "'s swizzle " << *f.swizzle << " is outside 0.."
-           << swizzleTable().size() - 1;
-  if (IntRange range = driverEnumRange("interleave");
-      f.interleave && !range.contains(*f.interleave))
-    return fail(op, Rule::InterleaveRange)
-           << what << "'s interleave " << *f.interleave << " is outside "
-           << range.str() << " (none, 16B, 32B)";
-  if (IntRange range = driverEnumRange("oob_fill");
-      f.oobFill && !range.contains(*f.oobFill))
-    return fail(op, Rule::OobFillRange)
-           << what << "'s oob_fill " << *f.oobFill << " is outside "
-           << range.str() << " (zero, NaN)";
-  if (f.oobFill == 1 && f.format && !formatFacts(*f.format).nanFill)
-    return fail(op, Rule::OobFillFloat)
-           << what << "'s oob_fill 1 (NaN) is not available for format "
-           << stringifyFormat(*f.format);
-  if (f.elementStrides && f.interleave == 0 && f.elementStrides->back() != 1)
-    return fail(op, Rule::ElementStridesInner)
-           << what << "'s innermost element stride is "
-           << f.elementStrides->back()
-           << ": it must be 1 without interleave";
-  if (f.interleave && *f.interleave > 0) {
-    if (f.rank && *f.rank < kInterleaveRankRange.min)
-      return fail(op, Rule::InterleaveRank)
-             << what << " has interleave " << *f.interleave
-             << ", which needs rank " << kInterleaveRankRange.str()
-             << ", got " << *f.rank;
-    if (*f.interleave == 2 && f.swizzle && *f.swizzle != 1)
-      return fail(op, Rule::Interleave32Swizzle)
-             << what << " has interleave 2 (32B), which needs swizzle 1 "
-             << "(32B), got swizzle " << *f.swizzle;
-  }
-  // The inner box row: whole 16-byte chunks, within the swizzle span.
-  if (f.box && f.format && f.interleave == 0 &&
-      !isPaddedPackedFormat(*f.format)) {
-    int64_t bits = f.box->back() * formatBits(*f.format);
-    int64_t inner = bits / 8;
-    if (bits % 128 != 0)
-      return fail(op, Rule::BoxInnerBytes)
-             << what << "'s inner box row is "
-             << (bits % 8 ? std::to_string(bits) + " bits"
-                          : std::to_string(inner) + " bytes")
-             << " (" << f.box->back() << " " << stringifyFormat(*f.format)
-             << " elements), expected a multiple of 16 bytes";
-    if (f.swizzle) {
-      int64_t span = swizzleSpanBytes(*f.swizzle);
-      if (span > 0 && inner > span)
-        return fail(op, Rule::SwizzleInnerBytes)
-               << what << "'s inner box row is " << inner
-               << " bytes, more than the " << span << "-byte span of swizzle "
-               << *f.swizzle;
-    }
-  }
+  if (RuleCheck broken = DescriptorRules(f, what).all())
+    return fail(op, broken->rule) << broken->message;
   return success();
 }
 
@@ -306,10 +227,11 @@ LogicalResult verifyConstantValues(TensorMapDeriveOp op,
       return fail(op, Rule::GlobalDimRange)
              << "new_dims[" << i << "] = 0 is outside 1..2^32";
   }
+  // Without a known format, the least any format needs: whole chunks.
   int64_t align = derived.format
                       ? globalStrideAlignment(*derived.format,
                                               derived.interleave.value_or(0))
-                      : 16;
+                      : kChunkBytes;
   for (auto [i, stride] : llvm::enumerate(op.getNewStrides())) {
     std::optional<int64_t> c = constantInt(stride);
     if (!c)
@@ -327,7 +249,7 @@ LogicalResult verifyConstantValues(TensorMapDeriveOp op,
     int64_t base = derived.format
                        ? globalBaseAlignment(*derived.format,
                                              derived.interleave.value_or(0))
-                       : 16;
+                       : kChunkBytes;
     if (*address % base != 0)
       return fail(op, Rule::GlobalBaseAlignment)
              << "new_address 0x" << llvm::utohexstr(*address)

@@ -120,10 +120,11 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
       return parser.emitError(parser.getCurrentLocation())
              << syntaxRule() << "expected 'd' after the rank "
              << llvm::toString(r, 10, /*Signed=*/true);
-    if (!inRange(r, 1, 5))
+    if (!inRange(r, kRankRange.min, kRankRange.max))
       return parser.emitError(rankLoc)
              << "[" << ruleName(Rule::RankRange) << "] rank "
-             << llvm::toString(r, 10, /*Signed=*/true) << " is outside 1..5";
+             << llvm::toString(r, 10, /*Signed=*/true) << " is outside "
+             << kRankRange.str();
     f.rank = static_cast<int>(r.getSExtValue());
     auto duplicate = [&](llvm::StringRef qualifier) {
       return parser.emitError(parser.getCurrentLocation())

@@ -8,6 +8,7 @@
 #include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
 #include "Tile/Contract/DerivedMap.h"
+#include "Tile/Contract/DescriptorRules.h"
 #include "Tile/Contract/Opcode.h"
 #include "Tile/IR/TileOps.h"
 
@@ -31,6 +32,11 @@ namespace {
 /// Emits `'tile.tma_copy' op [rule] ...`.
 InFlightDiagnostic fail(TmaCopyOp op, Rule rule) {
   return op.emitOpError() << "[" << ruleName(rule) << "] ";
+}
+
+/// Emits a broken rule of the descriptor fields (DescriptorRules).
+LogicalResult fail(TmaCopyOp op, const RuleViolation &broken) {
+  return fail(op, broken.rule) << broken.message;
 }
 
 template <typename T>
@@ -84,12 +90,16 @@ struct Verifier {
   TmaCopyOp op;
   OpcodeFields opc;
   CopyFields f;
+  /// The descriptor fields the shared rules check (f's, with l2_promotion
+  /// and oob_fill; the format once resolved).
+  DescriptorFields desc;
   MemRefType sharedType;
   MemRefType globalType; // null for an opaque tensor map
   Type elemType;         // storage element type of the global tensor
   Format format = Format::uint8;
   int64_t repeats = 0;
 
+  DescriptorRules rules() const { return DescriptorRules(desc); }
   LogicalResult verifyOpcode();
   LogicalResult verifyRuntimeOperands();
   LogicalResult verifyBoxAndKnobs();
@@ -112,9 +122,8 @@ struct Verifier {
 } // namespace
 
 LogicalResult Verifier::verifyOpcode() {
-  if (!kRankRange.contains(opc.rank))
-    return fail(op, Rule::RankRange) << "rank " << opc.rank << " is outside "
-                                     << kRankRange.str();
+  if (RuleCheck broken = rules().rank())
+    return fail(op, *broken);
   bool isReduce = opc.direction == Direction::reduce;
   if (isReduce != opc.reduction.has_value())
     return fail(op, Rule::ReductionOperator)
@@ -221,56 +230,19 @@ LogicalResult Verifier::verifyBoxAndKnobs() {
              << "channels_per_pixel (box[1]) = " << f.box[1] << " is outside "
              << kChannelsPerPixelRange.str();
   } else {
-    if (static_cast<int>(f.box.size()) != opc.rank)
-      return fail(op, Rule::BoxArity) << "box has " << f.box.size()
-                                      << " extents, expected rank " << opc.rank;
-    for (auto [i, extent] : llvm::enumerate(f.box))
-      if (!kBoxExtentRange.contains(extent))
-        return fail(op, Rule::BoxExtent) << "box[" << i << "] = " << extent
-                                         << " is outside "
-                                         << kBoxExtentRange.str();
+    if (RuleCheck broken = rules().box())
+      return fail(op, *broken);
   }
   if (static_cast<int>(op.getCoords().size()) != opc.rank)
     return fail(op, Rule::CoordsCount)
            << "expected " << opc.rank << " coords, got "
            << op.getCoords().size();
-  if (static_cast<int>(f.elementStrides.size()) != opc.rank)
-    return fail(op, Rule::ElementStridesArity)
-           << "element_strides has " << f.elementStrides.size()
-           << " entries, expected rank " << opc.rank;
-  for (auto [i, stride] : llvm::enumerate(f.elementStrides))
-    if (!kElementStrideRange.contains(stride))
-      return fail(op, Rule::ElementStridesRange)
-             << "element_strides[" << i << "] = " << stride << " is outside "
-             << kElementStrideRange.str();
-  if (!swizzleFacts(f.swizzle)) {
-    SmallVector<std::string> names;
-    for (const SwizzleFacts &s : swizzleTable())
-      names.push_back(swizzleShortName(s.value));
-    return fail(op, Rule::SwizzleRange)
-           << "swizzle " << f.swizzle << " is outside 0.."
-           << swizzleTable().size() - 1 << " (" << llvm::join(names, ", ")
-           << ")";
-  }
-  if (IntRange range = driverEnumRange("interleave");
-      !range.contains(f.interleave))
-    return fail(op, Rule::InterleaveRange)
-           << "interleave " << f.interleave << " is outside " << range.str()
-           << " (none, 16B, 32B)";
-  int l2 = op.getL2Promotion();
-  if (IntRange range = driverEnumRange("l2_promotion"); !range.contains(l2))
-    return fail(op, Rule::L2PromotionRange)
-           << "l2_promotion " << l2 << " is outside " << range.str();
-  int oob = op.getOobFill();
-  if (IntRange range = driverEnumRange("oob_fill"); !range.contains(oob))
-    return fail(op, Rule::OobFillRange)
-           << "oob_fill " << oob << " is outside " << range.str()
-           << " (zero, NaN)";
-  if (f.interleave == 0 && f.elementStrides.back() != 1)
-    return fail(op, Rule::ElementStridesInner)
-           << "element_strides[" << opc.rank - 1 << "] = "
-           << f.elementStrides.back()
-           << ": the innermost stride must be 1 without interleave";
+  if (RuleCheck broken = rules().elementStrides())
+    return fail(op, *broken);
+  if (RuleCheck broken = rules().enumRanges())
+    return fail(op, *broken);
+  if (RuleCheck broken = rules().innerElementStride())
+    return fail(op, *broken);
 
   repeats = op.getCoordSteps() ? op.getCoordSteps()->size() : 0;
   if (opc.direction == Direction::prefetch && repeats)
@@ -310,18 +282,9 @@ LogicalResult Verifier::verifyFormat() {
     format = *explicitFormat;
   }
   f.format = format;
-  if (op.getOobFill() == 1 && !isFloatFormat(format))
-    return fail(op, Rule::OobFillFloat)
-           << "oob_fill 1 (NaN) needs a floating-point format, got "
-           << stringifyFormat(format);
-  // Formats.def's NaN-fill column: float formats the driver encodes no NaN
-  // fill for (the packed ones).
-  const FormatFacts &facts = formatFacts(format);
-  if (op.getOobFill() == 1 && !facts.nanFill)
-    return fail(op, Rule::OobFillFloat)
-           << "oob_fill 1 (NaN) is not available for "
-           << stringifyFormat(format) << ": the driver rejects a NaN fill of "
-           << facts.cuName;
+  desc.format = format;
+  if (RuleCheck broken = rules().oobFillFormat())
+    return fail(op, *broken);
   return success();
 }
 
@@ -341,14 +304,8 @@ LogicalResult Verifier::verifyModes() {
       return fail(op, Rule::InterleaveMode)
              << stringifyMode(opc.mode) << " does not use interleave, got "
              << "interleave " << f.interleave;
-    if (opc.rank < kInterleaveRankRange.min)
-      return fail(op, Rule::InterleaveRank)
-             << "interleave needs rank " << kInterleaveRankRange.str()
-             << ", got " << opc.rank;
-    if (f.interleave == 2 && f.swizzle != 1)
-      return fail(op, Rule::Interleave32Swizzle)
-             << "interleave 2 (32B) needs swizzle 1 (32B), got swizzle "
-             << f.swizzle;
+    if (RuleCheck broken = rules().interleave())
+      return fail(op, *broken);
     if (f.box[1] != 1)
       return fail(op, Rule::InterleaveOneSlice)
              << "box[1] (C slices) = " << f.box[1]
@@ -431,24 +388,25 @@ LogicalResult Verifier::verifyPacked() {
            << ", got " << f.swizzle;
   }
   if (padded) {
-    // PTX: the inner origin of the padded forms is a multiple of 128, for
-    // every repeated box too.
+    // PTX: the inner origin of the padded forms is a multiple of their unit
+    // (128 elements), for every repeated box too.
     bool fourRows = opc.mode == Mode::gather4 || opc.mode == Mode::scatter4;
     int axis = fourRows ? 1 : opc.rank - 1;
     APInt origin;
     if (matchPattern(op.getCoords()[axis], m_ConstantInt(&origin)) &&
-        origin.getSExtValue() % 128 != 0)
+        origin.getSExtValue() % unit != 0)
       return fail(op, Rule::PackedAlignment)
              << "inner coordinate " << origin.getSExtValue()
-             << " is not a multiple of 128 elements (packed " << name << ")";
+             << " is not a multiple of " << unit << " elements (packed "
+             << name << ")";
     if (op.getCoordSteps())
       for (auto [a, step] : llvm::enumerate(*op.getCoordSteps())) {
         int64_t elems = cast<DenseI64ArrayAttr>(step)[axis];
-        if (elems % 128 != 0)
+        if (elems % unit != 0)
           return fail(op, Rule::PackedAlignment)
                  << "coord_steps[" << a << "][" << axis << "] moves the inner "
                  << "coordinate by " << elems << " elements, expected a "
-                 << "multiple of 128 (packed " << name << ")";
+                 << "multiple of " << unit << " (packed " << name << ")";
       }
   }
   return success();
@@ -619,38 +577,28 @@ LogicalResult Verifier::verifyInnerCoordAlignment() {
   if (op.getCoordSteps()) {
     for (auto [a, step] : llvm::enumerate(*op.getCoordSteps())) {
       int64_t bytes = cast<DenseI64ArrayAttr>(step)[axis] * bits / 8;
-      if (bytes % 16 != 0)
+      if (bytes % kChunkBytes != 0)
         return fail(op, Rule::InnerCoordAlignment)
                << "coord_steps[" << a << "][" << axis << "] moves the innermost "
                << "coordinate by " << bytes
-               << " bytes, expected a multiple of 16";
+               << " bytes, expected a multiple of " << kChunkBytes;
     }
   }
   APInt origin;
   if (matchPattern(op.getCoords()[axis], m_ConstantInt(&origin))) {
     int64_t bytes = origin.getSExtValue() * bits / 8;
-    if (bytes % 16 != 0)
+    if (bytes % kChunkBytes != 0)
       return fail(op, Rule::InnerCoordAlignment)
              << "innermost coordinate " << origin.getSExtValue() << " is "
-             << bytes << " bytes from the row start, expected a multiple of 16";
+             << bytes << " bytes from the row start, expected a multiple of "
+             << kChunkBytes;
   }
   return success();
 }
 
 LogicalResult Verifier::verifyInnerBytes(const BoxImage &image) {
-  if (f.interleave != 0)
-    return success();
-  int64_t inner = image.rowPayloadBytes;
-  if (!isPaddedPackedFormat(format) && inner % 16 != 0)
-    return fail(op, Rule::BoxInnerBytes)
-           << "the inner box row is " << inner
-           << " bytes, expected a multiple of 16";
-  int64_t span = swizzleSpanBytes(f.swizzle);
-  int64_t stored = isPaddedPackedFormat(format) ? f.box.back() : inner;
-  if (span > 0 && stored > span)
-    return fail(op, Rule::SwizzleInnerBytes)
-           << "the inner box row is " << stored << " bytes, more than the "
-           << span << "-byte span of swizzle " << f.swizzle;
+  if (RuleCheck broken = rules().innerRow(image.rowElements))
+    return fail(op, *broken);
   return success();
 }
 
@@ -719,10 +667,11 @@ LogicalResult Verifier::verifyShared(const BoxImage &image) {
     return fail(op, Rule::SharedSize)
            << "the shared buffer " << sharedType << " needs more than "
            << kMaxSharedBytesPerBlock << " bytes, the most one block can have";
-  if (image.storageBytes % 128 != 0 && repeats > 0)
+  if (image.storageBytes % kSharedAlign != 0 && repeats > 0)
     return fail(op, Rule::SharedAtomAlignment)
            << "each slot's image is " << image.storageBytes
-           << " bytes, so slot origins are not 128-byte aligned";
+           << " bytes, so slot origins are not " << kSharedAlign
+           << "-byte aligned";
   return verifySharedAlignment();
 }
 
@@ -987,7 +936,8 @@ LogicalResult Verifier::verifyCluster() {
   APInt mask;
   if (!matchPattern(op.getCtaMask(), m_ConstantInt(&mask)))
     return success();
-  uint64_t bits = mask.getZExtValue() & 0xffff;
+  // One bit per CTA a cluster can have.
+  uint64_t bits = mask.getZExtValue() & ((uint64_t(1) << kMaxClusterCtas) - 1);
   int64_t ctas = *cluster.ctas;
   if (bits == 0)
     return fail(op, Rule::CtaMaskCluster)
@@ -1015,6 +965,13 @@ LogicalResult Verifier::run() {
         1);
   f.swizzle = op.getSwizzle();
   f.interleave = op.getInterleave();
+  desc.rank = opc.rank;
+  desc.box = f.box;
+  desc.elementStrides = f.elementStrides;
+  desc.swizzle = f.swizzle;
+  desc.interleave = f.interleave;
+  desc.l2Promotion = op.getL2Promotion();
+  desc.oobFill = op.getOobFill();
   sharedType = op.getShared() ? cast<MemRefType>(op.getShared().getType())
                               : MemRefType();
   globalType = dyn_cast<MemRefType>(op.getGlobal().getType());

@@ -280,8 +280,10 @@ SmallVector<Check> ModuleChecks::copyChecks(OpBuilder &b, Location loc,
     return checks; // decided by the verifier
   unsigned bits = formatBits(fields.format);
   bool padded = isPaddedPackedFormat(fields.format);
-  // Elements per 16 bytes (or the 128 of the padded packed formats).
-  int64_t multiple = padded ? 128 : 128 / bits;
+  // Elements per 16-byte chunk (or the unit of the padded packed formats,
+  // 128 elements).
+  int64_t unit = formatInnerMultiple(fields.format);
+  int64_t multiple = padded ? unit : kChunkBytes * 8 / bits;
   if (multiple <= 1)
     return checks;
   Value rem = arith::AndIOp::create(b, loc, coord, i32c(b, loc, multiple - 1));
@@ -294,7 +296,8 @@ SmallVector<Check> ModuleChecks::copyChecks(OpBuilder &b, Location loc,
   checks.push_back({cmp(b, loc, arith::CmpIPredicate::ne, rem, i32c(b, loc, 0)),
                     padded ? Rule::PackedAlignment : Rule::InnerCoordAlignment,
                     {i32c(b, loc, axis), coord, bytes,
-                     i32c(b, loc, padded ? 128 : 16), i32c(b, loc, bits)}});
+                     i32c(b, loc, padded ? unit : kChunkBytes),
+                     i32c(b, loc, bits)}});
   return checks;
 }
 

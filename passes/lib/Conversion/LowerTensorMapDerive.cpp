@@ -157,7 +157,8 @@ struct DeriveLowering {
     int interleave = after.interleave.value_or(0);
     if (Value address = op.getNewAddress(); address && !isConstant(address)) {
       int64_t align =
-          after.format ? globalBaseAlignment(*after.format, interleave) : 16;
+          after.format ? globalBaseAlignment(*after.format, interleave)
+                       : kChunkBytes;
       Value a = asI64(address);
       check(misaligned(a, align), Rule::GlobalBaseAlignment,
             DeriveFaultField::Address, 0, a, align);
@@ -171,7 +172,8 @@ struct DeriveLowering {
       check(zero, Rule::GlobalDimRange, DeriveFaultField::Dims, i, d, 1);
     }
     int64_t strideAlign =
-        after.format ? globalStrideAlignment(*after.format, interleave) : 16;
+        after.format ? globalStrideAlignment(*after.format, interleave)
+                     : kChunkBytes;
     for (auto [i, stride] : llvm::enumerate(op.getNewStrides())) {
       if (isConstant(stride))
         continue;

@@ -227,6 +227,8 @@ struct BoxImage {
   int64_t payloadBytes = 0;
   /// Bytes the slot occupies in shared memory, padding included.
   int64_t storageBytes = 0;
+  /// Elements of one image row (the inner box row; one interleave slice).
+  int64_t rowElements = 0;
   /// Bytes of one image row as transferred, and as stored (the swizzle span
   /// when the hardware pads a shorter row).
   int64_t rowPayloadBytes = 0;

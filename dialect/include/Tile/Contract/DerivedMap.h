@@ -11,6 +11,7 @@
 #define TILE_CONTRACT_DERIVEDMAP_H
 
 #include "Tile/Contract/Contract.h"
+#include "Tile/Contract/DescriptorRules.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -21,16 +22,8 @@ namespace mlir::tile {
 
 /// Descriptor fields that are known statically; a field stays unset where
 /// neither the template nor a constant replacement fixes it (a pointer
-/// template that does not declare it).
-struct MapFields {
-  std::optional<int> rank;
-  std::optional<llvm::SmallVector<int64_t>> box;            // outer-to-inner
-  std::optional<llvm::SmallVector<int64_t>> elementStrides; // outer-to-inner
-  std::optional<Format> format;
-  std::optional<int> swizzle;
-  std::optional<int> interleave;
-  std::optional<int> oobFill;
-};
+/// template that does not declare it). Checked by DescriptorRules.
+using MapFields = DescriptorFields;
 
 /// The template's fields: for a memref template the map the host encodes
 /// (format and element strides default as on tile.tma_copy); for a pointer

@@ -1016,7 +1016,7 @@ gpu.module @k {
   gpu.func @box_inner_bytes(%A: memref<64x64xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<8x2xf32, 3>
-    // expected-error @+1 {{[box-inner-bytes] the inner box row is 8 bytes, expected a multiple of 16}}
+    // expected-error @+1 {{[box-inner-bytes] the inner box row is 8 bytes (2 float32 elements), expected a multiple of 16 bytes}}
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 2>} : memref<8x2xf32, 3>, memref<64x64xf32>
     gpu.return
   }

@@ -125,7 +125,7 @@ gpu.module @k {
 
 gpu.module @k {
   gpu.func @new_element_strides_inner(%T: memref<64x128xbf16>, %dest: !llvm.ptr<1>) kernel {
-    // expected-error @+1 {{[element-strides-inner] the derived map's innermost element stride is 2: it must be 1 without interleave}}
+    // expected-error @+1 {{[element-strides-inner] the derived map's element_strides[1] = 2: the innermost stride must be 1 without interleave}}
     %m = tile.tensormap_derive %T into %dest {box = array<i64: 64, 128>, new_element_strides = array<i64: 1, 2>} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
     gpu.return
   }
@@ -145,7 +145,7 @@ gpu.module @k {
 
 gpu.module @k {
   gpu.func @new_interleave_rank(%T: memref<64x128xbf16>, %dest: !llvm.ptr<1>) kernel {
-    // expected-error @+1 {{[interleave-rank] the derived map has interleave 1, which needs rank 3..5, got 2}}
+    // expected-error @+1 {{[interleave-rank] the derived map's interleave needs rank 3..5, got 2}}
     %m = tile.tensormap_derive %T into %dest {box = array<i64: 64, 128>, new_interleave = 1 : i32} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
     gpu.return
   }
@@ -165,7 +165,7 @@ gpu.module @k {
 
 gpu.module @k {
   gpu.func @new_oob_fill_float(%T: memref<64x128xbf16>, %dest: !llvm.ptr<1>) kernel {
-    // expected-error @+1 {{[oob-fill-float] the derived map's oob_fill 1 (NaN) is not available for format uint16}}
+    // expected-error @+1 {{[oob-fill-float] the derived map's oob_fill 1 (NaN) needs a floating-point format, got uint16}}
     %m = tile.tensormap_derive %T into %dest {box = array<i64: 64, 128>, new_format = #tile<format uint16>, new_oob_fill = 1 : i32} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
     gpu.return
   }
