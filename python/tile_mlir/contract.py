@@ -8,6 +8,25 @@ build writes them to
 `tile_mlir/_contract.py` (tools/tile-contract-gen) and this module wraps it.
 Pure Python: nothing here imports MLIR, so the runtime and the emulator can
 use it on a machine without MLIR.
+
+Names for the numbers the rest of the package (and its kernels) use, each
+read from the tables rather than restated:
+
+- ``CHUNK_BYTES`` (16): the copy engine's granule: inner box rows, outer
+  global strides and inner coordinates are whole 16-byte chunks.
+- ``SHARED_ALIGN`` (128): the alignment of a box's shared image (a swizzled
+  one: its swizzle period, ``SwizzleInfo.period_bytes``) and of repeat slots.
+- ``MAX_RANK`` (5): the most dimensions a tensor map has (``RANK_RANGE.max``).
+- ``MAX_THREADS_PER_BLOCK`` (1024), ``MAX_GRID_X`` (2^31 - 1), ``MAX_GRID_YZ``
+  (65535), ``MAX_CLUSTER_CTAS`` (16), ``DEFAULT_SHARED_BYTES_PER_BLOCK``
+  (48 KB without opting in): launch limits.
+- ``swizzle_span(swizzle)`` / ``SWIZZLE_SPAN_BYTES``: bytes of one swizzled
+  row (32B -> 32, 64B -> 64, 128B and the sm_100 128B forms -> 128, none
+  -> 0); ``span_to_swizzle(span)`` / ``SPAN_TO_SWIZZLE``: the plain swizzle
+  of a span (32 -> 1, 64 -> 2, 128 -> 3), widest first.
+- ``dtype_for_bytes(n)``: the unsigned integer dtype of n-byte elements
+  ("uint8", ..., "uint64"; ``signless=True``: "i8", ..., "i64"), and
+  ``dtype_bytes(name)``, the bytes of one element of a dtype.
 """
 
 from __future__ import annotations
@@ -70,6 +89,7 @@ class SwizzleInfo:
     cu_name: str                # "CU_TENSOR_MAP_SWIZZLE_128B"
     name: str                   # "128B" ("none" for 0)
     span_bytes: int             # bytes of one swizzled row, 0 for none
+    period_bytes: int           # bytes after which the pattern repeats (8 rows)
     load_only: bool             # stores and reductions do not take it
     im2col_wide: bool           # cuTensorMapEncodeIm2colWide takes it
     sm100: bool                 # it needs the data-center sm_100 family
@@ -140,6 +160,12 @@ LOAD_ONLY_SWIZZLES: tuple[int, ...] = tuple(s.value for s in SWIZZLE_TABLE if s.
 IM2COL_WIDE_SWIZZLES: tuple[int, ...] = tuple(
     s.value for s in SWIZZLE_TABLE if s.im2col_wide)
 SM100_SWIZZLES: tuple[int, ...] = tuple(s.value for s in SWIZZLE_TABLE if s.sm100)
+# Span bytes -> the swizzle of that span every supported chip has (the sm_100
+# forms share the 128-byte span), widest span first: {128: 3, 64: 2, 32: 1}.
+SPAN_TO_SWIZZLE: dict[int, int] = {
+    s.span_bytes: s.value
+    for s in sorted(SWIZZLE_TABLE, key=lambda s: -s.span_bytes)
+    if s.span_bytes and not s.sm100}
 
 ENCODE_FUNCTIONS: dict[str, str] = dict(_contract.ENCODE_FUNCTIONS)
 # Mode -> the encode kind of its tensor map ("tile" -> "tiled").
@@ -149,6 +175,8 @@ MODE_ENCODE: dict[str, str] = dict(_contract.MODE_ENCODE)
 # ("swizzle", "interleave", "l2_promotion", "oob_fill", "wide_mode") too.
 RANGES: dict[str, Range] = {name: Range(*r) for name, r in _contract.RANGES.items()}
 RANK_RANGE: Range = RANGES["rank"]
+# The most dimensions a tensor map (and one copy) addresses.
+MAX_RANK: int = RANK_RANGE.max
 BOX_EXTENT_RANGE: Range = RANGES["box_extent"]
 ELEMENT_STRIDE_RANGE: Range = RANGES["element_stride"]
 INTERLEAVE_RANK_RANGE: Range = RANGES["interleave_rank"]
@@ -183,6 +211,19 @@ MAX_TX_BYTES: int = _contract.MAX_TX_BYTES
 # Size and alignment of a CUtensorMap.
 TENSOR_MAP_BYTES: int = _contract.TENSOR_MAP_BYTES
 TENSOR_MAP_ALIGN: int = _contract.TENSOR_MAP_ALIGN
+# The copy engine's 16-byte chunk: inner box rows, outer global strides and
+# inner coordinates are whole chunks.
+CHUNK_BYTES: int = _contract.CHUNK_BYTES
+# A box's shared image starts 128-byte aligned (swizzled: on its period), and
+# so do repeat slots.
+SHARED_ALIGN: int = _contract.SHARED_ALIGN
+# Launch limits: threads per block, grid extents (x; y and z), CTAs per
+# cluster, and the dynamic shared memory a kernel has without opting in.
+MAX_THREADS_PER_BLOCK: int = _contract.MAX_THREADS_PER_BLOCK
+MAX_GRID_X: int = _contract.MAX_GRID_X
+MAX_GRID_YZ: int = _contract.MAX_GRID_YZ
+MAX_CLUSTER_CTAS: int = _contract.MAX_CLUSTER_CTAS
+DEFAULT_SHARED_BYTES_PER_BLOCK: int = _contract.DEFAULT_SHARED_BYTES_PER_BLOCK
 
 RULES: dict[str, RuleInfo] = {row["name"]: RuleInfo(**row) for row in _contract.RULES}
 # A rule's C++ Rule enum value is its position in Rules.def (what a debug
@@ -214,3 +255,61 @@ def driver_enum_name(field: str, value: int) -> str:
         return info.cu_name if info else "?"
     names = DRIVER_ENUMS[field]
     return names[value] if isinstance(value, int) and 0 <= value < len(names) else "?"
+
+
+def swizzle_span(swizzle: int) -> int:
+    """Bytes of one row of `swizzle` (0 without swizzle); [swizzle-range]
+    outside the table."""
+    if isinstance(swizzle, bool) or swizzle not in SWIZZLE_RANGE:
+        raise TileError("swizzle-range", f"swizzle {swizzle!r} is outside "
+                        f"{SWIZZLE_RANGE} ({', '.join(s.name for s in SWIZZLE_TABLE)})")
+    return SWIZZLE_SPAN_BYTES[int(swizzle)]
+
+
+def span_to_swizzle(span: int) -> int:
+    """The swizzle whose rows are `span` bytes (32, 64 or 128); 0 for 0."""
+    if span == 0:
+        return 0
+    if span not in SPAN_TO_SWIZZLE:
+        raise TileError("swizzle-range", f"no swizzle has {span!r}-byte rows "
+                        f"(spans: {', '.join(map(str, SPAN_TO_SWIZZLE))})")
+    return SPAN_TO_SWIZZLE[span]
+
+
+def _integer_dtypes(signless: bool) -> dict[int, str]:
+    """Bytes -> the unsigned (or signless) integer dtype of that size."""
+    out = {}
+    for d in ELEMENT_TYPES.values():
+        fmt = FORMATS[d.default_format]
+        # The unsigned dtypes are named as their formats ("uint8").
+        named = d.signless if signless else d.name == fmt.name
+        if named and not fmt.is_float and not fmt.signed and fmt.bits % 8 == 0:
+            out.setdefault(fmt.bits // 8, d.name)
+    return dict(sorted(out.items()))
+
+
+# Bytes -> integer dtype names: {1: "uint8", 2: "uint16", 4: "uint32", 8:
+# "uint64"} and, signless, {1: "i8", ..., 8: "i64"}.
+UINT_DTYPES: dict[int, str] = _integer_dtypes(signless=False)
+SIGNLESS_DTYPES: dict[int, str] = _integer_dtypes(signless=True)
+
+
+def dtype_for_bytes(n: int, signless: bool = False) -> str:
+    """The unsigned integer dtype of `n`-byte elements ("uint8" for 1), or
+    the signless one ("i8"); [dtype-supported] for a size no format has."""
+    table = SIGNLESS_DTYPES if signless else UINT_DTYPES
+    if isinstance(n, bool) or n not in table:
+        raise TileError("dtype-supported", f"no integer format has {n!r}-byte "
+                        f"elements (sizes: {', '.join(map(str, table))})")
+    return table[n]
+
+
+def dtype_bytes(name: str) -> int:
+    """Bytes of one element of dtype `name` ("bfloat16" -> 2);
+    [dtype-supported] for an unknown or sub-byte dtype."""
+    info = DTYPES.get(name)
+    bits = FORMATS[info.default_format].bits if info else 0
+    if not bits or bits % 8:
+        raise TileError("dtype-supported", f"dtype {name!r} has no whole-byte "
+                        "tensor-map format")
+    return bits // 8

@@ -49,10 +49,10 @@ def check_shared(shared, offset: int, image: Image, writable: bool) -> int:
     if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
         raise ValueError(f"offset must be an integer byte offset, got {offset!r}")
     offset = int(offset)
-    if offset < 0 or offset % 128:
+    if offset < 0 or offset % contract.SHARED_ALIGN:
         raise ValueError(f"shared-atom-alignment: offset {offset} is not a "
-                         "non-negative multiple of 128 bytes (each image "
-                         "starts 128-byte aligned)")
+                         f"non-negative multiple of {contract.SHARED_ALIGN} bytes "
+                         f"(each image starts {contract.SHARED_ALIGN}-byte aligned)")
     end = offset + image.storage_bytes
     if end > shared.size:
         raise ValueError(f"shared buffer of {shared.size} bytes is too small: "
@@ -144,10 +144,10 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
             raise ValueError(f"global-rank: the global array has rank {garr.ndim}, "
                              f"expected the box rank {rank}")
         # Inner box bytes and swizzle.
-        if not fmt.packed and image.row_payload_bytes % 16:
+        if not fmt.packed and image.row_payload_bytes % contract.CHUNK_BYTES:
             raise ValueError(f"box-inner-bytes: the inner box row is "
                              f"{image.row_payload_bytes} bytes, expected a "
-                             "multiple of 16")
+                             f"multiple of {contract.CHUNK_BYTES}")
         span = swizzle_span(swizzle)
         stored = (fmt.packed_row_storage(image.row_elems, direction)
                   if fmt.packed else image.row_payload_bytes)
@@ -210,11 +210,11 @@ def _check_packed(fmt: Format, garr, direction, box, strides, coords, swizzle,
         if box[-1] != info.inner_multiple:
             raise ValueError(f"packed-inner-box: {fmt.name} needs inner box "
                              f"{info.inner_multiple}, got {box[-1]}")
-    elif box[-1] * fmt.bits % 128:
-        # Unpadded: shared rows are the global bytes, 16-byte rows.
+    elif box[-1] * fmt.bits % (contract.CHUNK_BYTES * 8):
+        # Unpadded: shared rows are the global bytes, whole chunks.
         raise ValueError(f"packed-inner-box: {fmt.name} rows are {box[-1]} values = "
                          f"{box[-1] * fmt.bits / 8:g} bytes, expected a multiple "
-                         "of 16 bytes")
+                         f"of {contract.CHUNK_BYTES} bytes")
     allowed = info.store_swizzles if direction == "store" else info.load_swizzles
     if swizzle not in allowed:
         raise ValueError(f"packed-swizzle: {fmt.name} {direction}s use swizzle "

@@ -164,10 +164,10 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
                          f"{_either(W_MODE_SWIZZLES)} "
                          f"({', '.join(SWIZZLE_NAMES[s] for s in W_MODE_SWIZZLES)}), "
                          f"got {swizzle}")
-    if image.row_payload_bytes % 16:
+    if image.row_payload_bytes % contract.CHUNK_BYTES:
         raise ValueError(f"box-inner-bytes: channels_per_pixel {cpp} x "
                          f"{fmt.bits // 8} bytes = {image.row_payload_bytes} bytes, "
-                         "expected a multiple of 16")
+                         f"expected a multiple of {contract.CHUNK_BYTES}")
     span = swizzle_span(swizzle)
     if span and image.row_payload_bytes > span:
         raise ValueError(f"swizzle-inner-bytes: a pixel row is "

@@ -12,6 +12,7 @@ from itertools import product
 
 import numpy as np
 
+from .. import contract
 from .convert import to_format
 from .fields import Transfer, check_shared, resolve
 from .formats import fill_value, resolve_format
@@ -109,9 +110,10 @@ def load_slots(shared: np.ndarray, global_array, *, box, coords, coord_steps,
     Other keywords are load()'s."""
     slots = list(slot_coords(coords, coord_steps, repeat_shape))
     storage = _storage_bytes(box, kwargs, global_array)
-    if len(slots) > 1 and storage % 128:
+    if len(slots) > 1 and storage % contract.SHARED_ALIGN:
         raise ValueError(f"shared-atom-alignment: each slot's image is {storage} "
-                         "bytes, so slot origins are not 128-byte aligned")
+                         f"bytes, so slot origins are not {contract.SHARED_ALIGN}-byte "
+                         "aligned")
     for k, slot in slots:
         load(shared, offset + k * storage, global_array, box=box, coords=slot,
              **kwargs)

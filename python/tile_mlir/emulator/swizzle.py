@@ -54,7 +54,7 @@ def swizzle_period(swizzle: int) -> int:
     """Bytes after which the pattern repeats, 0 without swizzle. Swizzles
     4..6 repeat after 512 or 256 bytes; their documented pattern base is the
     1024-byte boundary of the 128B family, which is what this returns."""
-    return swizzle_span(swizzle) * 8
+    return contract.SWIZZLE_TABLE[_check(swizzle)].period_bytes
 
 
 class _Operators:

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..contract import CHUNK_BYTES
 from ..emulator import im2col as _im2col
 from .slots import scatter_slot
-
-CHUNK_BYTES = 16
 
 
 def spatial_names(rank: int) -> tuple:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import colorsys
 
+from ..contract import CHUNK_BYTES
 from .model import OUT_OF_BOUNDS, PADDING, Explanation
-from .text import CHUNK_BYTES, LINE_BYTES, chunk_label, xor_phase
+from .text import LINE_BYTES, chunk_label, xor_phase
 
 INSTALL_HINT = ("drawing a PNG needs Pillow, which is not installed: "
                 "pip install 'tile-mlir[png]' (or: pip install pillow)")

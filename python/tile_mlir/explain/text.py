@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import contract
+from ..contract import CHUNK_BYTES
 from .im2col import axis_names, spatial_names
 from .model import OUT_OF_BOUNDS, PADDING, Explanation, Slot, enum_name
 
-LINE_BYTES = 128
-CHUNK_BYTES = 16
+# The widest swizzle row: the line every swizzle permutes chunks within.
+LINE_BYTES = max(contract.SWIZZLE_SPAN_BYTES)
 DEFAULT_MAX_LINES = 64
 DEFAULT_MAX_SLOTS = 4
 
@@ -27,9 +29,10 @@ def coords_label(coords) -> str:
     return "(" + ",".join(str(int(c)) for c in coords) + ")"
 
 
-# Swizzles whose whole effect is "16-byte chunk index XOR line number":
-# for them the grid shows the XOR phase of each line.
-CHUNK_XOR_SWIZZLES = (1, 2, 3)
+# Swizzles whose whole effect is "16-byte chunk index XOR line number" (the
+# plain 32B, 64B and 128B ones): for them the grid shows the XOR phase of
+# each line.
+CHUNK_XOR_SWIZZLES = tuple(sorted(contract.SPAN_TO_SWIZZLE.values()))
 
 
 def xor_phase(ex: Explanation, address: int) -> int | None:
@@ -56,8 +59,16 @@ def swizzle_sentence(ex: Explanation) -> list[str]:
 
 
 def _unpacked_store(ex: Explanation) -> bool:
-    """float6_align16b stores read one value per shared byte."""
-    return ex.format == "float6_align16b" and ex.direction != "load"
+    """Stores of a store-unpacked format (float6_align16b) read one value per
+    shared byte."""
+    return contract.format_info(ex.format).store_unpacked and ex.direction != "load"
+
+
+def _straddles_bytes(ex: Explanation) -> bool:
+    """Packed values that cross byte boundaries (6-bit ones): the image is a
+    bit stream, not whole values per byte."""
+    info = contract.format_info(ex.format)
+    return info.packed and 8 % info.bits != 0
 
 
 def _ranges(values, ok) -> str:
@@ -168,11 +179,8 @@ def _warm_lines(ex: Explanation) -> list[str]:
 
 def header(ex: Explanation) -> list[str]:
     out = [f"explain: {ex.origin}", f"  {ex.op_text}", ""]
-    if ex.format == "float6_align16b":
-        bits = "6-bit elements"
-    else:
-        bits = (f"{ex.element_bits}-bit elements" if ex.element_bits < 8
-                else f"{ex.element_bits // 8}-byte elements")
+    bits = (f"{ex.element_bits}-bit elements" if ex.element_bits < 8
+            else f"{ex.element_bits // 8}-byte elements")
     out.append(f"copy        {ex.direction}, {ex.mode} mode, rank {ex.rank}, "
                f"format {ex.format} ({bits})"
                + (", multicast (every CTA of cta_mask gets this image)"
@@ -217,7 +225,7 @@ def _image_lines(ex: Explanation) -> list[str]:
     if ex.row_payload_bytes != ex.row_storage_bytes:
         image += f" ({ex.row_payload_bytes} payload, the rest padding)"
     out.append(image + f", {ex.storage_bytes} bytes a slot")
-    if ex.format == "float6_align16b":
+    if _straddles_bytes(ex):
         if _unpacked_store(ex):
             out.append("            packed: the store reads one value per shared "
                        "byte (bits 0..5; bits 6..7 ignored) and packs 16 values "
