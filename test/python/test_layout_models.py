@@ -22,8 +22,9 @@ from tile_mlir.kernels.layout.model import (model_pad_boxes, model_pad_rows,
 from tile_mlir.kernels.layout.plan.common import contiguous_strides
 from tile_mlir.kernels.layout.plan.pad import ENGINE_NAN, plan_pad
 from tile_mlir.kernels.layout.plan.unfold import plan_unfold, unfold_spec
-from tile_mlir.kernels.layout.builders.pad_vectors import VectorPadGeometry
-from tile_mlir.kernels.layout.builders.permute_vectors import VectorPermuteGeometry
+from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
+from tile_mlir.kernels.layout.geometry.permute import BoxGeometry, TransposeGeometry
+from tile_mlir.kernels.layout.geometry.vector_tiles import VectorPadGeometry, VectorPermuteGeometry
 from tile_mlir.kernels.layout.permute import plan_for, thread_load_forms
 from tile_mlir.kernels.layout.geometry.smem_transpose import ScalarTranspose, TileLayout, bank_conflicts
 
@@ -131,8 +132,6 @@ def test_tile_walk_visits_every_tile_once(shape, dims, walk):
     """A blocked walk (g tiles at a time, the last block short) is a
     reordering of the plain one: the same tile origins, each once; and the
     model's output with it is still the permutation."""
-    from tile_mlir.kernels.layout.builders.ir import IntDynOps
-    from tile_mlir.kernels.layout.builders.permute import TransposeGeometry
     plan = plan_for(shape, contiguous_strides(shape), dims, 2)
     p = dict(plan.params)
     args = (p["perm"], p["tile"], p["span"], 2, p["gather"])
@@ -160,8 +159,6 @@ def test_tile_order_visits_every_tile_once(shape, dims, order):
     """Another tile order (the benchmark's order variants) visits the plain
     order's tile origins, each once, and the model's output with it is
     still the permutation."""
-    from tile_mlir.kernels.layout.builders.ir import IntDynOps
-    from tile_mlir.kernels.layout.builders.permute import BoxGeometry, TransposeGeometry
     plan = plan_for(shape, contiguous_strides(shape), dims, 2)
     p = dict(plan.params)
     if plan.kind == "transpose":

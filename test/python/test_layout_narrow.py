@@ -160,7 +160,7 @@ def _phase_conflicts(offsets) -> int:
 
 @pytest.mark.parametrize("elem", [1, 2, 4, 8])
 def test_every_vector_moves_once_without_bank_conflicts(elem):
-    from tile_mlir.kernels.layout.builders.ir import IntDynOps
+    from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
     v = 16 // elem
     for n in range(2, 256 // v + 1):
         geo = NarrowGeometry(elem, n, 64, 64 * v if 64 * v <= 256 else 256)

@@ -11,14 +11,14 @@ import pytest
 
 from tile_mlir.testing.layout_cases import (ELEMS, SIMT_ROWS_BENCH, SIMT_ROWS_BENCH_SMALL,
                                             SIMT_ROWS_SHAPES, SIMT_ROWS_VIEWS)
-from tile_mlir.kernels.layout.builders.ir import IntDynOps
+from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
 from tile_mlir.kernels.layout.model import input_view, model_permute, model_simt_rows, storage
 from tile_mlir.kernels.layout.plan.common import contiguous_strides
 from tile_mlir.kernels.layout.plan.permute import simt_row_tile
 from tile_mlir.kernels.layout.permute import (call_plan, kernel_for, plan_for, simt_plan,
                                        simt_row_tiles, variants)
-from tile_mlir.kernels.layout.builders.permute_simt_rows import (SimtRowsGeometry, build_permute_simt_rows,
-                                                 rows_geometry)
+from tile_mlir.kernels.layout.builders.permute_simt_rows import build_permute_simt_rows
+from tile_mlir.kernels.layout.geometry.simt import SimtRowsGeometry, rows_geometry
 
 from layout_bits import bits, strided_input
 

@@ -9,14 +9,14 @@ import pytest
 
 from tile_mlir.testing.layout_cases import (ELEMS, SIMT_TILED_BENCH, SIMT_TILED_BENCH_SMALL,
                                             SIMT_TILED_SHAPES, SIMT_TILED_VIEWS)
-from tile_mlir.kernels.layout.builders.ir import IntDynOps
+from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
 from tile_mlir.kernels.layout.model import input_view, model_permute, model_simt_tiled, storage
 from tile_mlir.kernels.layout.plan.common import contiguous_strides
 from tile_mlir.kernels.layout.plan.permute import SIMT_TILE_L, SIMT_TILES, simt_tile
 from tile_mlir.kernels.layout.permute import (call_plan, kernel_for, plan_for, simt_plan, simt_tiles,
                                        variants)
-from tile_mlir.kernels.layout.builders.permute_simt_tiled import (SimtTileGeometry, build_permute_simt_tiled,
-                                                  simt_geometry)
+from tile_mlir.kernels.layout.builders.permute_simt_tiled import build_permute_simt_tiled
+from tile_mlir.kernels.layout.geometry.simt import SimtTileGeometry, simt_geometry
 
 from layout_bits import bits, strided_input
 

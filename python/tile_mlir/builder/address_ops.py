@@ -1,42 +1,19 @@
 """The arithmetic that address maps are written in, for plain integers (a
 CPU model) or index values in a kernel being traced: a map written over an
 `ops` object runs unchanged on both, so a test can check on the CPU the
-very maps a kernel emits."""
+very maps a kernel emits. IntOps, the ints' side, lives in the MLIR-free
+tile_mlir.address_ints (so the CPU models import no MLIR); it is
+re-exported here for the builder's users."""
 
 from __future__ import annotations
 
 import mlir.ir as ir
 from mlir.dialects import arith
 
+from ..address_ints import IntOps
 from .values import Expr
 
-
-class IntOps:
-    """Python ints / numpy integer arrays (the CPU model)."""
-
-    @staticmethod
-    def div(a, n: int):
-        return a // n
-
-    @staticmethod
-    def mod(a, n: int):
-        return a % n
-
-    @staticmethod
-    def xor(a, b):
-        return a ^ b
-
-    @staticmethod
-    def shr(a, n: int):
-        return a >> n
-
-    @staticmethod
-    def shl(a, n: int):
-        return a << n
-
-    @staticmethod
-    def and_(a, m: int):
-        return a & m
+__all__ = ["IntOps", "IrOps"]
 
 
 class IrOps:

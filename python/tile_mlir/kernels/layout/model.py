@@ -4,16 +4,26 @@ copy engine (loads with their out-of-bounds fill, stores clipped at the
 tensor's edge, the swizzled shared images). A model's result is what the
 kernel writes if the copy engine does what the emulator says, so the CPU
 tests check every coordinate map, box and shared-memory move against
-NumPy's own permute, pad and unfold. Needs only NumPy."""
+NumPy's own permute, pad and unfold. Needs only NumPy: the geometry comes
+from layout/geometry/, which imports no MLIR (test_layout_geometry_imports)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ... import emulator
-from ...builder import IntOps
-from .builders.ir import IntDynOps
+from ...address_ints import IntOps
+from ...emulator.swizzle import swizzle_address
+from ..copy.transpose_plan import Plan
 from .call import flat_boxes_fit, flat_row_conditions
+from .geometry.addressing import IntDynOps
+from .geometry.narrow import NarrowGeometry
+from .geometry.pad import PadGeometry, RowsGeometry
+from .geometry.permute import BoxGeometry, ThreadLoadMap, ThreadStoreMap, TransposeGeometry
+from .geometry.simt import rows_geometry, simt_geometry
+from .geometry.smem_transpose import ScalarTranspose, transpose_method
+from .geometry.taps import TapsGeometry
+from .geometry.unfold import Conv, Im2colGeometry, RowsUnfoldGeometry
 from .limits import ELEM_DTYPES
 from .plan.permute import merged_out_view
 
@@ -46,8 +56,6 @@ def transpose_in_shared(shared: np.ndarray, layout, threads: int, method: str) -
     thread by thread: every read before any write."""
     elem = layout.elem
     if method == "ldmatrix":
-        from ...emulator.swizzle import swizzle_address
-        from ..copy.transpose_plan import Plan
         plan = Plan(layout.t_k, layout.t_l, (layout.t_k, layout.t_l), 1, 2, threads, 1,
                     layout.swizzle, "ldmatrix", "uint16", wide_in=layout.wide_in,
                     wide_out=layout.wide_out)
@@ -69,7 +77,6 @@ def transpose_in_shared(shared: np.ndarray, layout, threads: int, method: str) -
         for (d, _), v in zip(moves, values):
             shared[d:d + 2] = v
         return
-    from .geometry.smem_transpose import ScalarTranspose
     scalar = ScalarTranspose(layout, threads)
     moves = []
     for tid in range(threads):
@@ -90,8 +97,6 @@ def _thread_stores(shared: np.ndarray, lay, threads: int, dst, q: int, B: np.nda
     the output image (ThreadStoreMap), read at their swizzled addresses and
     written to B (the merged output view) where inside it. Raises where a
     vector would cross B's innermost edge."""
-    from ...emulator.swizzle import swizzle_address
-    from .builders.permute import ThreadStoreMap
     tsm = ThreadStoreMap(lay, threads)
     V = tsm.vec_bytes // lay.elem
     raw = shared.view(np.uint8)
@@ -118,8 +123,6 @@ def _thread_loads(shared: np.ndarray, lay, tile, threads: int, src, A: np.ndarra
     coordinates, a vector across a row's end read element by element),
     written at their swizzled addresses. Raises where an image byte is
     written twice or not at all."""
-    from ...emulator.swizzle import swizzle_address
-    from .builders.permute import ThreadLoadMap
     tlm = ThreadLoadMap(lay, tuple(tile), threads)
     raw = shared.view(np.uint8)
     hits = np.zeros(lay.tile_bytes, dtype=np.int64)
@@ -146,7 +149,6 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
     threads' vectors), the in-place transpose, stores (the copy engine's,
     or with `thread_store` the threads'; these raise where an element would
     be written twice or not at all)."""
-    from .geometry.smem_transpose import transpose_method
     written = np.zeros(B.shape, dtype=np.int64)
     lay = geo.layout
     method = transpose_method(lay, method)
@@ -160,7 +162,8 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
             _thread_loads(shared, lay, geo.tile, threads, src, A)
         for box, step, off in ([] if thread_load else geo.load_boxes()):
             emulator.load(shared, off, A_view, box=box,
-                          coords=geo.split(src[:-1] + (src[-1] + step,), lay.wide_in),
+                          coords=geo.split(src[:-1] + (src[-1] + step,), lay.wide_in,
+                                           IntDynOps),
                           swizzle=lay.swizzle)
         transpose_in_shared(shared, lay, threads, method)
         if thread_store:
@@ -170,7 +173,8 @@ def model_transpose(geo, A: np.ndarray, B: np.ndarray, threads: int = 256,
             B_view = B.reshape(B.shape[:-1] + (B.shape[-1] // lay.width, lay.width)) \
                 if lay.wide_out else B
             B = emulator.store(B_view, shared, off, box=box,
-                               coords=geo.split(dst[:-1] + (dst[-1] + step,), lay.wide_out),
+                               coords=geo.split(dst[:-1] + (dst[-1] + step,), lay.wide_out,
+                                                IntDynOps),
                                swizzle=lay.swizzle).reshape(B.shape)
     if thread_store and not (written == 1).all():
         raise AssertionError(f"{int((written == 0).sum())} elements never written, "
@@ -190,7 +194,6 @@ def input_view(plan, x: np.ndarray) -> np.ndarray:
 def model_permute(plan, x: np.ndarray) -> np.ndarray:
     """What the plan's kernel leaves in the output, for input `x` (an array
     of the plan's input view)."""
-    from .builders.permute import BoxGeometry, TransposeGeometry
     p = plan.params
     elem = p["elem"]
     out_shape = tuple(plan.out_view[0])
@@ -212,10 +215,8 @@ def model_permute(plan, x: np.ndarray) -> np.ndarray:
         return model_transpose(geo, A, B, p.get("threads", 256), p.get("method"),
                                p.get("thread_store", False), p.get("thread_load", False))
     if plan.kind == "simt" and p.get("cols"):
-        from .builders.permute_simt_rows import rows_geometry
         return model_simt_rows(rows_geometry(p, elem), input_view(plan, x), B)
     if plan.kind == "simt" and p.get("tile"):
-        from .builders.permute_simt_tiled import simt_geometry
         return model_simt_tiled(simt_geometry(p, elem), input_view(plan, x), B)
     return np.ascontiguousarray(A.transpose(p["perm"]))
 
@@ -317,7 +318,6 @@ def model_narrow(p: dict, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     changes which instruction moves which vector, not what lands where, so
     the model leaves it out; test_layout_narrow checks that it moves every
     vector once and the GPU test runs it."""
-    from .geometry.narrow import NarrowGeometry
     geo = NarrowGeometry(p["elem"], p["n"], p["rows"], p["width"], p.get("split", False),
                          p.get("group", 1))
     interleave = p["direction"] == "interleave"
@@ -378,7 +378,6 @@ def _float_view(a: np.ndarray) -> np.ndarray:
 def model_pad_boxes(box, A: np.ndarray, lefts, out_shape, fill: str, bits: int = 0):
     """build_pad_boxes: per tile, the box loaded from the shifted coordinates
     (filled outside A), for fill "value" the outside overwritten, stored."""
-    from .builders.pad import PadGeometry
     elem = A.dtype.itemsize
     geo = PadGeometry(tuple(box))
     B = np.zeros(out_shape, dtype=storage(elem))
@@ -464,9 +463,10 @@ def _move_vectors(geo, A: np.ndarray, at, coords, stored, out_shape, inside=None
 
 def model_pad_vectors(geo, A: np.ndarray, lefts, out_shape, bits: int = 0) -> np.ndarray:
     """build_pad_vectors: every thread's vectors of every tile, by the
-    kernel's own geometry (pad_vectors.VectorPadGeometry) in 32-bit unsigned
-    arithmetic: each load's source clamped to A's edge, the fill where the
-    source lies outside, the stores bounded by B's vector count."""
+    kernel's own geometry (geometry.vector_tiles.VectorPadGeometry) in
+    32-bit unsigned arithmetic: each load's source clamped to A's edge, the
+    fill where the source lies outside, the stores bounded by B's vector
+    count."""
     radices, n, v = _vector_indices(geo, out_shape)
     lefts = [x & U32Ops.MASK for x in lefts]
     coords, inside, at = geo.spot(v, radices, list(A.shape), lefts, U32Ops)
@@ -475,7 +475,7 @@ def model_pad_vectors(geo, A: np.ndarray, lefts, out_shape, bits: int = 0) -> np
 
 def model_permute_vectors(geo, A: np.ndarray, out_shape) -> np.ndarray:
     """build_permute_vectors: every thread's vector of every tile by the
-    kernel's own geometry (permute_vectors.VectorPermuteGeometry), the
+    kernel's own geometry (geometry.vector_tiles.VectorPermuteGeometry), the
     index clamped to B's last vector for the loads, the stores bounded by
     B's vector count."""
     radices, n, v = _vector_indices(geo, out_shape)
@@ -548,7 +548,6 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
     output row segment copied from the shifted window (head, 16-byte
     vectors, tail: every element once); with p["flat"], where a tile spans
     whole rows, the flat form's vectors (_flat_tile)."""
-    from .builders.pad import RowsGeometry
     elem = A.dtype.itemsize
     rank = A.ndim
     geo = RowsGeometry(rank, elem, p["wbox"], p["nb"], p["rows"], p.get("equal", False))
@@ -601,7 +600,6 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
 def model_unfold_nhwc(p: dict, A: np.ndarray) -> np.ndarray:
     """build_unfold_nhwc: per tile one im2col load (emulated) and one store
     into the (N L, taps, C) view of the output."""
-    from .builders.unfold import Conv, Im2colGeometry
     conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
     geo = Im2colGeometry(conv, p["pixels"], p["channels"])
     n, h, w, c = A.shape
@@ -625,7 +623,6 @@ def model_unfold_nhwc(p: dict, A: np.ndarray) -> np.ndarray:
 def model_unfold_nchw(p: dict, A: np.ndarray) -> np.ndarray:
     """build_unfold_nchw: per tile the nb boxes of input rows, then every
     tap's output row segments copied from the shifted, strided window."""
-    from .builders.unfold import Conv, RowsUnfoldGeometry
     conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
     elem = A.dtype.itemsize
     geo = RowsUnfoldGeometry(conv, elem, p["wbox"], p["nb"], p["rows"], p.get("width", 0))
@@ -665,7 +662,6 @@ def model_unfold_taps(p: dict, A: np.ndarray) -> np.ndarray:
     """build_unfold_nchw_taps: per tile the halo and the aligned shifts'
     images loaded, the other shifts' images copied out of the halo 16 bytes
     at a time, then one store per tap from its image's row i dh."""
-    from .geometry.taps import TapsGeometry
     (kh, kw), (ph, _), (dh, _) = p["kernel"], p["padding"], p["dilation"]
     elem = A.dtype.itemsize
     geo = TapsGeometry(tuple(p["kernel"]), tuple(p["padding"]), tuple(p["dilation"]), elem,
@@ -677,10 +673,9 @@ def model_unfold_taps(p: dict, A: np.ndarray) -> np.ndarray:
     B = np.zeros((n * c, kh * kw, oh, ow), dtype=A.dtype)
     written = np.zeros(B.shape, np.int32)
     V = geo.vec
-    counts = [n * c, -(-oh // geo.rows), -(-ow // geo.width)]
+    counts = geo.counts(n * c, oh, ow, IntDynOps)
     for t in range(int(np.prod(counts))):
-        plane, rb, cb = t // (counts[1] * counts[2]), t // counts[2] % counts[1], t % counts[2]
-        oy0, ox0 = rb * geo.rows, cb * geo.width
+        plane, oy0, ox0 = geo.origin(t, counts, IntDynOps)
         shared = _shared(geo.stage_bytes)
         for k in range(geo.hnb if geo.built else 0):
             emulator.load(shared, k * geo.halo_box_bytes, planes,

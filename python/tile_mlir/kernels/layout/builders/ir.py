@@ -4,8 +4,8 @@ integer conversions the copies' coordinates need.
 
 `DynOps` is the kernels' `ops` object (as `tile_mlir.builder.IrOps`, but
 `div`/`mod` also take runtime divisors), so the geometry written over it
-runs unchanged on plain ints with `tile_mlir.builder.IntOps` in a CPU
-model of the kernel."""
+(layout/geometry/) runs unchanged on plain ints with
+geometry.addressing.IntDynOps in a CPU model of the kernel."""
 
 from __future__ import annotations
 
@@ -15,6 +15,12 @@ from mlir.dialects import arith, llvm, memref, vector
 from .... import builder as K
 from ....builder import IrOps
 from ....builder.pointers import shared_pointer
+from ..geometry.addressing import IntDynOps, product
+
+# IntDynOps (geometry.addressing) is named here too: DynOps' int side, for
+# the CPU tests that import it beside DynOps.
+__all__ = ["DynOps", "IntDynOps", "IrU32Ops", "all_of", "chunk_pair_vector", "extents",
+           "i32_of", "index_of", "move_vectors", "shifted_chunk", "signed_offset", "to_i32"]
 
 
 def extents(buf: K.Buffer) -> list[K.Expr]:
@@ -58,105 +64,6 @@ class DynOps(IrOps):
         """x where a >= bound (unsigned), else 0."""
         ge = arith.cmpi(arith.CmpIPredicate.uge, K.Expr.of(a), _value(bound, a))
         return K.Expr(arith.select(ge, _value(x, a), _value(0, a)))
-
-
-class IntDynOps:
-    """DynOps' operations on plain ints (the CPU model of a kernel)."""
-
-    @staticmethod
-    def div(a, n):
-        return a // n
-
-    @staticmethod
-    def mod(a, n):
-        return a % n
-
-    @staticmethod
-    def cdiv(a, n):
-        return -(-a // n)
-
-    @staticmethod
-    def min(a, b):
-        return min(a, b)
-
-    @staticmethod
-    def max(a, b):
-        return max(a, b)
-
-    @staticmethod
-    def ge_select(a, bound: int, x: int):
-        return x if a >= bound else 0
-
-    @staticmethod
-    def xor(a, b):
-        return a ^ b
-
-    @staticmethod
-    def shr(a, n):
-        return a >> n
-
-    @staticmethod
-    def shl(a, n):
-        return a << n
-
-    @staticmethod
-    def and_(a, m):
-        return a & m
-
-
-def boxed_offset(row, s, wbox: int, nb: int, box_bytes: int, elem: int, ops):
-    """Byte offset of element s (>= 0) of row `row` of nb boxes of wbox
-    elements side by side, box k's image at k box_bytes. A power-of-two
-    width splits s into bit fields; any other width (a multiple of 16
-    bytes, boxes fitted to the row) adds box_bytes - wbox elem per box
-    boundary at or before s: nb - 1 compares, no division."""
-    if wbox & (wbox - 1) == 0:
-        log = wbox.bit_length() - 1
-        return (ops.shr(s, log) * box_bytes + row * (wbox * elem)
-                + ops.and_(s, wbox - 1) * elem)
-    out = row * (wbox * elem) + s * elem
-    for k in range(1, nb):
-        out = out + ops.ge_select(s, k * wbox, box_bytes - wbox * elem)
-    return out
-
-
-def digits(t, radices, ops) -> list:
-    """Mixed-radix digits of `t` (the last radix varies fastest)."""
-    out = []
-    for radix in reversed(radices):
-        out.append(ops.mod(t, radix))
-        t = ops.div(t, radix)
-    return list(reversed(out))
-
-
-class OutputOrderTiles:
-    """The tile walk of the SIMT permutes: tiles numbered over the input
-    axes in the output's order, the last fastest. A subclass has `perm`
-    and names each input axis's tile extent (1 where the axis is not
-    tiled)."""
-    perm: tuple
-
-    def tile_extent(self, axis: int) -> int:
-        raise NotImplementedError
-
-    def counts(self, dims, ops) -> list:
-        return [ops.cdiv(d, self.tile_extent(a)) if self.tile_extent(a) > 1 else d
-                for a, d in enumerate(dims)]
-
-    def origin(self, t, counts, ops) -> list:
-        """Input coordinates of tile t's first element."""
-        coords = [None] * len(self.perm)
-        for a in reversed(self.perm):
-            coords[a] = ops.mod(t, counts[a]) * self.tile_extent(a)
-            t = ops.div(t, counts[a])
-        return coords
-
-
-def product(values, one=1):
-    total = one
-    for v in values:
-        total = total * v
-    return total
 
 
 def all_of(conds) -> K.Expr:
@@ -272,11 +179,11 @@ class IrU32Ops(DynOps):
 
 def move_vectors(geo, A: K.Buffer, B: K.Buffer, out: list, dtype: str, source) -> None:
     """The body of a vector kernel (pad_vectors, permute_vectors; `geo` a
-    vector_tiles.VectorTiles): each thread's vectors of its CTA's tile of B,
-    whose extents are `out` (i32). `source(v, radices, n)` gives, for vector v (i32) of B's n (B's extents
-    `radices`, the last in vectors), B's coordinates, A's coordinates of its
-    load (always inside A) and a function of the loaded value giving what
-    is stored, or None. Every load comes first, so all of a thread's are in
+    geometry.vector_tiles.VectorTiles): each thread's vectors of its CTA's
+    tile of B, whose extents are `out` (i32). `source(v, radices, n)` gives,
+    for vector v (i32) of B's n (B's extents `radices`, the last in
+    vectors), B's coordinates, A's coordinates of its load (always inside
+    A) and a function of the loaded value giving what is stored, or None. Every load comes first, so all of a thread's are in
     flight at once; then the stores of the vectors inside B."""
     vtype = K.vector_type(dtype)
     radices = geo.radices(out, IrU32Ops)

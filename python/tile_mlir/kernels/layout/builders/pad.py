@@ -16,6 +16,9 @@ build_pad_rows   B's rows at any alignment: blocks of A's rows loaded the
                  each output row segment to B with 16-byte stores where B
                  is aligned and element stores at the segment's ends.
 build_pad_simt   any strides: one element per thread and step.
+
+The tiles' geometry (PadGeometry, RowsGeometry) is geometry/pad.py's, so
+the CPU models run the maps these kernels trace.
 """
 
 from __future__ import annotations
@@ -32,18 +35,10 @@ from ....builder.pointers import shared_pointer
 from ...common.opcodes import load_opcode, store_opcode
 from ...copy.transpose_inplace import cache_hints
 from ..call import flat_boxes_fit, flat_row_conditions, rows_stage_bytes
+from ..geometry.addressing import digits, product
+from ..geometry.pad import PadGeometry, RowsGeometry
 from ..limits import STRIDE_ALIGN
-from ..plan.pad import equal_tile_height
-from .ir import (
-    DynOps,
-    all_of,
-    boxed_offset,
-    chunk_pair_vector,
-    digits,
-    extents,
-    product,
-    to_i32,
-)
+from .ir import DynOps, all_of, chunk_pair_vector, extents, to_i32
 from .pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 
 FILLS = ("zero", "nan", "value")
@@ -137,19 +132,6 @@ def _shared_load(dtype: str, addr: K.Expr) -> ir.Value:
                      alignment=dtype_bytes(dtype))
 
 
-@dataclass(frozen=True)
-class PadGeometry:
-    """Tiles of `tile[a]` elements along output axis a, row-major."""
-    tile: tuple
-
-    def counts(self, out_dims, ops) -> list:
-        return [d if t == 1 else ops.cdiv(d, t) for d, t in zip(out_dims, self.tile)]
-
-    def origin(self, t, counts, ops) -> tuple:
-        u = digits(t, counts, ops)
-        return tuple(x if t == 1 else x * t for x, t in zip(u, self.tile))
-
-
 def build_pad_boxes(dtype: str, rank: int, box, fill: str = "zero", stages: int = 4,
                     grid: int = 132, threads: int = 128,
                     name: str = "pad_boxes") -> K.KernelDef:
@@ -221,60 +203,306 @@ def build_pad_boxes(dtype: str, rank: int, box, fill: str = "zero", stages: int 
 
 
 @dataclass(frozen=True)
-class RowsGeometry:
-    """build_pad_rows: a tile is `rows` output rows (axis rank-2) by
-    `columns` output columns, at one position of the outer axes; the
-    input behind it is loaded as `nb` boxes of `rows` x `wbox` elements,
-    the first at the 16-byte aligned column at or before the shifted
-    start (`delta` elements before it). `equal`: the tiles along the rows
-    are of one height, at most `rows` (the box's), chosen at run time from
-    the output's rows (258 rows in boxes of 44: six tiles of 43), so no
-    tile is a sliver; the box's rows past the tile's are loaded, unused."""
-    rank: int
-    elem: int
-    wbox: int
-    nb: int
-    rows: int
-    equal: bool = False
+class _RowsShape:
+    """build_pad_rows' static choices: the geometry, the stages, the fill,
+    the threads and how they split a tile's rows and segments."""
+    geo: RowsGeometry
+    dtype: str
+    fill: str
+    st: Stages
+    threads: int
+    l2_promotion: int
+    evict_first: bool
+    flat: bool
 
     @property
-    def vec(self) -> int:
-        return STRIDE_ALIGN // self.elem
+    def oob(self) -> int:
+        return 1 if self.fill == "nan" else 0
 
     @property
-    def columns(self) -> int:
-        return self.nb * self.wbox - self.vec
+    def load_hint(self) -> tuple:
+        """(the loads' cache_policy kwargs, whether the opcode carries it)."""
+        return cache_hints("load" if self.evict_first else "")["load"]
 
     @property
-    def box_bytes(self) -> int:
-        """Bytes from one box's image to the next (128-byte aligned)."""
-        return -(-self.rows * self.wbox * self.elem // 128) * 128
+    def warps(self) -> int:
+        return self.threads // 32
 
-    def counts(self, out_dims, ops) -> list:
-        return list(out_dims[:-2]) + [ops.cdiv(out_dims[-2], self.rows),
-                                      ops.cdiv(out_dims[-1], self.columns)]
+    @property
+    def row_steps(self) -> int:
+        return -(-self.geo.rows // self.warps)
 
-    def height(self, out_rows, ops):
-        """Output rows per tile: `rows`, or with `equal` the height that
-        splits out_rows into as few tiles as `rows` gives, evenly."""
-        return equal_tile_height(out_rows, self.rows, ops.cdiv) if self.equal else self.rows
+    @property
+    def slots(self) -> int:
+        """A warp's 16-byte vectors of one output row segment, per lane."""
+        return -(-(self.geo.columns // self.geo.vec + 2) // 32)
 
-    def origin(self, t, counts, ops, height) -> tuple:
-        """(outer output coords, first output row, first output column) of
-        tile t, whose tiles are `height` rows (self.height)."""
-        u = digits(t, counts, ops)
-        return tuple(u[:-2]), u[-2] * height, u[-1] * self.columns
+    @property
+    def slot_offset(self) -> int:
+        """The flat form's slots: one 16-byte slot a tile row, after the stages."""
+        return -(-self.st.shared_bytes // STRIDE_ALIGN) * STRIDE_ALIGN
 
-    def load_start(self, c0, left, ops):
-        """(aligned input column of box 0, delta) for output column c0."""
-        start = c0 - left
-        aligned = ops.and_(start, -self.vec) if isinstance(start, int) else \
-            K.Expr(arith.andi(K.Expr.of(start), K.Expr.of(-self.vec, start)))
-        return aligned, start - aligned
+    @property
+    def shared_bytes(self) -> int:
+        return self.slot_offset + self.geo.rows * STRIDE_ALIGN if self.flat else \
+            self.st.shared_bytes
 
-    def shared_offset(self, row, s, ops):
-        """Byte offset in the stage of element s (>= 0) of tile row `row`."""
-        return boxed_offset(row, s, self.wbox, self.nb, self.box_bytes, self.elem, ops)
+
+class _RowsTrace:
+    """build_pad_rows' kernel body being traced: the values every tile
+    shares (extents, tile counts, stage addresses, thread ids), built in
+    the constructor, then the stage loads and per tile the row form
+    (`row_tile`) or the flat form (`flat_work`)."""
+
+    def __init__(self, shape: _RowsShape, A, B, scalars):
+        self.shape, self.geo, self.A, self.B = shape, shape.geo, A, B
+        geo, rank, dtype = shape.geo, shape.geo.rank, shape.dtype
+        self.lefts, rights = scalars[:rank], scalars[rank:2 * rank]
+        self.dims = extents(A)
+        self.out = [d + l + r for d, l, r in zip(self.dims, self.lefts, rights)]
+        self.counts = geo.counts(self.out, DynOps)
+        self.height = geo.height(self.out[-2], DynOps)
+        self.bufs = [[K.dynamic_shared((1,) * (rank - 2) + (geo.rows, geo.wbox), dtype,
+                                       shape.st.offset(s) + k * geo.box_bytes)
+                      for k in range(geo.nb)]
+                     for s in range(shape.st.count)]
+        self.bases = [K.base_address(b[0]) for b in self.bufs]
+        self.tid = K.thread_id()
+        self.lane, self.warp = IrOps.mod(self.tid, 32), IrOps.div(self.tid, 32)
+        self.vtype = K.vector_type(dtype)
+        self.value = _as_element(_bits(scalars[2 * rank], dtype), dtype) \
+            if shape.fill == "value" else None
+
+    def load(self, s, ticket, bar, tag):
+        geo, lefts, rank = self.geo, self.lefts, self.geo.rank
+        hint, hinted = self.shape.load_hint
+        outer, row0, c0 = geo.origin(IrOps.index(ticket), self.counts, DynOps, self.height)
+        col, _ = geo.load_start(c0, lefts[-1], DynOps)
+        src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
+        for k in range(geo.nb):
+            tma.apply(load_opcode(rank, hinted), self.bufs[s][k], self.A,
+                      box=(1,) * (rank - 2) + (geo.rows, geo.wbox),
+                      coords=src + (col + k * geo.wbox,), mbar=bar, tag=tag,
+                      oob_fill=self.shape.oob, l2_promotion=self.shape.l2_promotion, **hint)
+
+    def shifted_words(self, ebase, s_idx, clamp=False, slot=None):
+        """The 16 bytes at element s_idx of the stage row at `ebase`, from
+        the two aligned chunks under them (the second may start the
+        next box), as vector<4xi32>. `clamp`: the second chunk no later
+        than the row's last (bytes past the row are junk, not reads past
+        the stage). `slot` (cond, address): where cond holds, the 16
+        bytes at that shared address instead."""
+        geo, V = self.geo, self.geo.vec
+        a = IrOps.and_(s_idx, -V)
+        first = ebase + geo.shared_offset(0, a, DynOps)
+        if slot is not None:
+            first = _select(slot[0], slot[1], first)
+        a1 = DynOps.min(a + V, geo.nb * geo.wbox - V) if clamp else a + V
+        second = ebase + geo.shared_offset(0, a1, DynOps)
+        rem = (s_idx - a) * geo.elem
+        if slot is not None:
+            rem = _select(slot[0], K.Expr.of(0, rem), rem)
+        return chunk_pair_vector(first, second, rem)
+
+    def stage_element(self, ebase, s_idx):
+        """Element s_idx of the stage row at `ebase`."""
+        return _shared_load(self.shape.dtype, ebase + self.geo.shared_offset(0, s_idx, DynOps))
+
+    def outer_index(self, outer):
+        """The flat index of the outer output coordinates `outer`."""
+        flat = 0
+        for o, d in zip(outer, self.out[:-2]):
+            flat = flat * d + o
+        return flat
+
+    # -- the row form ----------------------------------------------------
+
+    def row_tile(self, s, ticket):
+        """work(s, ticket) of the row form: warp w copies tile rows w,
+        w + warps, ..., each an output row segment (`row_segment`)."""
+        shape, geo, out, lefts, dims = self.shape, self.geo, self.out, self.lefts, self.dims
+        outer, row0, c0 = geo.origin(IrOps.index(ticket), self.counts, DynOps, self.height)
+        _, delta = geo.load_start(c0, lefts[-1], DynOps)
+        n_x = DynOps.min(out[-1] - c0, geo.columns)
+        flat_outer = self.outer_index(outer)
+        outer_ok = all_of([(o - l >= 0) for o, l in zip(outer, lefts)] +
+                          [(o - l < d) for o, l, d in zip(outer, lefts, dims)]) \
+            if shape.fill == "value" and outer else None
+
+        def element(ebase, x, row_ok):
+            v = self.stage_element(ebase, x + delta)
+            if self.value is None:
+                return v
+            c_in = c0 + x - lefts[-1]
+            ok = all_of([row_ok, c_in >= 0, c_in < dims[-1]])
+            return arith.select(ok.value, v, self.value)
+
+        for step in range(shape.row_steps):
+            rho = self.warp + step * shape.warps
+            orow = row0 + rho
+            with K.if_(all_of([rho < self.height, orow < out[-2]]) if geo.equal else
+                       all_of([rho < geo.rows, orow < out[-2]]) if geo.rows % shape.warps
+                       else (orow < out[-2])):
+                ebase = self.bases[s] + rho * (geo.wbox * geo.elem)
+                row_ok = None
+                if self.value is not None:
+                    i_row = orow - lefts[-2]
+                    conds = [i_row >= 0, i_row < dims[-2]]
+                    row_ok = all_of(conds + ([outer_ok] if outer_ok is not None else []))
+                f = (flat_outer * out[-2] + orow) * out[-1] + c0
+                self.row_segment(ebase, row_ok, f, n_x, delta, element)
+
+    def row_segment(self, ebase, row_ok, f, n_x, delta, element):
+        """One warp's output row segment B[f, f + n_x) from the stage row at
+        `ebase`: 16-byte stores where B is aligned, the ends element by
+        element. `element(ebase, x, row_ok)` is column x's element (the
+        fill where it lies outside A)."""
+        V = self.geo.vec
+        head = DynOps.mod(V - DynOps.mod(f, V), V)
+        n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
+        for j in range(self.shape.slots):
+            v_i = self.lane + 32 * j
+            with K.if_(v_i < n_vec):
+                x0 = head + v_i * V
+                if self.value is None:
+                    words = self.shifted_words(ebase, x0 + delta)
+                    K.vector_store(vector.bitcast(self.vtype, words), self.B,
+                                   (f + x0,))
+                else:
+                    elems = [element(ebase, x0 + i, row_ok) for i in range(V)]
+                    K.vector_store(vector.from_elements(self.vtype, elems), self.B,
+                                   (f + x0,))
+        # The ends: lanes 0..V-1 the head, V..2V-1 the tail.
+        with K.if_(self.lane < V):
+            x = self.lane
+            with K.if_(all_of([x < head, x < n_x])):
+                self.B[f + x] = K.Expr(element(ebase, x, row_ok))
+        with K.if_(all_of([self.lane >= V, self.lane < 2 * V])):
+            x = head + n_vec * V + (self.lane - V)
+            with K.if_(x < n_x):
+                self.B[f + x] = K.Expr(element(ebase, x, row_ok))
+
+    # -- the flat form ---------------------------------------------------
+
+    def flat_work(self):
+        """work(s, ticket) of the flat form (build_pad_rows' `flat`): the
+        launch's own values first (the slots, each thread's first vector
+        and its step), then per tile `flat_tile` where the tile spans whole
+        rows, else the row form."""
+        geo, V, threads = self.geo, self.geo.vec, self.shape.threads
+        Wo = self.out[-1]
+        self.slot_base = K.base_address(K.dynamic_shared((geo.rows * V,), self.shape.dtype,
+                                                         self.shape.slot_offset))
+        # Each thread's next vector is threads * V elements on: dr rows
+        # and dc columns further (one division a launch).
+        self.dr, self.dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
+        # and its first vector tid * V elements past the run's first.
+        self.r_t, self.c_t = DynOps.div(self.tid * V, Wo), DynOps.mod(self.tid * V, Wo)
+
+        def work(s, ticket):
+            # A vector spans at most two rows where they are V or wider.
+            K.if_else(all_of(flat_row_conditions(self.out[-1], geo.wbox, geo.nb, geo.elem)), [],
+                      lambda: self.flat_tile(s, ticket) or [],
+                      lambda: self.row_tile(s, ticket) or [])
+
+        return work
+
+    def flat_tile(self, s, ticket):
+        """The flat form on one tile: its output is the run [f0, end) of
+        the flat B; the vectors across rows' ends are joined into slots
+        (`join_row_ends`), then the threads store the run's aligned
+        vectors (`flat_vectors`) and its ends (`flat_ends`)."""
+        geo, V, out, Wo = self.geo, self.geo.vec, self.out, self.out[-1]
+        outer, row0, c0 = geo.origin(IrOps.index(ticket), self.counts, DynOps, self.height)
+        _, delta = geo.load_start(c0, self.lefts[-1], DynOps)
+        f0 = (self.outer_index(outer) * out[-2] + row0) * Wo
+        n_rows = DynOps.min(out[-2] - row0, self.height)
+        end = f0 + n_rows * Wo
+        a0 = IrOps.and_(f0 + (V - 1), -V)
+        a1 = IrOps.and_(end, -V)
+        n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
+        c = self.c_t + (a0 - f0)     # a0 - f0 < V <= Wo: one wrap at most
+        wrapped = c >= Wo
+        c = _select(wrapped, c - Wo, c)
+        r = self.r_t + _select(wrapped, 1, 0)
+        # The stage arithmetic in 32 bits (shared addresses, and
+        # columns under `columns`): in 64-bit index math the loop
+        # ran 138 instructions a warp's 32 vectors.
+        wo, dl = _i32(Wo), _i32(delta)
+        self.join_row_ends(s, f0, n_rows, wo, dl)
+        K.cta_sync()
+        self.flat_vectors(s, a0, n_vec, r, c, wo, dl)
+        self.flat_ends(s, f0, end, a0, a1, delta)
+
+    def join_row_ends(self, s, f0, n_rows, wo, dl):
+        """First the vector across row r's end, for r < R - 1 where row
+        r + 1 starts off a vector (row r's last m elements, then row
+        r + 1's first V - m), into row r's slot: one thread a row, the
+        rows dealt over the warps."""
+        shape, geo, V = self.shape, self.geo, self.geo.vec
+        threads, wbox, elem = shape.threads, geo.wbox, geo.elem
+        for rep in range(-(-(geo.rows - 1) // threads)):
+            rr = self.lane * shape.warps + self.warp + rep * threads
+            f1 = f0 + (rr + 1) * self.out[-1]
+            m = _i32(IrOps.and_(f1, V - 1))
+            with K.if_(all_of([rr + 1 < n_rows, m != 0])):
+                rb = _i32(self.bases[s] + rr * (wbox * elem))
+                # Row r from column Wo - m (past its end: bytes the join drops).
+                low = self.shifted_words(rb, wo - m + dl, clamp=True)
+                # Row r + 1 from column -m: its chunks from column a - V,
+                # where a - V < 0 is row r's last box-0 chunk, up to
+                # column 2V - 1 (flat_boxes_fit).
+                sp = dl + V - m
+                a = IrOps.and_(sp, -V)
+                nbase = rb + (wbox * elem) + (a - V) * elem
+                high = chunk_pair_vector(nbase, nbase + STRIDE_ALIGN, (sp - a) * elem)
+                llvm.store(_join_bytes(low, high, m * elem),
+                           shared_pointer(_i32(self.slot_base + rr * STRIDE_ALIGN)),
+                           alignment=16)
+
+    def flat_vectors(self, s, a0, n_vec, r, c, wo, dl):
+        """The run's aligned 16-byte vectors, consecutive threads on
+        consecutive vectors; thread tid's first is at tile row r, column
+        c, and each step moves it dr rows and dc columns on."""
+        shape, geo, V = self.shape, self.geo, self.geo.vec
+        threads, wbox, elem, tid = shape.threads, geo.wbox, geo.elem, self.tid
+        iters = -(-(geo.rows * geo.columns // V + 1) // threads)
+        step = _i32(self.dr * (wbox * elem))
+        dc32, dr32 = _i32(self.dc), _i32(self.dr)
+
+        def vector_step(i, values):
+            # rb: stage address of row r (box 0); c: the vector's column.
+            rb, c, r = (K.Expr(v) for v in values)
+            k = tid + i * threads
+            with K.if_(k < n_vec):
+                # A vector across row r's end is row r's slot.
+                slot = (c + V > wo, _i32(self.slot_base) + r * STRIDE_ALIGN)
+                words = self.shifted_words(rb, c + dl, slot=slot)
+                K.vector_store(vector.bitcast(self.vtype, words), self.B, (a0 + k * V,))
+            c = c + dc32
+            wrap = c >= wo
+            c = _select(wrap, c - wo, c)
+            rb = rb + step + _select(wrap, _c32(wbox * elem), _c32(0))
+            r = r + dr32 + _select(wrap, _c32(1), _c32(0))
+            return [K.Expr.of(rb), K.Expr.of(c), K.Expr.of(r)]
+
+        rb0 = _i32(self.bases[s] + r * (wbox * elem))
+        K.for_carried(0, iters, [K.Expr.of(v) for v in (rb0, _i32(c), _i32(r))],
+                      vector_step)
+
+    def flat_ends(self, s, f0, end, a0, a1, delta):
+        """The run's ends: threads 0..V-1 its head, V..2V-1 its tail (a
+        division, but in warp 0 alone; without it ptxas took 112
+        registers for 80)."""
+        geo, V, tid, Wo = self.geo, self.geo.vec, self.tid, self.out[-1]
+        is_head = tid < V
+        e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
+        in_end = _select(is_head, e < a0, tid < 2 * V)
+        with K.if_(all_of([in_end, e < end])):
+            off = e - f0
+            row, col = DynOps.div(off, Wo), DynOps.mod(off, Wo)
+            self.B[e] = K.Expr(self.stage_element(self.bases[s] + row * (geo.wbox * geo.elem),
+                                                  col + delta))
 
 
 def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
@@ -304,221 +532,14 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
         raise ValueError("build_pad_rows takes rank >= 2 (view a 1-D pad as (1, n))")
     elem = dtype_bytes(dtype)
     geo = RowsGeometry(rank, elem, wbox, nb, rows, bool(equal))
-    V = geo.vec
-    st = Stages(stages, rows_stage_bytes(rows, wbox, nb, elem))
-    oob = 1 if fill == "nan" else 0
-    warps = threads // 32
-    row_steps = -(-rows // warps)
-    slots = -(-(geo.columns // V + 2) // 32)
-    # The flat form's slots: one 16-byte slot a tile row, after the stages.
-    flat = flat and flat_boxes_fit(wbox, elem)
-    slot_offset = -(-st.shared_bytes // STRIDE_ALIGN) * STRIDE_ALIGN
-    hint, hinted = cache_hints("load" if evict_first else "")["load"]
+    shape = _RowsShape(geo, dtype, fill, Stages(stages, rows_stage_bytes(rows, wbox, nb, elem)),
+                       threads, l2_promotion, evict_first, flat and flat_boxes_fit(wbox, elem))
 
     def body(A, B, Ctr, *scalars):
-        lefts, rights = scalars[:rank], scalars[rank:2 * rank]
-        dims = extents(A)
-        out = [d + l + r for d, l, r in zip(dims, lefts, rights)]
-        counts = geo.counts(out, DynOps)
-        height = geo.height(out[-2], DynOps)
-        bufs = [[K.dynamic_shared((1,) * (rank - 2) + (rows, wbox), dtype,
-                                  st.offset(s) + k * geo.box_bytes) for k in range(nb)]
-                for s in range(stages)]
-        bases = [K.base_address(b[0]) for b in bufs]
-        tid = K.thread_id()
-        lane, warp = IrOps.mod(tid, 32), IrOps.div(tid, 32)
-        vtype = K.vector_type(dtype)
-        value = _as_element(_bits(scalars[2 * rank], dtype), dtype) \
-            if fill == "value" else None
-
-        def load(s, ticket, bar, tag):
-            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
-            col, _ = geo.load_start(c0, lefts[-1], DynOps)
-            src = tuple(o - l for o, l in zip(outer, lefts)) + (row0 - lefts[-2],)
-            for k in range(nb):
-                tma.apply(load_opcode(rank, hinted), bufs[s][k], A, box=(1,) * (rank - 2) +
-                          (rows, wbox), coords=src + (col + k * wbox,), mbar=bar,
-                          tag=tag, oob_fill=oob, l2_promotion=l2_promotion, **hint)
-
-        def shifted_words(ebase, s_idx, clamp=False, slot=None):
-            """The 16 bytes at element s_idx of the stage row at `ebase`, from
-            the two aligned chunks under them (the second may start the
-            next box), as vector<4xi32>. `clamp`: the second chunk no later
-            than the row's last (bytes past the row are junk, not reads past
-            the stage). `slot` (cond, address): where cond holds, the 16
-            bytes at that shared address instead."""
-            a = IrOps.and_(s_idx, -V)
-            first = ebase + geo.shared_offset(0, a, DynOps)
-            if slot is not None:
-                first = _select(slot[0], slot[1], first)
-            a1 = DynOps.min(a + V, nb * wbox - V) if clamp else a + V
-            second = ebase + geo.shared_offset(0, a1, DynOps)
-            rem = (s_idx - a) * elem
-            if slot is not None:
-                rem = _select(slot[0], K.Expr.of(0, rem), rem)
-            return chunk_pair_vector(first, second, rem)
-
-        def stage_element(ebase, s_idx):
-            """Element s_idx of the stage row at `ebase`."""
-            return _shared_load(dtype, ebase + geo.shared_offset(0, s_idx, DynOps))
-
-        def outer_index(outer):
-            """The flat index of the outer output coordinates `outer`."""
-            flat = 0
-            for o, d in zip(outer, out[:-2]):
-                flat = flat * d + o
-            return flat
-
-        def flat_work(row_work):
-            """work(s, ticket) of the flat form (build_pad_rows' `flat`)."""
-            Wo = out[-1]
-            slot_base = K.base_address(K.dynamic_shared((rows * V,), dtype, slot_offset))
-            # Each thread's next vector is threads * V elements on: dr rows
-            # and dc columns further (one division a launch).
-            dr, dc = DynOps.div(threads * V, Wo), DynOps.mod(threads * V, Wo)
-            # and its first vector tid * V elements past the run's first.
-            r_t, c_t = DynOps.div(tid * V, Wo), DynOps.mod(tid * V, Wo)
-            iters = -(-(rows * geo.columns // V + 1) // threads)
-
-            def tile(s, ticket):
-                outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
-                _, delta = geo.load_start(c0, lefts[-1], DynOps)
-                f0 = (outer_index(outer) * out[-2] + row0) * Wo
-                n_rows = DynOps.min(out[-2] - row0, height)
-                end = f0 + n_rows * Wo
-                a0 = IrOps.and_(f0 + (V - 1), -V)
-                a1 = IrOps.and_(end, -V)
-                n_vec = DynOps.div(DynOps.max(a1, a0) - a0, V)
-                c = c_t + (a0 - f0)     # a0 - f0 < V <= Wo: one wrap at most
-                wrapped = c >= Wo
-                c = _select(wrapped, c - Wo, c)
-                r = r_t + _select(wrapped, 1, 0)
-                # The stage arithmetic in 32 bits (shared addresses, and
-                # columns under `columns`): in 64-bit index math the loop
-                # ran 138 instructions a warp's 32 vectors.
-                wo, dl = _i32(Wo), _i32(delta)
-
-                # First the vector across row r's end, for r < R - 1 where row
-                # r + 1 starts off a vector (row r's last m elements, then row
-                # r + 1's first V - m), into row r's slot: one thread a row,
-                # the rows dealt over the warps.
-                for rep in range(-(-(rows - 1) // threads)):
-                    rr = lane * warps + warp + rep * threads
-                    f1 = f0 + (rr + 1) * Wo
-                    m = _i32(IrOps.and_(f1, V - 1))
-                    with K.if_(all_of([rr + 1 < n_rows, m != 0])):
-                        rb = _i32(bases[s] + rr * (wbox * elem))
-                        # Row r from column Wo - m (past its end: bytes the join drops).
-                        low = shifted_words(rb, wo - m + dl, clamp=True)
-                        # Row r + 1 from column -m: its chunks from column a - V,
-                        # where a - V < 0 is row r's last box-0 chunk, up to
-                        # column 2V - 1 (flat_boxes_fit).
-                        sp = dl + V - m
-                        a = IrOps.and_(sp, -V)
-                        nbase = rb + (wbox * elem) + (a - V) * elem
-                        high = chunk_pair_vector(nbase, nbase + STRIDE_ALIGN, (sp - a) * elem)
-                        llvm.store(_join_bytes(low, high, m * elem),
-                                   shared_pointer(_i32(slot_base + rr * STRIDE_ALIGN)),
-                                   alignment=16)
-                K.cta_sync()
-                step = _i32(dr * (wbox * elem))
-                dc32, dr32 = _i32(dc), _i32(dr)
-
-                def vector_step(i, values):
-                    # rb: stage address of row r (box 0); c: the vector's column.
-                    rb, c, r = (K.Expr(v) for v in values)
-                    k = tid + i * threads
-                    with K.if_(k < n_vec):
-                        # A vector across row r's end is row r's slot.
-                        slot = (c + V > wo, _i32(slot_base) + r * STRIDE_ALIGN)
-                        words = shifted_words(rb, c + dl, slot=slot)
-                        K.vector_store(vector.bitcast(vtype, words), B, (a0 + k * V,))
-                    c = c + dc32
-                    wrap = c >= wo
-                    c = _select(wrap, c - wo, c)
-                    rb = rb + step + _select(wrap, _c32(wbox * elem), _c32(0))
-                    r = r + dr32 + _select(wrap, _c32(1), _c32(0))
-                    return [K.Expr.of(rb), K.Expr.of(c), K.Expr.of(r)]
-
-                rb0 = _i32(bases[s] + r * (wbox * elem))
-                K.for_carried(0, iters, [K.Expr.of(v) for v in (rb0, _i32(c), _i32(r))],
-                              vector_step)
-                # The run's ends: threads 0..V-1 its head, V..2V-1 its tail
-                # (a division, but in warp 0 alone; without it ptxas took 112
-                # registers for 80).
-                is_head = tid < V
-                e = _select(is_head, f0 + tid, DynOps.max(a1, a0) + (tid - V))
-                in_end = _select(is_head, e < a0, tid < 2 * V)
-                with K.if_(all_of([in_end, e < end])):
-                    off = e - f0
-                    row, col = DynOps.div(off, Wo), DynOps.mod(off, Wo)
-                    B[e] = K.Expr(stage_element(bases[s] + row * (wbox * elem), col + delta))
-
-            def work(s, ticket):
-                # A vector spans at most two rows where they are V or wider.
-                K.if_else(all_of(flat_row_conditions(out[-1], wbox, nb, elem)), [],
-                          lambda: tile(s, ticket) or [],
-                          lambda: row_work(s, ticket) or [])
-
-            return work
-
-        def work(s, ticket):
-            outer, row0, c0 = geo.origin(IrOps.index(ticket), counts, DynOps, height)
-            _, delta = geo.load_start(c0, lefts[-1], DynOps)
-            n_x = DynOps.min(out[-1] - c0, geo.columns)
-            flat_outer = outer_index(outer)
-            outer_ok = all_of([(o - l >= 0) for o, l in zip(outer, lefts)] +
-                            [(o - l < d) for o, l, d in zip(outer, lefts, dims)]) \
-                if fill == "value" and outer else None
-
-            def element(ebase, x, row_ok):
-                v = stage_element(ebase, x + delta)
-                if value is None:
-                    return v
-                c_in = c0 + x - lefts[-1]
-                ok = all_of([row_ok, c_in >= 0, c_in < dims[-1]])
-                return arith.select(ok.value, v, value)
-
-            for step in range(row_steps):
-                rho = warp + step * warps
-                orow = row0 + rho
-                with K.if_(all_of([rho < height, orow < out[-2]]) if equal else
-                           all_of([rho < rows, orow < out[-2]]) if rows % warps
-                           else (orow < out[-2])):
-                    ebase = bases[s] + rho * (wbox * elem)
-                    row_ok = None
-                    if value is not None:
-                        i_row = orow - lefts[-2]
-                        conds = [i_row >= 0, i_row < dims[-2]]
-                        row_ok = all_of(conds + ([outer_ok] if outer_ok is not None else []))
-                    f = (flat_outer * out[-2] + orow) * out[-1] + c0
-                    head = DynOps.mod(V - DynOps.mod(f, V), V)
-                    n_vec = DynOps.div(DynOps.max(n_x, head) - head, V)
-                    for j in range(slots):
-                        v_i = lane + 32 * j
-                        with K.if_(v_i < n_vec):
-                            x0 = head + v_i * V
-                            if value is None:
-                                words = shifted_words(ebase, x0 + delta)
-                                K.vector_store(vector.bitcast(vtype, words), B,
-                                               (f + x0,))
-                            else:
-                                elems = [element(ebase, x0 + i, row_ok) for i in range(V)]
-                                K.vector_store(vector.from_elements(vtype, elems), B,
-                                               (f + x0,))
-                    # The ends: lanes 0..V-1 the head, V..2V-1 the tail.
-                    with K.if_(lane < V):
-                        x = lane
-                        with K.if_(all_of([x < head, x < n_x])):
-                            B[f + x] = K.Expr(element(ebase, x, row_ok))
-                    with K.if_(all_of([lane >= V, lane < 2 * V])):
-                        x = head + n_vec * V + (lane - V)
-                        with K.if_(x < n_x):
-                            B[f + x] = K.Expr(element(ebase, x, row_ok))
-
-        if flat:
-            work = flat_work(work)
-        all_thread_pipeline(st, Ctr, product(counts), load, work, None, fence=fence)
+        trace = _RowsTrace(shape, A, B, scalars)
+        work = trace.flat_work() if shape.flat else trace.row_tile
+        all_thread_pipeline(shape.st, Ctr, product(trace.counts), trace.load, work, None,
+                            fence=fence)
 
     params = [("A", K.Tensor((None,) * rank, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,), dtype)), ("Ctr", K.Tensor((2,), "int32"))]
@@ -526,7 +547,7 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     if fill == "value":
         params.append(("value", K.Scalar("int64")))
     kdef = K.KernelDef(body, grid=grid, block=threads, params=params, name=name)
-    kdef.shared_bytes = slot_offset + rows * STRIDE_ALIGN if flat else st.shared_bytes
+    kdef.shared_bytes = shape.shared_bytes
     kdef.geometry = geo
     return kdef
 

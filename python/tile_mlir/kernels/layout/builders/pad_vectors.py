@@ -24,38 +24,13 @@ the rank and the tile are static. The launch's grid is the tile count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import mlir.ir as ir
 from mlir.dialects import arith, vector
 
 from .... import builder as K
-from ..geometry.vector_tiles import VectorTiles
+from ..geometry.vector_tiles import VectorPadGeometry
 from ..limits import ELEM_DTYPES
 from .ir import IrU32Ops, extents, i32_of, move_vectors
-
-
-@dataclass(frozen=True)
-class VectorPadGeometry(VectorTiles):
-    """Where vector v of B comes from (module docstring); `ops` does the
-    arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in
-    its CPU model."""
-    elem: int
-    rank: int
-    threads: int = 256
-    slots: int = 1
-
-    def __post_init__(self):
-        self.check_tiles("" if 1 <= self.rank <= 5 else f"rank {self.rank} (1 to 5)")
-
-    def spot(self, v, radices, dims, lefts, ops) -> tuple:
-        """(B's element coordinates of vector v, whether its source lies in
-        A, the source clamped to A's edge: always a vector inside A)."""
-        coords = self.coords(v, radices, ops)
-        src = [ops.sub(o, l) for o, l in zip(coords, lefts)]
-        inside = ops.all([ops.ult(c, d) for c, d in zip(src, dims)])
-        lasts = [d - 1 for d in dims[:-1]] + [dims[-1] - self.vec]
-        return coords, inside, [ops.min(c, e) for c, e in zip(src, lasts)]
 
 
 def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 1,

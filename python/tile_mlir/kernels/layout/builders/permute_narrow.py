@@ -30,8 +30,77 @@ from ....builder.pointers import shared_pointer
 from ...common.opcodes import load_opcode, store_opcode
 from ..geometry.narrow import DIRECTIONS, NarrowGeometry
 from ..limits import ELEM_DTYPES
-from .ir import DynOps, digits, extents
+from .ir import DynOps, extents
 from .pipeline import Stages, all_thread_pipeline
+
+
+class _SharedVectors:
+    """16-byte vectors of shared memory, as four words (what is read and
+    written) or as the elements a regroup moves, and a lane's pick among
+    the `turns` rotations of its vectors."""
+
+    def __init__(self, elem: int, v: int, turns: int):
+        i32 = ir.IntegerType.get_signless(32)
+        self.words = ir.VectorType.get([4], i32)
+        self.elems = ir.VectorType.get([v], ir.IntegerType.get_signless(8 * elem))
+        self.v, self.turns = v, turns
+
+    def read(self, addr) -> ir.Value:
+        return llvm.load(self.words, shared_pointer(addr), alignment=16)
+
+    def write(self, addr, value: ir.Value) -> None:
+        llvm.store(value, shared_pointer(addr), alignment=16)
+
+    def unpack(self, w: ir.Value) -> list:
+        e = vector.bitcast(self.elems, w)
+        return [vector.extract(e, [], [i]) for i in range(self.v)]
+
+    def pack(self, values: list) -> ir.Value:
+        return vector.bitcast(self.words, vector.from_elements(self.elems, values))
+
+    def pick(self, options: list, turn) -> ir.Value:
+        """options[t] where turn == t (a lane's rotation, below turns)."""
+        out = options[0]
+        for t in range(1, self.turns):
+            hit = arith.cmpi(arith.CmpIPredicate.eq, K.Expr.of(turn),
+                             K.Expr.of(t, turn))
+            out = arith.select(hit, options[t], out)
+        return out
+
+
+def _regroup_work(geo: NarrowGeometry, direction: str, threads: int, bases: list, tid):
+    """work(s, ticket): each thread regroups its pixel groups of stage s
+    (group tid + k threads at step k), a group's reads before its writes;
+    a lane's interleaved vectors are rotated by its turn
+    (NarrowGeometry.rotation), so a warp's accesses spread over the banks."""
+    sv = _SharedVectors(geo.elem, geo.vec, geo.turns)
+    rows, n, d = geo.rows, geo.n, geo.turns
+    interleave = direction == "interleave"
+    steps = -(-rows // threads)
+    read, write, unpack, pack, pick = sv.read, sv.write, sv.unpack, sv.pack, sv.pick
+
+    def work(s, ticket):
+        base = bases[s]
+        for step in range(steps):
+            g = tid + step * threads
+            with K.if_(g < rows) if rows % threads else nullcontext():
+                turn = geo.rotation(g, DynOps)
+                inter = [base + geo.interleaved_offset_of(
+                    g, geo.interleaved_step(g, m, DynOps)) for m in range(n)]
+                planar_at = [base + geo.planar_offset(g, ch, DynOps) for ch in range(n)]
+                if interleave:
+                    channels = [unpack(read(a)) for a in planar_at]
+                    out = [pack(x) for x in geo.regroup(channels, direction)]
+                    for m, a in enumerate(inter):
+                        write(a, pick([out[(m + t) % n] for t in range(d)], turn))
+                else:
+                    raw = [read(a) for a in inter]   # raw[m]: vector (m + turn) mod n
+                    groups = [unpack(pick([raw[(j - t) % n] for t in range(d)], turn))
+                              for j in range(n)]
+                    for a, x in zip(planar_at, geo.regroup(groups, direction)):
+                        write(a, pack(x))
+
+    return work
 
 
 def build_permute_narrow(elem: int, n: int, direction: str, rows: int, width: int,
@@ -56,7 +125,6 @@ def build_permute_narrow(elem: int, n: int, direction: str, rows: int, width: in
     dtype = ELEM_DTYPES[elem]
     st = Stages(stages, geo.stage_bytes)
     interleave = direction == "interleave"
-    steps = -(-rows // threads)
 
     def body(A, B, Ctr):
         planar_arg = A if interleave else B
@@ -69,9 +137,6 @@ def build_permute_narrow(elem: int, n: int, direction: str, rows: int, width: in
                  for s in range(stages)]
         bases = [K.base_address(planar[s][0]) for s in range(stages)]
         tid = K.thread_id()
-        i32 = ir.IntegerType.get_signless(32)
-        words = ir.VectorType.get([4], i32)
-        elems = ir.VectorType.get([v], ir.IntegerType.get_signless(8 * elem))
 
         def planar_io(s, ticket, op, bar=None, tag=None):
             b, x0 = geo.origin(IrOps.index(ticket), counts, DynOps)
@@ -101,51 +166,7 @@ def build_permute_narrow(elem: int, n: int, direction: str, rows: int, width: in
         def store(s, ticket):
             (inter_io if interleave else planar_io)(s, ticket, "store")
 
-        def read(addr) -> ir.Value:
-            return llvm.load(words, shared_pointer(addr), alignment=16)
-
-        def write(addr, value: ir.Value) -> None:
-            llvm.store(value, shared_pointer(addr), alignment=16)
-
-        def unpack(w: ir.Value) -> list:
-            e = vector.bitcast(elems, w)
-            return [vector.extract(e, [], [i]) for i in range(v)]
-
-        def pack(values: list) -> ir.Value:
-            return vector.bitcast(words, vector.from_elements(elems, values))
-
-        d = geo.turns
-
-        def pick(options: list, turn) -> ir.Value:
-            """options[t] where turn == t (a lane's rotation, below d)."""
-            out = options[0]
-            for t in range(1, d):
-                hit = arith.cmpi(arith.CmpIPredicate.eq, K.Expr.of(turn),
-                                 K.Expr.of(t, turn))
-                out = arith.select(hit, options[t], out)
-            return out
-
-        def work(s, ticket):
-            base = bases[s]
-            for step in range(steps):
-                g = tid + step * threads
-                with K.if_(g < rows) if rows % threads else nullcontext():
-                    turn = geo.rotation(g, DynOps)
-                    inter = [base + geo.interleaved_offset_of(
-                        g, geo.interleaved_step(g, m, DynOps)) for m in range(n)]
-                    planar_at = [base + geo.planar_offset(g, ch, DynOps) for ch in range(n)]
-                    if interleave:
-                        channels = [unpack(read(a)) for a in planar_at]
-                        out = [pack(x) for x in geo.regroup(channels, direction)]
-                        for m, a in enumerate(inter):
-                            write(a, pick([out[(m + t) % n] for t in range(d)], turn))
-                    else:
-                        raw = [read(a) for a in inter]   # raw[m]: vector (m + turn) mod n
-                        groups = [unpack(pick([raw[(j - t) % n] for t in range(d)], turn))
-                                  for j in range(n)]
-                        for a, x in zip(planar_at, geo.regroup(groups, direction)):
-                            write(a, pack(x))
-
+        work = _regroup_work(geo, direction, threads, bases, tid)
         all_thread_pipeline(st, Ctr, counts[0] * counts[1], load, work, store, 1)
 
     ranks = (len(geo.planar_box), 3)

@@ -18,77 +18,16 @@ constants. One tile a CTA, numbered in the output's order (the last axis fastest
 digits of the tile index are the only divisions by runtime extents, one
 set a tile rather than one an element. Every extent and stride is a
 runtime value; the element size, the permutation, the tile and the thread
-count are static.
+count are static. The geometry (SimtRowsGeometry) is geometry/simt.py's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .... import builder as K
 from ....builder import IrOps
+from ..geometry.simt import SimtRowsGeometry
 from ..limits import ELEM_DTYPES
-from ..plan.permute import simt_row_box
-from .ir import DynOps, OutputOrderTiles, all_of, extents
-
-
-@dataclass(frozen=True)
-class SimtRowsGeometry(OutputOrderTiles):
-    """Which tile element thread `tid` moves in each of its `steps` slots,
-    and the tile walk."""
-    perm: tuple
-    elem: int
-    rows: int
-    cols: int
-    threads: int
-
-    def __post_init__(self):
-        r = len(self.perm)
-        if sorted(self.perm) != list(range(r)) or not 1 <= r <= 5 or self.perm[-1] != r - 1:
-            raise ValueError(f"perm {self.perm}: a permutation of rank 1..5 that keeps "
-                             f"the innermost axis")
-        pow2 = all(v > 0 and v & (v - 1) == 0 for v in (self.rows, self.cols, self.threads))
-        if not pow2 or self.rows * self.cols % self.threads or (r == 1 and self.rows != 1):
-            raise ValueError(f"tile {self.rows} x {self.cols} with {self.threads} threads: "
-                             f"powers of two, the tile a multiple of the threads (one row "
-                             f"at rank 1)")
-
-    @property
-    def steps(self) -> int:
-        return self.rows * self.cols // self.threads
-
-    @property
-    def l(self) -> int:
-        return len(self.perm) - 1
-
-    @property
-    def k(self) -> int | None:
-        """The input axis the tile's rows run along (the output's next)."""
-        return self.perm[-2] if len(self.perm) > 1 else None
-
-    def tile_extent(self, axis: int) -> int:
-        return simt_row_box(self.perm, self.rows, self.cols)[axis]
-
-    def slot(self, tid, s, ops) -> tuple:
-        """(row, column) of the tile that thread `tid` moves in slot s."""
-        i_thread, i_slot, j = self.slot_parts(tid, s, ops)
-        if isinstance(i_thread, int):   # the row is the slot's: one per lane too
-            return j * 0 + i_slot, j
-        return i_thread + i_slot, j
-
-    def slot_parts(self, tid, s, ops) -> tuple:
-        """slot's row as a thread's part plus a constant of the slot, and
-        its column (n = tid + s threads: row n / cols, column n mod cols)."""
-        if self.cols >= self.threads:   # a slot's lanes share a row
-            per_row = self.cols // self.threads
-            return 0, s // per_row, tid + (s % per_row) * self.threads
-        return ops.div(tid, self.cols), s * (self.threads // self.cols), ops.mod(tid, self.cols)
-
-
-def rows_geometry(params: dict, elem: int) -> SimtRowsGeometry:
-    """The geometry of build_permute_simt_rows(**params)'s kernel."""
-    return SimtRowsGeometry(tuple(params["perm"]), elem, params["rows"], params["cols"],
-                            params["threads"])
+from .ir import DynOps, all_of, extents
 
 
 def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int = 256,

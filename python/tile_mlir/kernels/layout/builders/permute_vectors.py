@@ -18,37 +18,10 @@ count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .... import builder as K
-from ..geometry.vector_tiles import VectorTiles
+from ..geometry.vector_tiles import VectorPermuteGeometry
 from ..limits import ELEM_DTYPES
 from .ir import IrU32Ops, extents, i32_of, move_vectors
-
-
-@dataclass(frozen=True)
-class VectorPermuteGeometry(VectorTiles):
-    """Where vector v of B comes from (module docstring); `ops` does the
-    arithmetic: layout_ir.IrU32Ops in the kernel, layout_model.U32Ops in
-    its CPU model."""
-    elem: int
-    perm: tuple
-    threads: int = 256
-    slots: int = 1
-
-    def __post_init__(self):
-        r = len(self.perm)
-        keeps = sorted(self.perm) == list(range(r)) and 2 <= r <= 5 and self.perm[-1] == r - 1
-        self.check_tiles("" if keeps else f"perm {self.perm} (a permutation of rank 2..5 "
-                                          f"that keeps the innermost axis)")
-
-    def spot(self, v, radices, ops) -> tuple:
-        """(B's element coordinates of vector v, A's of its source)."""
-        coords = self.coords(v, radices, ops)
-        src = [None] * len(self.perm)
-        for k, a in enumerate(self.perm):
-            src[a] = coords[k]
-        return coords, src
 
 
 def build_permute_vectors(elem: int, perm, threads: int = 256, slots: int = 1,

@@ -30,21 +30,12 @@ from .... import tma
 from ....builder import IrOps
 from ....builder.pointers import shared_pointer
 from ...common.opcodes import load_opcode, store_opcode
+from ..geometry.addressing import product
 from ..geometry.taps import TapsGeometry
+from ..geometry.unfold import Conv
 from ..limits import ELEM_DTYPES
-from .ir import DynOps, digits, extents, product, shifted_chunk, signed_offset
+from .ir import DynOps, extents, shifted_chunk, signed_offset
 from .pipeline import Stages, all_thread_pipeline
-from .unfold import Conv
-
-
-def _counts(geo: TapsGeometry, planes, oh, ow, ops) -> list:
-    return [planes, ops.cdiv(oh, geo.rows), ops.cdiv(ow, geo.width)]
-
-
-def _origin(geo: TapsGeometry, t, counts, ops):
-    """(plane, first output row, first output column) of tile t."""
-    p, rb, cb = digits(t, counts, ops)
-    return p, rb * geo.rows, cb * geo.width
 
 
 def build_unfold_nchw_taps(elem: int, kernel, padding, stride, dilation, rows: int,
@@ -67,7 +58,7 @@ def build_unfold_nchw_taps(elem: int, kernel, padding, stride, dilation, rows: i
     def body(A, B, Ctr):
         planes, h, w = extents(A)
         oh, ow = conv.out_hw(h, w, DynOps)
-        counts = _counts(geo, planes, oh, ow, DynOps)
+        counts = geo.counts(planes, oh, ow, DynOps)
 
         def image(s, j, row=0, shape=(1, geo.rows_in, geo.width)):
             offset = st.offset(s) + geo.image_offset(j) + row * geo.width * elem
@@ -79,7 +70,7 @@ def build_unfold_nchw_taps(elem: int, kernel, padding, stride, dilation, rows: i
         tid = K.thread_id()
 
         def load(s, ticket, bar, tag):
-            p, oy0, ox0 = _origin(geo, IrOps.index(ticket), counts, DynOps)
+            p, oy0, ox0 = geo.origin(IrOps.index(ticket), counts, DynOps)
             row = signed_offset(oy0, -ph)
             for k in range(geo.hnb if geo.built else 0):
                 tma.apply(load_opcode(3), halos[s][k], A, box=halo_box,
@@ -108,7 +99,7 @@ def build_unfold_nchw_taps(elem: int, kernel, padding, stride, dilation, rows: i
                                alignment=16)
 
         def store(s, ticket):
-            p, oy0, ox0 = _origin(geo, IrOps.index(ticket), counts, DynOps)
+            p, oy0, ox0 = geo.origin(IrOps.index(ticket), counts, DynOps)
             for i in range(kh):
                 for j in range(kw):
                     tma.apply(store_opcode(4), B,

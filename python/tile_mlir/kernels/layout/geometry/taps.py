@@ -1,11 +1,12 @@
-"""The tile of build_unfold_nchw_taps (unfold_taps.py), without MLIR: the
-plan sizes it here, the kernel and its CPU model build from it."""
+"""The tile of build_unfold_nchw_taps (builders/unfold_taps.py), without
+MLIR: the plan sizes it here, the kernel and its CPU model build from it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..limits import BOX_MAX, SHARED_ALIGN, STRIDE_ALIGN
+from .addressing import boxed_offset, digits
 
 
 def _round(x: int, m: int) -> int:
@@ -43,6 +44,15 @@ class TapsGeometry:
     @property
     def vec(self) -> int:
         return STRIDE_ALIGN // self.elem
+
+    def counts(self, planes, oh, ow, ops) -> list:
+        """Tiles along the planes, the output rows and the output columns."""
+        return [planes, ops.cdiv(oh, self.rows), ops.cdiv(ow, self.width)]
+
+    def origin(self, t, counts, ops) -> tuple:
+        """(plane, first output row, first output column) of tile t."""
+        p, rb, cb = digits(t, counts, ops)
+        return p, rb * self.rows, cb * self.width
 
     @property
     def rows_in(self) -> int:
@@ -85,7 +95,6 @@ class TapsGeometry:
 
     def halo_offset(self, row, col, ops):
         """Byte offset in the halo of its column `col` (>= 0) of row `row`."""
-        from ..builders.ir import boxed_offset
         return boxed_offset(row, col, self.hbox, self.hnb, self.halo_box_bytes, self.elem,
                             ops)
 

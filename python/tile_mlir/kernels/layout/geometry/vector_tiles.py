@@ -1,12 +1,16 @@
-"""What the vector kernels (pad_vectors, permute_vectors) share: a tile is
+"""The vector kernels' geometry (builders/pad_vectors.py,
+builders/permute_vectors.py). What they share (`VectorTiles`): a tile is
 `threads * slots` consecutive 16-byte vectors of the output B, thread
 `tid` moving vectors tid + s * threads of it (consecutive lanes on
 consecutive vectors), and a vector's coordinates are the digits of its
-index over B's extents with the last counted in vectors. No MLIR here: the
-kernels trace it over IR values, their CPU models (layout_model) over
-NumPy arrays."""
+index over B's extents with the last counted in vectors; then where each
+kernel's vector comes from (`VectorPadGeometry`, `VectorPermuteGeometry`).
+No MLIR here: the kernels trace it over IR values, their CPU models
+(model.py) over NumPy arrays."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..limits import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_TILE_LIMIT
 
@@ -56,3 +60,51 @@ class VectorTiles:
         out = [rest] + list(reversed(out))
         out[-1] = out[-1] * self.vec
         return out
+
+
+@dataclass(frozen=True)
+class VectorPadGeometry(VectorTiles):
+    """Where vector v of B comes from (module docstring); `ops` does the
+    arithmetic: builders.ir.IrU32Ops in the kernel, model.U32Ops in its
+    CPU model."""
+    elem: int
+    rank: int
+    threads: int = 256
+    slots: int = 1
+
+    def __post_init__(self):
+        self.check_tiles("" if 1 <= self.rank <= 5 else f"rank {self.rank} (1 to 5)")
+
+    def spot(self, v, radices, dims, lefts, ops) -> tuple:
+        """(B's element coordinates of vector v, whether its source lies in
+        A, the source clamped to A's edge: always a vector inside A)."""
+        coords = self.coords(v, radices, ops)
+        src = [ops.sub(o, l) for o, l in zip(coords, lefts)]
+        inside = ops.all([ops.ult(c, d) for c, d in zip(src, dims)])
+        lasts = [d - 1 for d in dims[:-1]] + [dims[-1] - self.vec]
+        return coords, inside, [ops.min(c, e) for c, e in zip(src, lasts)]
+
+
+@dataclass(frozen=True)
+class VectorPermuteGeometry(VectorTiles):
+    """Where vector v of B comes from (module docstring); `ops` does the
+    arithmetic: builders.ir.IrU32Ops in the kernel, model.U32Ops in its
+    CPU model."""
+    elem: int
+    perm: tuple
+    threads: int = 256
+    slots: int = 1
+
+    def __post_init__(self):
+        r = len(self.perm)
+        keeps = sorted(self.perm) == list(range(r)) and 2 <= r <= 5 and self.perm[-1] == r - 1
+        self.check_tiles("" if keeps else f"perm {self.perm} (a permutation of rank 2..5 "
+                                          f"that keeps the innermost axis)")
+
+    def spot(self, v, radices, ops) -> tuple:
+        """(B's element coordinates of vector v, A's of its source)."""
+        coords = self.coords(v, radices, ops)
+        src = [None] * len(self.perm)
+        for k, a in enumerate(self.perm):
+            src[a] = coords[k]
+        return coords, src
