@@ -1,7 +1,7 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
 // tile.tensormap_derive rejected by the rules it shares with host encoding
-// and tile.tma_copy (derive-specific rules: invalid.mlir).
+// and tile.tma_copy (derive-specific rules: invalid-derive.mlir).
 
 gpu.module @k {
   gpu.func @template_not_kernel_argument(%T: memref<64x128xbf16>, %dest: !llvm.ptr<1>) {

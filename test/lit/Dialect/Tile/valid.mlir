@@ -1,9 +1,10 @@
 // RUN: tile-opt %s -split-input-file | FileCheck %s
 // RUN: tile-opt %s -split-input-file | tile-opt -split-input-file | FileCheck %s
 
-// Part 1: the valid neighbour of every case in invalid.mlir (same name, the
-// smallest change that passes). Part 2: every accepted form at least once, and
-// the PTX spelling of each form, printed in the canonical keyword form.
+// Part 1: the valid neighbour of every case in invalid-*.mlir (same name,
+// the smallest change that passes). Part 2: every accepted form at least
+// once, and the PTX spelling of each form, printed in the canonical keyword
+// form.
 
 // CHECK-LABEL: gpu.func @opcode_syntax_unknown_part
 // CHECK: tile.tma_copy load tile 2d %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mbar(%{{.*}}) {box = array<i64: 8, 16>} : memref<8x16xf32, 3>, memref<64x64xf32>
@@ -2587,7 +2588,7 @@ gpu.module @k {
 // -----
 
 // The valid neighbours of the prefetch, im2col, Blackwell swizzle and packed
-// format cases of invalid.mlir (same names).
+// format cases of invalid-*.mlir (same names).
 // CHECK-LABEL: gpu.func @shared_operand
 // CHECK: tile.tma_copy prefetch tile 2d %{{.*}}[%{{.*}}, %{{.*}}] {box = array<i64: 8, 16>} : memref<64x64xf32>
 gpu.module @k {
