@@ -136,12 +136,13 @@ def load_multicast(shared_buffers, cta_mask: int, offset: int, global_array, *,
     same bytes at the same offset when bit i of `cta_mask` is set. With
     coord_steps/repeat_shape, one multicast issue per repeat slot."""
     buffers = list(shared_buffers)
+    ctas = contract.MAX_CLUSTER_CTAS  # one mask bit per CTA of a cluster
     if isinstance(cta_mask, bool) or not isinstance(cta_mask, (int, np.integer)) \
-            or not 0 < int(cta_mask) <= 0xFFFF:
-        raise ValueError(f"cta-mask: cta_mask must be a 16-bit mask selecting at "
+            or not 0 < int(cta_mask) < 1 << ctas:
+        raise ValueError(f"cta-mask: cta_mask must be a {ctas}-bit mask selecting at "
                          f"least one CTA, got {cta_mask!r}")
     cta_mask = int(cta_mask)
-    targets = [i for i in range(16) if cta_mask >> i & 1]
+    targets = [i for i in range(ctas) if cta_mask >> i & 1]
     if targets[-1] >= len(buffers):
         raise ValueError(f"cta-mask: bit {targets[-1]} of cta_mask {cta_mask:#x} "
                          f"selects CTA {targets[-1]}, but only {len(buffers)} "
