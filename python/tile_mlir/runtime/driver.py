@@ -6,6 +6,7 @@ import operator
 import sys
 from functools import lru_cache
 
+from .bindings import import_driver
 from .errors import CudaError, TileRuntimeError
 
 INSTALL_CUDA_PYTHON = "pip install 'tile-mlir[gpu]' (or pip install cuda-python)"
@@ -17,16 +18,12 @@ INSTALL_DRIVER = ("install the NVIDIA driver (libcuda.so.1, e.g. the distributio
 def cuda():
     """The `cuda.bindings.driver` module (imported on first use)."""
     try:
-        from cuda.bindings import driver
-    except ImportError:  # cuda-python < 12.6 layout
-        try:
-            from cuda import cuda as driver  # type: ignore[no-redef]
-        except ImportError as err:
-            raise TileRuntimeError(
-                "cuda-python-missing",
-                f"the runtime needs cuda-python, which is not installed ({err}); "
-                f"{INSTALL_CUDA_PYTHON}") from err
-    return driver
+        return import_driver()
+    except ImportError as err:
+        raise TileRuntimeError(
+            "cuda-python-missing",
+            f"the runtime needs cuda-python, which is not installed ({err}); "
+            f"{INSTALL_CUDA_PYTHON}") from err
 
 
 def init(drv) -> None:

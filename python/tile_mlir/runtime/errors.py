@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import TileError
+from .bindings import import_driver
 
 
 class TileRuntimeError(TileError):
@@ -25,7 +26,6 @@ class CudaError(RuntimeError):
 def _named_status(status: int):
     """The CUresult member for a status, where cuda-python knows it."""
     try:
-        from .driver import cuda
-        return cuda().CUresult(status)
+        return import_driver().CUresult(status)
     except Exception:  # cuda-python missing, or a status it does not list
         return status
