@@ -1,25 +1,25 @@
-"""A compiled kernel: PTX, cubin and a JSON manifest, savable as a folder.
+"""A compiled kernel: PTX, cubin and a JSON manifest, savable as a folder,
+and callable: called with arrays, it loads its cubin and launches.
 
-Loading needs neither MLIR nor the compiled library: this module imports only
-the standard library, so the GPU machine can read artifacts built elsewhere.
+Needs no MLIR nor the compiled library: the contents and the folder format
+are artifact_data.ArtifactData (standard library only, what the runtime
+reads), the calls are the runtime's (numpy; cuda-python on the first call),
+so the GPU machine can load and run artifacts built elsewhere.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
-MANIFEST = "manifest.json"
+from .artifact_data import MANIFEST, ArtifactData  # noqa: F401
+from .runtime import load as load_module
+from .runtime.driver import device_index
 
 
 @dataclass
-class Artifact:
+class Artifact(ArtifactData):
     """PTX, cubin and manifest. Called with arrays (or bound), it loads its
     cubin on the GPU once (runtime.load) and launches its single kernel."""
-    ptx: str
-    cubin: bytes | None
-    manifest: dict = field(default_factory=dict)
     _modules: dict = field(default_factory=dict, repr=False, compare=False)
 
     def module(self, device=None):
@@ -27,10 +27,9 @@ class Artifact:
         device), once per device."""
         module = self._modules.get(device) if type(device) is int else None
         if module is None:   # checked (device-index) and loaded once per device
-            from .runtime import driver, load
-            index = driver.device_index(device)
+            index = device_index(device)
             if index not in self._modules:
-                self._modules[index] = load(self, device=index)
+                self._modules[index] = load_module(self, device=index)
             module = self._modules[index]
         return module
 
@@ -39,39 +38,6 @@ class Artifact:
 
     def bind(self, *args, **kwargs):
         return self.module(_arrays_device(args)).bind(*args, **kwargs)
-
-    @property
-    def kernels(self) -> list[dict]:
-        return self.manifest.get("kernels", [])
-
-    def kernel(self, name: str | None = None) -> dict:
-        if name is None:
-            if len(self.kernels) != 1:
-                raise KeyError("name the kernel: the artifact holds "
-                               f"{[k['name'] for k in self.kernels]}")
-            return self.kernels[0]
-        for info in self.kernels:
-            if info["name"] == name:
-                return info
-        raise KeyError(f"no kernel '{name}' in the artifact")
-
-    def save(self, folder: str | Path) -> Path:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "kernel.ptx").write_text(self.ptx)
-        if self.cubin is not None:
-            (folder / "kernel.cubin").write_bytes(self.cubin)
-        (folder / MANIFEST).write_text(json.dumps(self.manifest, indent=2) + "\n")
-        return folder
-
-    @classmethod
-    def load(cls, folder: str | Path) -> "Artifact":
-        folder = Path(folder)
-        cubin_path = folder / "kernel.cubin"
-        ptx_path = folder / "kernel.ptx"
-        return cls(ptx=ptx_path.read_text() if ptx_path.exists() else "",
-                   cubin=cubin_path.read_bytes() if cubin_path.exists() else None,
-                   manifest=json.loads((folder / MANIFEST).read_text()))
 
 
 def _arrays_device(args):
