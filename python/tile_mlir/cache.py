@@ -15,7 +15,10 @@ Two keys lead to a compiled artifact:
   is, and the folder is carried to the GPU machine. A recipe missing there
   is [compile-cache-miss].
 
-This module imports neither MLIR nor the compiled library.
+This module is the cache's public face: the folder and the IR level live in
+ir_cache.py (compiler.compile uses them; their names are re-exported here),
+the tools' identity in toolchain.py. It imports neither MLIR nor the
+compiled library.
 
 Folder: $TILE_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/tile-mlir, else
 ~/.cache/tile-mlir. `TILE_MLIR_CACHE=0` turns the disk cache off (memory
@@ -30,36 +33,29 @@ import importlib
 import json
 import os
 import shutil
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from . import __version__
+from . import ir_cache, runtime
 from .artifact import Artifact
 from .errors import TileUsageError
-from .targets import ARCHES, PTX_FEATURES
+from .ir_cache import (CACHE_DIR_ENV, CACHE_ENABLE_ENV, cache_dir,  # noqa: F401
+                       disk_enabled, ir_key, lookup_ir, store_ir, write_text)
+from .ir_cache import digest as _digest
+from .ir_cache import ir_memory as _ir_memory
+from .runtime.driver import device_arch, device_index, gpu_available
+from .runtime.errors import TileRuntimeError
+from .targets import ARCHES
+from .toolchain import identity as toolchain
 
-CACHE_DIR_ENV = "TILE_MLIR_CACHE_DIR"
-CACHE_ENABLE_ENV = "TILE_MLIR_CACHE"
 PACKAGE = Path(__file__).resolve().parent
 
-_ir_memory: dict = {}      # IR key -> Artifact
 _recipe_memory: dict = {}  # recipe key -> Artifact
 _modules: dict = {}        # recipe key -> loaded runtime Module
 
-
-def cache_dir() -> Path:
-    """The cache folder (created on first write)."""
-    explicit = os.environ.get(CACHE_DIR_ENV)
-    if explicit:
-        return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "tile-mlir"
-
-
-def disk_enabled() -> bool:
-    return os.environ.get(CACHE_ENABLE_ENV, "1") not in ("0", "off", "false", "no")
+# The IR key hashes what this module's `toolchain` name holds (see ir_cache.tools).
+ir_cache.tools = lambda: toolchain()
 
 
 # -- fingerprints -------------------------------------------------------------
@@ -96,69 +92,20 @@ def package_fingerprint() -> str:
         content.update((PACKAGE / rel).read_bytes())
     digest = content.hexdigest()
     if disk_enabled():
-        _write_text(memo, digest)
+        write_text(memo, digest)
     return digest
-
-
-def _stat_id(path: str | Path | None) -> str | None:
-    if path is None:
-        return None
-    st = Path(path).stat()
-    return f"{Path(path).resolve()}:{st.st_size}:{st.st_mtime_ns}"
-
-
-@lru_cache(maxsize=None)
-def toolchain() -> dict:
-    """What lowers IR to a cubin in this process: the compiled library, the
-    MLIR bindings and ptxas, by path, size and modification time (a rebuilt
-    tool is a new tool). Needs MLIR (compiler imports it)."""
-    from . import _native, compiler
-    import mlir
-    mlir_lib = next(Path(list(mlir.__path__)[0], "_mlir_libs").glob("libMLIRPythonCAPI*"),
-                    None)
-    return {"tile_mlir": __version__, "library": _stat_id(_native.library_path()),
-            "mlir": _stat_id(mlir_lib), "ptxas": _stat_id(compiler.find_ptxas()),
-            "ptx_features": PTX_FEATURES}
 
 
 def mlir_available() -> bool:
     """Whether this process can build and compile kernels (MLIR bindings and
     the compiled library import)."""
     try:
+        # Loads the compiled library, which imports the mlir bindings: an
+        # optional dependency, whose absence is the answer.
         importlib.import_module("tile_mlir._native")
     except ImportError:
         return False
     return True
-
-
-def _digest(obj) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()
-
-
-# -- the IR level (compiler.compile) -----------------------------------------
-
-def ir_key(text: str, arch: str, debug: bool) -> str:
-    return _digest({"ir": hashlib.sha256(text.encode()).hexdigest(), "arch": arch,
-                    "debug": bool(debug), "toolchain": toolchain()})
-
-
-def lookup_ir(key: str, cubin: bool) -> Artifact | None:
-    """The artifact compiled under `key` (with a cubin if `cubin`), or None."""
-    art = _ir_memory.get(key)
-    if art is None and disk_enabled():
-        folder = cache_dir() / "ir" / key
-        if (folder / "manifest.json").exists():
-            art = Artifact.load(folder)
-            _ir_memory[key] = art
-    if art is None or (cubin and art.cubin is None):
-        return None
-    return art
-
-
-def store_ir(key: str, art: Artifact) -> None:
-    _ir_memory[key] = art
-    if disk_enabled():
-        _write_artifact(cache_dir() / "ir" / key, art)
 
 
 # -- the recipe level (load_kernel) ------------------------------------------
@@ -259,12 +206,13 @@ def compile_recipe(builder: Callable | str, *, arch: str = "sm_90a", debug: bool
     if art is not None:
         return art
     if not mlir_available():
-        from .runtime.errors import TileRuntimeError
         raise TileRuntimeError(
             "compile-cache-miss", f"{describe(description)} is not in the compile "
             f"cache {cache_dir()} (key {key[:16]}), and this process has no MLIR to "
             "compile it: run `tile-mlir cache populate` for it where MLIR is installed "
             f"and carry the folder (${CACHE_DIR_ENV} names it)")
+    # Function-local: the compiler imports the mlir bindings, an optional
+    # dependency; a recipe found in the folder needs no compiler.
     from . import compiler
     function = builder if callable(builder) else resolve_builder(description["builder"])
     try:
@@ -274,14 +222,13 @@ def compile_recipe(builder: Callable | str, *, arch: str = "sm_90a", debug: bool
     art, ir = compiler.compile_keyed(kernel, arch=arch, debug=debug)
     _recipe_memory[key] = art
     if disk_enabled():
-        _write_text(cache_dir() / "recipes" / f"{key}.json",
+        write_text(cache_dir() / "recipes" / f"{key}.json",
                     json.dumps({"ir_key": ir, **description}, indent=1))
     return art
 
 
 def default_arch(device: int = 0) -> str:
     """The arch of CUDA device `device` where one is usable, else sm_90a."""
-    from .runtime.driver import device_arch, gpu_available
     ok, _ = gpu_available()
     return device_arch(device) if ok else "sm_90a"
 
@@ -292,8 +239,6 @@ def load_kernel(builder: Callable | str, *, arch: str | None = None, debug: bool
     cache; loaded once per process, recipe and device). `device` defaults to
     the calling thread's current CUDA device (runtime.load's default), `arch`
     to that device's."""
-    from . import runtime
-    from .runtime.driver import device_index
     device = device_index(device)
     arch = arch or default_arch(device)
     description = recipe(builder, params, arch, debug)
@@ -359,26 +304,3 @@ def clear() -> None:
     _modules.clear()
     shutil.rmtree(cache_dir(), ignore_errors=True)
 
-
-# -- atomic writes -------------------------------------------------------------
-
-def _write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
-def _write_artifact(folder: Path, art: Artifact) -> None:
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-"))
-    art.save(tmp)
-    try:
-        os.replace(tmp, folder)
-    except OSError:  # another process stored it first (or an old cubin-less entry)
-        shutil.rmtree(folder, ignore_errors=True)
-        try:
-            os.replace(tmp, folder)
-        except OSError:
-            shutil.rmtree(tmp, ignore_errors=True)

@@ -17,8 +17,6 @@ manifest's `debug` entry carries to the runtime.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -27,13 +25,13 @@ import mlir.ir as ir
 from mlir.dialects import gpu
 from mlir.passmanager import PassManager
 
-from . import _native
-from . import cache as compile_cache
+from . import _native, ir_cache
 from .artifact import Artifact
 from .errors import (TileError, TileUsageError, first_error_diagnostic, from_mlir_error,
                      parse_module, verify_operation)
 from .kernel import KernelDef, make_context
 from .targets import ARCHES, PTX_FEATURES
+from .toolchain import find_ptxas
 
 
 
@@ -50,25 +48,6 @@ def target_attr(arch: str) -> str:
         raise TileUsageError("compile-arch", f"unsupported arch {arch!r} "
                              f"(supported: {', '.join(ARCHES)})")
     return f'#nvvm.target<chip = "{arch}", features = "{PTX_FEATURES}">'
-
-
-def find_ptxas() -> str | None:
-    """A CUDA toolkit's ptxas (PATH, CUDA_HOME) or the nvidia-cuda-nvcc wheel's."""
-    found = shutil.which("ptxas")
-    if found:
-        return found
-    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
-                 "/usr/local/cuda"):
-        if home and (Path(home) / "bin" / "ptxas").exists():
-            return str(Path(home) / "bin" / "ptxas")
-    try:
-        import nvidia.cuda_nvcc as wheel  # type: ignore[import-not-found]
-        candidate = Path(list(wheel.__path__)[0]) / "bin" / "ptxas"
-        if candidate.exists():
-            return str(candidate)
-    except ImportError:
-        pass
-    return None
 
 
 def _retarget(module: ir.Module, arch: str) -> None:
@@ -257,15 +236,15 @@ def compile_keyed(kernel, arch: str = "sm_90a", cubin: bool = True, debug: bool 
     text, module, launch = _source(kernel)
     key = None
     if cache:
-        key = compile_cache.ir_key(text + json.dumps(launch), arch, debug)
-        hit = compile_cache.lookup_ir(key, cubin)
+        key = ir_cache.ir_key(text + json.dumps(launch), arch, debug)
+        hit = ir_cache.lookup_ir(key, cubin)
         if hit is not None:
             return hit, key
     if module is None:
         module = parse_module(text, make_context())
     art = _compile_module(module, launch, arch, cubin, debug)
     if key is not None:
-        compile_cache.store_ir(key, art)
+        ir_cache.store_ir(key, art)
     return art, key
 
 
