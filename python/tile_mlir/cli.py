@@ -50,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tile-mlir", description="Tools for the tile dialect's TMA copies.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_explain, _add_compile, _add_rules, _add_plugin, _add_cache):
+        add(sub)
+    return parser
+
+
+def _add_explain(sub) -> None:
     ex = sub.add_parser(
         "explain", help="show which global element lands at which shared byte",
         description="Verifies one tile.tma_copy and prints its shared image: "
@@ -88,6 +94,8 @@ def _parser() -> argparse.ArgumentParser:
                     "(default 64)")
     ex.set_defaults(run=_explain)
 
+
+def _add_compile(sub) -> None:
     co = sub.add_parser(
         "compile", help="compile a kernel to PTX, a cubin and a manifest",
         description="Compiles a .mlir file (a module of gpu.modules) or a "
@@ -111,6 +119,8 @@ def _parser() -> argparse.ArgumentParser:
                     "runtime rules (docs/debug-mode.md)")
     co.set_defaults(run=_compile)
 
+
+def _add_rules(sub) -> None:
     ru = sub.add_parser(
         "rules", help="list the contract's rules, or show one",
         description="Without NAME lists every rule of Rules.def (name, kind, "
@@ -123,6 +133,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="list only the rules of this kind")
     ru.set_defaults(run=_rules)
 
+
+def _add_plugin(sub) -> None:
     pl = sub.add_parser(
         "plugin", help="the mlir-opt plugin library and how to load it",
         description="Prints the path of libTileMLIR.so (the tile dialect and "
@@ -136,6 +148,8 @@ def _parser() -> argparse.ArgumentParser:
                     "(default builtin.module(tile-lower-tma))")
     pl.set_defaults(run=_plugin)
 
+
+def _add_cache(sub) -> None:
     ca = sub.add_parser(
         "cache", help="fill, show or clear the compile cache",
         description="The compile cache (docs/compile-cache.md) keeps compiled "
@@ -152,7 +166,6 @@ def _parser() -> argparse.ArgumentParser:
     ca.add_argument("--debug", action="store_true",
                     help="populate the debug variants (docs/debug-mode.md)")
     ca.set_defaults(run=_cache)
-    return parser
 
 
 def _cache(args) -> int:

@@ -121,43 +121,21 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
             pixel_box_lower=None, pixel_box_upper=None, offsets=None,
             tf32_rounding="nearest_even") -> Im2colTransfer:
     """Checks one im2col-family transfer and resolves its traversal."""
-    if direction == "load" and mode not in LOAD_MODES:
-        raise ValueError(f"mode-direction: loads take modes {LOAD_MODES}, got {mode!r}")
-    if direction in ("store", "reduce") and mode not in STORE_MODES:
-        raise ValueError(f"mode-direction: stores and reductions take mode "
-                         f"'im2col_no_offs', got {mode!r}")
-    garr = np.asarray(global_array)
-    if garr.ndim not in contract.IM2COL_RANK_RANGE or garr.size == 0:
-        raise ValueError(f"im2col-rank: {mode} needs a non-empty (N, [D, H,] W, C) "
-                         f"global array of rank {contract.IM2COL_RANK_RANGE}, "
-                         f"got shape {garr.shape}")
+    garr = _checked_global(global_array, direction, mode)
     rank = garr.ndim
     fmt = resolve_format(garr.dtype, format)
     if fmt.packed or interleave:
         raise ValueError(f"im2col-layout: {mode} is modelled without interleave and "
                          f"for unpacked formats, got {fmt.name} with interleave "
                          f"{interleave}")
-    if mode in W_MODES:
-        offs = _seq("offsets", offsets)
-        if offs is None or len(offs) != 2:
-            raise ValueError(f"im2col-offsets: {mode} takes offsets=(w_halo, "
-                             f"w_offset), got {offsets!r}")
-        w_halo, w_offset = offs
-    else:
-        w_halo = w_offset = 0
+    w_halo, w_offset = _w_offsets(mode, offsets)
     image = compute_image(box, None, fmt, swizzle, 0, mode, w_halo, direction)
     ppc, cpp = _ints("box", box)
     coords = _ints("coords", coords)
     if len(coords) != rank:
         raise ValueError(f"coords-count: expected {rank} coords (n, [d, h,] w, c), "
                          f"got {len(coords)}")
-    strides = checked_element_strides(element_strides, rank)
-    if strides[-1] != 1:
-        raise ValueError(f"element-strides-inner: element_strides[{rank - 1}] "
-                         f"(C) = {strides[-1]}: the innermost stride must be 1")
-    if strides[0] != 1:
-        raise ValueError(f"im2col-n-stride: element_strides[0] (N) = {strides[0]}: "
-                         "a stride along N is not modelled (undocumented)")
+    strides = _checked_strides(element_strides, rank)
     check_fill_rounding_swizzle(fmt, oob_fill, tf32_rounding, swizzle, direction)
     if mode in W_MODES and swizzle not in W_MODE_SWIZZLES:
         raise ValueError(f"im2col-w-swizzle: {mode} needs swizzle "
@@ -174,10 +152,60 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
                          f"{image.row_payload_bytes} bytes, more than the "
                          f"{span}-byte span of swizzle {swizzle}")
 
-    # Corners.
-    n_spatial = rank - 2
-    dims = tuple(garr.shape[1:-1])
-    want = 1 if mode in W_MODES else n_spatial
+    lower, upper, upper_bound = _corners(mode, coords, tuple(garr.shape[1:-1]),
+                                         pixel_box_lower, pixel_box_upper)
+    access = _access_offsets(mode, rank, offsets, w_offset)
+    _check_start(mode, direction, coords, lower, upper, upper_bound)
+    return Im2colTransfer(fmt, image, mode, coords, tuple(lower), upper_bound,
+                          tuple(access), tuple(strides[1:-1]),
+                          _row_order(mode, ppc, cpp, w_halo),
+                          storage_view(garr, fmt), tuple(garr.shape))
+
+
+def _checked_global(global_array, direction: str, mode: str) -> np.ndarray:
+    """The global array, checked for the mode and direction."""
+    if direction == "load" and mode not in LOAD_MODES:
+        raise ValueError(f"mode-direction: loads take modes {LOAD_MODES}, got {mode!r}")
+    if direction in ("store", "reduce") and mode not in STORE_MODES:
+        raise ValueError(f"mode-direction: stores and reductions take mode "
+                         f"'im2col_no_offs', got {mode!r}")
+    garr = np.asarray(global_array)
+    if garr.ndim not in contract.IM2COL_RANK_RANGE or garr.size == 0:
+        raise ValueError(f"im2col-rank: {mode} needs a non-empty (N, [D, H,] W, C) "
+                         f"global array of rank {contract.IM2COL_RANK_RANGE}, "
+                         f"got shape {garr.shape}")
+    return garr
+
+
+def _w_offsets(mode: str, offsets) -> tuple[int, int]:
+    """(w_halo, w_offset): a W mode's two offsets, else (0, 0)."""
+    if mode not in W_MODES:
+        return 0, 0
+    offs = _seq("offsets", offsets)
+    if offs is None or len(offs) != 2:
+        raise ValueError(f"im2col-offsets: {mode} takes offsets=(w_halo, "
+                         f"w_offset), got {offsets!r}")
+    return offs
+
+
+def _checked_strides(element_strides, rank: int) -> tuple:
+    """The element strides; N and C are traversed with stride 1."""
+    strides = checked_element_strides(element_strides, rank)
+    if strides[-1] != 1:
+        raise ValueError(f"element-strides-inner: element_strides[{rank - 1}] "
+                         f"(C) = {strides[-1]}: the innermost stride must be 1")
+    if strides[0] != 1:
+        raise ValueError(f"im2col-n-stride: element_strides[0] (N) = {strides[0]}: "
+                         "a stride along N is not modelled (undocumented)")
+    return strides
+
+
+def _corners(mode: str, coords: tuple, dims: tuple, pixel_box_lower, pixel_box_upper):
+    """(lower, upper, upper_bound): the corners as given, checked, and the
+    bounding box of base positions per spatial axis (W modes: D and H
+    pinned at their coordinates, the corners applying to W)."""
+    rank = len(coords)
+    want = 1 if mode in W_MODES else rank - 2
     lower = _seq("pixel_box_lower", pixel_box_lower)
     upper = _seq("pixel_box_upper", pixel_box_upper)
     lo_ok, hi_ok = corner_range(rank, mode)
@@ -192,7 +220,6 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
                 raise ValueError(f"im2col-corners: {name} entry {v} is outside "
                                  f"{lo_ok}..{hi_ok} for {mode} at rank {rank}")
     if mode in W_MODES:
-        # D and H pinned at their coordinates; the corners apply to W.
         lower = tuple(coords[1:-2]) + lower
         upper_bound = tuple(coords[1:-2]) + (dims[-1] - 1 + upper[0],)
     else:
@@ -201,8 +228,12 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
         if hi < lo:
             raise ValueError(f"im2col-corners: the bounding box is empty along "
                              f"spatial axis {i}: {lo}..{hi}")
+    return lower, upper, upper_bound
 
-    # Offsets.
+
+def _access_offsets(mode: str, rank: int, offsets, w_offset: int) -> tuple:
+    """The offsets added to base positions per spatial axis, checked."""
+    n_spatial = rank - 2
     if mode == "im2col":
         offs = _seq("offsets", offsets)
         if offs is None or len(offs) != n_spatial:
@@ -214,22 +245,25 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
             if not o_lo <= v <= o_hi:
                 raise ValueError(f"im2col-offsets: offset {v} is outside "
                                  f"{o_lo}..{o_hi} at rank {rank}")
-        access = offs
-    elif mode in W_MODES:
+        return offs
+    if mode in W_MODES:
         if w_offset not in contract.IM2COL_W_OFFSET_RANGE:
             raise ValueError(f"im2col-offsets: w_offset = {w_offset} is outside "
                              f"{contract.IM2COL_W_OFFSET_RANGE}")
-        access = (0,) * (n_spatial - 1) + (w_offset,)
-    else:
-        if offsets not in (None, (), []):
-            raise ValueError(f"im2col-offsets: im2col_no_offs takes no offsets, got "
-                             f"{offsets!r}")
-        access = (0,) * n_spatial
+        return (0,) * (n_spatial - 1) + (w_offset,)
+    if offsets not in (None, (), []):
+        raise ValueError(f"im2col-offsets: im2col_no_offs takes no offsets, got "
+                         f"{offsets!r}")
+    return (0,) * n_spatial
 
-    # The start must lie in the box (W modes: only its right side binds).
+
+def _check_start(mode: str, direction: str, coords: tuple, lower, upper,
+                 upper_bound) -> None:
+    """The start must lie in the box (W modes: only its right side binds);
+    stores and reductions stay inside the tensor."""
     spatial = coords[1:-1]
     for i, (c, lo, hi) in enumerate(zip(spatial, lower, upper_bound)):
-        left_ok = mode in W_MODES and i == n_spatial - 1
+        left_ok = mode in W_MODES and i == len(spatial) - 1
         if c > hi or (c < lo and not left_ok):
             raise ValueError(f"im2col-start: spatial coordinate {i} = {c} is "
                              f"outside the bounding box {lo}..{hi}")
@@ -242,14 +276,12 @@ def resolve(global_array, *, direction, box, coords, element_strides=None,
                              f">= 0 and upper corners <= 0 (the box inside the "
                              f"tensor), got {lower} and {upper}")
 
-    # Shared row -> traversal index.
+
+def _row_order(mode: str, ppc: int, cpp: int, w_halo: int) -> tuple:
+    """Shared row -> traversal index."""
     if mode == "im2col_w_128":
-        order = tuple(32 * g + j for g in range(4) for j in range(32 + w_halo))
-    else:
-        order = tuple(range(im2col_rows((ppc, cpp), mode, w_halo)))
-    return Im2colTransfer(fmt, image, mode, coords, tuple(lower), upper_bound,
-                          tuple(access), tuple(strides[1:-1]), order,
-                          storage_view(garr, fmt), tuple(garr.shape))
+        return tuple(32 * g + j for g in range(4) for j in range(32 + w_halo))
+    return tuple(range(im2col_rows((ppc, cpp), mode, w_halo)))
 
 
 def traversal(t: Im2colTransfer, count: int) -> list:

@@ -10,6 +10,7 @@ byte). Nothing here knows the swizzle formula.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import mlir.ir as ir
 import numpy as np
@@ -23,6 +24,7 @@ from ..emulator.fields import resolve
 from ..emulator.indexing import axis_coordinates
 from ..emulator.load import slot_coords
 from ..emulator.swizzle import swizzle_period, swizzle_span
+from ..runtime.tensormap import descriptor_layout
 from . import im2col as _ex_im2col
 from .slots import KIND_NAMES, OUT_OF_BOUNDS, PADDING, PAYLOAD, scatter_slot
 from .source import ExplainError, Isolated, Selected, attribute, operand_groups
@@ -196,10 +198,6 @@ class Explanation:
 def _tensor_map(spec: TensorMapSpec, global_type, fmt) -> TensorMap:
     """The driver's arguments: fields from the spec; globalDim/globalStrides
     from the memref type through the runtime's own descriptor_layout."""
-    from types import SimpleNamespace
-
-    from ..runtime.tensormap import descriptor_layout
-
     mtype = ir.MemRefType(global_type)
     dyn = ir.ShapedType.get_dynamic_size()
     shape = [UNKNOWN if d == dyn else d for d in mtype.shape]
@@ -338,6 +336,131 @@ def check_supported(op) -> None:
                            "an opaque tensor map (!llvm.ptr) are not in the IR")
 
 
+def _emulated_format(spec: TensorMapSpec):
+    """The emulator's format for the copy's tensor-map format."""
+    try:
+        return _formats.get_format(spec.format)
+    except ValueError:
+        raise ExplainError(f"explain does not support format {spec.format} "
+                           "yet (the emulator does not model it)") from None
+
+
+def _repeat_slots(selected: Selected, isolated: Isolated, coord_steps,
+                  prefetch: bool) -> tuple[tuple, list]:
+    """The repeat shape (the leading shared dims the coord steps walk) and
+    the (slot, coords) of each repeat slot, checked against the op's count."""
+    op = isolated.op
+    if prefetch:
+        repeat_shape = ()
+    else:
+        shared_type = ir.MemRefType(operand_groups(op)["shared"][0].type)
+        repeat_shape = tuple(shared_type.shape[:len(coord_steps)])
+    slots = list(slot_coords(isolated.coords, coord_steps, repeat_shape))
+    count = tma.slot_count(selected.op)
+    if len(slots) != count:
+        raise ExplainError(f"internal: {len(slots)} repeat slots from the shared "
+                           f"shape, the op issues {count}")
+    return repeat_shape, slots
+
+
+def _mode_args(isolated: Isolated, static: tuple, args: dict, notes: list):
+    """Adds the mode's own keywords to the emulator's `args` (im2col's pixel
+    box and offsets, or gather4's rows); returns the resolver that takes
+    them."""
+    op, mode = isolated.op, args["mode"]
+    if mode not in _image.IM2COL_MODES:
+        args.update(rows=isolated.rows)
+        return resolve
+    args.update(pixel_box_lower=attribute(op, "pixel_box_lower"),
+                pixel_box_upper=attribute(op, "pixel_box_upper"),
+                offsets=isolated.offsets)
+    if any(s is None for s in static):
+        raise ExplainError("an im2col traversal depends on every global size "
+                           "(the bounding box ends at dim - 1 + upper): give "
+                           "--global-shape")
+    if mode in UNMEASURED_MODES:
+        notes.append(f"{mode} is modelled from the documentation, not "
+                     "measured (sm_100 only; see tile_mlir.emulator.im2col "
+                     "for the assumptions)")
+    return _im2col.resolve
+
+
+def _transfers(fmt, static: tuple, args: dict, slots: list, notes: list, resolver,
+               im2col: bool) -> tuple[tuple, list]:
+    """The logical global shape and each slot's (slot, coords, Transfer), as
+    the emulator resolves them on a stand-in global array."""
+    try:
+        logical = (tuple(static) if im2col else
+                   _logical_shape(fmt, static, args, slots, notes))
+        dummy = _dummy_global(fmt, logical)
+        return logical, [(k, c, resolver(dummy, **dict(args, coords=c)))
+                         for k, c in slots]
+    except ValueError as err:
+        if isinstance(err, ExplainError):
+            raise
+        raise ExplainError(f"the emulator does not model this copy: {err}") from None
+
+
+def _image_slots(transfers: list, repeat_shape: tuple, storage: int, logical: tuple,
+                 prefetch: bool, im2col: bool):
+    """(slots, warm_axes, warm_pixels): the shared image of each repeat slot,
+    or for a prefetch (which writes no shared memory) what it warms."""
+    out_slots = []
+    warm_axes = warm_pixels = None
+    if prefetch:
+        t = transfers[0][2]
+        if im2col:
+            warm_pixels = _ex_im2col.pixels(t, None)
+        else:
+            warm_axes = [(tuple(int(v) for v in idx), tuple(bool(v) for v in ok))
+                         for idx, ok in axis_coordinates(t)]
+        return out_slots, warm_axes, warm_pixels
+    repeat_indices = list(np.ndindex(*repeat_shape)) if repeat_shape else [()]
+    for (k, c, t), multi in zip(transfers, repeat_indices):
+        offset = k * storage
+        pixels = None
+        if im2col:
+            element, byte, kind = _ex_im2col.slot_map(t, offset, storage)
+            pixels = _ex_im2col.pixels(t, offset)
+        else:
+            element, byte, kind = _slot_map(t, offset, storage, len(logical))
+        out_slots.append(Slot(k, tuple(multi), tuple(c), offset, storage,
+                              element, byte, kind, pixels))
+    return out_slots, warm_axes, warm_pixels
+
+
+def _checked_transaction_bytes(selected: Selected, isolated: Isolated, fmt, image,
+                               out_slots: list) -> int:
+    """The op's transaction bytes, checked against the bytes the image holds."""
+    mode = attribute(isolated.op, "mode")
+    # The W modes' byte count depends on w_halo: count the isolated copy,
+    # whose offsets are the constants explained here.
+    tx = tma.transaction_bytes(isolated.op if mode in UNMEASURED_MODES else selected.op)
+    modelled = sum(s.count(PAYLOAD) + s.count(OUT_OF_BOUNDS) for s in out_slots)
+    image_bytes = image.payload_bytes * len(out_slots)
+    if fmt.packed and image.row_payload_bytes == image.row_elems:
+        # float6_align16b stores: a value a shared byte, packed in transit.
+        modelled = modelled * fmt.bits // 8
+        image_bytes = image_bytes * fmt.bits // 8
+    if modelled != tx or image_bytes != tx:
+        raise ExplainError(f"internal: the image holds {modelled} payload bytes, "
+                           f"the op's transaction bytes are {tx}")
+    return tx
+
+
+def _alignment_note(isolated: Isolated, swizzle: int, prefetch: bool) -> str | None:
+    """A note where the shared buffer's declared alignment is below the
+    swizzle period the picture assumes."""
+    alignment = isolated.shared_alignment
+    if swizzle and not prefetch and alignment is not None and \
+            alignment % swizzle_period(swizzle):
+        return (f"the shared buffer is declared {alignment}-"
+                f"byte aligned; this picture assumes a base aligned to the "
+                f"{swizzle_period(swizzle)}-byte swizzle period (at another "
+                "base the hardware starts the XOR pattern at another line)")
+    return None
+
+
 def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     """The Explanation of the verified, isolated copy (see the docstring)."""
     op = isolated.op
@@ -347,11 +470,7 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     prefetch = direction == "prefetch"
     im2col = mode in _image.IM2COL_MODES
     spec = isolated.spec
-    try:
-        fmt = _formats.get_format(spec.format)
-    except ValueError:
-        raise ExplainError(f"explain does not support format {spec.format} "
-                           "yet (the emulator does not model it)") from None
+    fmt = _emulated_format(spec)
 
     mtype = ir.MemRefType(isolated.global_type)
     dyn = ir.ShapedType.get_dynamic_size()
@@ -363,17 +482,7 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
     swizzle = attribute(op, "swizzle", 0)
     interleave = attribute(op, "interleave", 0)
     oob_fill = attribute(op, "oob_fill", 0)
-    groups = operand_groups(op)
-    if prefetch:
-        repeat_shape = ()
-    else:
-        shared_type = ir.MemRefType(groups["shared"][0].type)
-        repeat_shape = tuple(shared_type.shape[:len(coord_steps)])
-    slots = list(slot_coords(isolated.coords, coord_steps, repeat_shape))
-    count = tma.slot_count(selected.op)
-    if len(slots) != count:
-        raise ExplainError(f"internal: {len(slots)} repeat slots from the shared "
-                           f"shape, the op issues {count}")
+    repeat_shape, slots = _repeat_slots(selected, isolated, coord_steps, prefetch)
 
     # A prefetch reads as a load of the same box would.
     emulated = "load" if prefetch else direction
@@ -381,79 +490,20 @@ def build(selected: Selected, isolated: Isolated, origin: str) -> Explanation:
                 element_strides=element_strides, format=fmt.name,
                 swizzle=swizzle, interleave=interleave,
                 oob_fill=oob_fill if direction == "load" else 0, mode=mode)
-    lower = upper = None
     notes = list(isolated.notes)
-    if im2col:
-        lower = attribute(op, "pixel_box_lower")
-        upper = attribute(op, "pixel_box_upper")
-        args.update(pixel_box_lower=lower, pixel_box_upper=upper,
-                    offsets=isolated.offsets)
-        resolver = _im2col.resolve
-        if any(s is None for s in static):
-            raise ExplainError("an im2col traversal depends on every global size "
-                               "(the bounding box ends at dim - 1 + upper): give "
-                               "--global-shape")
-        if mode in UNMEASURED_MODES:
-            notes.append(f"{mode} is modelled from the documentation, not "
-                         "measured (sm_100 only; see tile_mlir.emulator.im2col "
-                         "for the assumptions)")
-    else:
-        args.update(rows=isolated.rows)
-        resolver = resolve
-    try:
-        logical = (tuple(static) if im2col else
-                   _logical_shape(fmt, static, args, slots, notes))
-        dummy = _dummy_global(fmt, logical)
-        transfers = [(k, c, resolver(dummy, **dict(args, coords=c)))
-                     for k, c in slots]
-    except ValueError as err:
-        if isinstance(err, ExplainError):
-            raise
-        raise ExplainError(f"the emulator does not model this copy: {err}") from None
+    resolver = _mode_args(isolated, static, args, notes)
+    lower, upper = args.get("pixel_box_lower"), args.get("pixel_box_upper")
+    logical, transfers = _transfers(fmt, static, args, slots, notes, resolver, im2col)
 
     image = transfers[0][2].image
     storage = image.storage_bytes
-    repeat_indices = list(np.ndindex(*repeat_shape)) if repeat_shape else [()]
-    out_slots = []
-    warm_axes = warm_pixels = None
-    if prefetch:
-        t = transfers[0][2]
-        if im2col:
-            warm_pixels = _ex_im2col.pixels(t, None)
-        else:
-            warm_axes = [(tuple(int(v) for v in idx), tuple(bool(v) for v in ok))
-                         for idx, ok in axis_coordinates(t)]
-    else:
-        for (k, c, t), multi in zip(transfers, repeat_indices):
-            offset = k * storage
-            pixels = None
-            if im2col:
-                element, byte, kind = _ex_im2col.slot_map(t, offset, storage)
-                pixels = _ex_im2col.pixels(t, offset)
-            else:
-                element, byte, kind = _slot_map(t, offset, storage, len(logical))
-            out_slots.append(Slot(k, tuple(multi), tuple(c), offset, storage,
-                                  element, byte, kind, pixels))
+    out_slots, warm_axes, warm_pixels = _image_slots(transfers, repeat_shape, storage,
+                                                     logical, prefetch, im2col)
+    tx = _checked_transaction_bytes(selected, isolated, fmt, image, out_slots)
 
-    # The W modes' byte count depends on w_halo: count the isolated copy,
-    # whose offsets are the constants explained here.
-    tx = tma.transaction_bytes(op if mode in UNMEASURED_MODES else selected.op)
-    modelled = sum(s.count(PAYLOAD) + s.count(OUT_OF_BOUNDS) for s in out_slots)
-    image_bytes = image.payload_bytes * len(out_slots)
-    if fmt.packed and image.row_payload_bytes == image.row_elems:
-        # float6_align16b stores: a value a shared byte, packed in transit.
-        modelled = modelled * fmt.bits // 8
-        image_bytes = image_bytes * fmt.bits // 8
-    if modelled != tx or image_bytes != tx:
-        raise ExplainError(f"internal: the image holds {modelled} payload bytes, "
-                           f"the op's transaction bytes are {tx}")
-
-    if swizzle and not prefetch and isolated.shared_alignment is not None and \
-            isolated.shared_alignment % swizzle_period(swizzle):
-        notes.append(f"the shared buffer is declared {isolated.shared_alignment}-"
-                     f"byte aligned; this picture assumes a base aligned to the "
-                     f"{swizzle_period(swizzle)}-byte swizzle period (at another "
-                     "base the hardware starts the XOR pattern at another line)")
+    note = _alignment_note(isolated, swizzle, prefetch)
+    if note:
+        notes.append(note)
     fill = None
     if direction == "load":
         fill = np.asarray(_formats.fill_value(fmt, oob_fill),

@@ -19,6 +19,7 @@ import mlir.ir as ir
 from mlir.dialects import arith, gpu, memref
 
 from .. import _native
+from ..compiler import CompileError, _tensor_maps, lower_to_nvvm
 from ..errors import TileVerifyError, first_error_diagnostic, from_mlir_error
 from ..spec import TensorMapSpec
 from ..tma import find_copies
@@ -390,100 +391,20 @@ def isolate(selected: Selected, *, coords=None, rows=None,
     notes: list[str] = []
     ctx = op.context
     i32 = ir.IntegerType.get_signless(32, ctx)
-
-    def constants(kind: str, values, given, option: str):
-        known = [_constant(v) for v in values]
-        if given is not None:
-            given = tuple(int(c) for c in given)
-            if len(given) != len(values):
-                raise ExplainError(f"{option} has {len(given)} values, the op "
-                                   f"has {len(values)} {kind}")
-            for i, (k, g) in enumerate(zip(known, given)):
-                if k is not None and k != g:
-                    raise ExplainError(f"{option}: {kind} {i} is the constant {k} "
-                                       f"in the IR, not {g}")
-            return given
-        if any(k is None for k in known):
-            runtime = [i for i, k in enumerate(known) if k is None]
-            notes.append(f"{kind} {', '.join(map(str, runtime))} (outer-to-inner) "
-                         f"are runtime values, taken as 0 here (set them with "
-                         f"{option})")
-        return tuple(0 if k is None else k for k in known)
-
-    coord_values = constants("coordinates", groups.get("coords", []), coords,
-                             "--coords")
-    row_operands = groups.get("rows", [])
-    row_values = (constants("gather4/scatter4 rows", row_operands, rows,
-                            "--gather-rows") if row_operands else None)
-    if rows is not None and not row_operands:
-        raise ExplainError("--gather-rows is for gather4/scatter4 copies only")
-    offset_operands = groups.get("offsets", [])
-    offset_values = (constants("im2col offsets", offset_operands, offsets,
-                               "--offsets") if offset_operands else None)
-    if offsets is not None and not offset_operands:
-        raise ExplainError("--offsets is for im2col copies with offsets operands "
-                           "only")
-
+    coord_values, row_values, offset_values = _operand_values(groups, coords, rows,
+                                                              offsets, notes)
     shared = groups.get("shared", [])
-    global_ = groups["global"][0]
     with ctx, ir.Location.unknown(ctx):
-        global_type = _static_global(global_.type, global_shape, notes)
+        global_type = _static_global(groups["global"][0].type, global_shape, notes)
     alignment = _shared_alignment(shared[0]) if shared else None
 
-    gpu_module = _enclosing(op, "gpu.module")
+    fixed = {"coords": coord_values}
+    if row_values is not None:
+        fixed["rows"] = row_values
+    if offset_values is not None:
+        fixed["offsets"] = offset_values
     with ctx, ir.Location.unknown(ctx):
-        module = ir.Module.create()
-        with ir.InsertionPoint(module.body):
-            targets = None
-            if gpu_module is not None and "targets" in gpu_module.attributes:
-                targets = gpu_module.attributes["targets"]
-            gmod = gpu.GPUModuleOp("explain", targets=targets)
-            gmod.bodyRegion.blocks.append()
-        # Kernel arguments: the global operand, then every other runtime
-        # operand that is not a coordinate, row or shared buffer.
-        fixed = {"coords": coord_values}
-        if row_values is not None:
-            fixed["rows"] = row_values
-        if offset_values is not None:
-            fixed["offsets"] = offset_values
-        arg_values: list[ir.Value] = [global_]
-        arg_types: list[ir.Type] = [global_type]
-        for group, values in groups.items():
-            if group in ("shared", "global") or group in fixed:
-                continue
-            for v in values:
-                if _constant(v) is None and not any(v == a for a in arg_values):
-                    arg_values.append(v)
-                    arg_types.append(v.type)
-        with ir.InsertionPoint(gmod.bodyRegion.blocks[0]):
-            if shared:
-                memref.GlobalOp(sym_name="explain_smem",
-                                type_=ir.TypeAttr.get(shared[0].type),
-                                sym_visibility="private", alignment=1024)
-            ftype = ir.FunctionType.get(arg_types, [])
-            func = gpu.GPUFuncOp(ir.TypeAttr.get(ftype), sym_name="explain",
-                                 kernel=True)
-            entry = func.body.blocks.append(*ftype.inputs)
-        with ir.InsertionPoint(entry):
-            new_operands = []
-            shared_value = (memref.get_global(shared[0].type, "explain_smem")
-                            if shared else None)
-            for group, values in groups.items():
-                for i, v in enumerate(values):
-                    if group == "shared":
-                        new_operands.append(shared_value)
-                    elif group in fixed:
-                        new_operands.append(arith.constant(
-                            i32 if group == "coords" else v.type, fixed[group][i]))
-                    elif _constant(v) is not None:
-                        new_operands.append(arith.constant(v.type, _constant(v)))
-                    else:
-                        k = next(k for k, a in enumerate(arg_values) if v == a)
-                        new_operands.append(entry.arguments[k])
-            clone = op.clone()
-            for i, v in enumerate(new_operands):
-                clone.operands[i] = v
-            gpu.ReturnOp([])
+        module, clone = _isolated_kernel(op, groups, fixed, global_type, i32)
         try:
             module.operation.verify()
         except ir.MLIRError as err:
@@ -504,8 +425,111 @@ def isolate(selected: Selected, *, coords=None, rows=None,
                     notes, alignment, offset_values)
 
 
+def _constants(kind: str, values, given, option: str, notes: list) -> tuple:
+    """The values of a group of index operands: `given` (checked against the
+    constants the IR has), else the IR's constants with each runtime value
+    taken as 0 (and noted)."""
+    known = [_constant(v) for v in values]
+    if given is not None:
+        given = tuple(int(c) for c in given)
+        if len(given) != len(values):
+            raise ExplainError(f"{option} has {len(given)} values, the op "
+                               f"has {len(values)} {kind}")
+        for i, (k, g) in enumerate(zip(known, given)):
+            if k is not None and k != g:
+                raise ExplainError(f"{option}: {kind} {i} is the constant {k} "
+                                   f"in the IR, not {g}")
+        return given
+    if any(k is None for k in known):
+        runtime = [i for i, k in enumerate(known) if k is None]
+        notes.append(f"{kind} {', '.join(map(str, runtime))} (outer-to-inner) "
+                     f"are runtime values, taken as 0 here (set them with "
+                     f"{option})")
+    return tuple(0 if k is None else k for k in known)
+
+
+def _operand_values(groups: dict, coords, rows, offsets, notes: list):
+    """(coordinates, gather4/scatter4 rows or None, im2col offsets or None)
+    of the copy, from the IR's constants and the values given."""
+    coord_values = _constants("coordinates", groups.get("coords", []), coords,
+                              "--coords", notes)
+    row_operands = groups.get("rows", [])
+    row_values = (_constants("gather4/scatter4 rows", row_operands, rows,
+                             "--gather-rows", notes) if row_operands else None)
+    if rows is not None and not row_operands:
+        raise ExplainError("--gather-rows is for gather4/scatter4 copies only")
+    offset_operands = groups.get("offsets", [])
+    offset_values = (_constants("im2col offsets", offset_operands, offsets,
+                                "--offsets", notes) if offset_operands else None)
+    if offsets is not None and not offset_operands:
+        raise ExplainError("--offsets is for im2col copies with offsets operands "
+                           "only")
+    return coord_values, row_values, offset_values
+
+
+def _kernel_arguments(groups: dict, fixed: dict, global_type: ir.Type):
+    """Kernel arguments: the global operand, then every other runtime
+    operand that is not a coordinate, row or shared buffer."""
+    arg_values: list[ir.Value] = [groups["global"][0]]
+    arg_types: list[ir.Type] = [global_type]
+    for group, values in groups.items():
+        if group in ("shared", "global") or group in fixed:
+            continue
+        for v in values:
+            if _constant(v) is None and not any(v == a for a in arg_values):
+                arg_values.append(v)
+                arg_types.append(v.type)
+    return arg_values, arg_types
+
+
+def _isolated_kernel(op, groups: dict, fixed: dict, global_type: ir.Type, i32):
+    """(module, clone): a fresh module, one gpu.module (the op's targets)
+    holding one kernel whose body is a clone of `op`, its `fixed` groups
+    constants and its other runtime operands kernel arguments. Runs in the
+    op's context and a location."""
+    shared = groups.get("shared", [])
+    gpu_module = _enclosing(op, "gpu.module")
+    module = ir.Module.create()
+    with ir.InsertionPoint(module.body):
+        targets = None
+        if gpu_module is not None and "targets" in gpu_module.attributes:
+            targets = gpu_module.attributes["targets"]
+        gmod = gpu.GPUModuleOp("explain", targets=targets)
+        gmod.bodyRegion.blocks.append()
+    arg_values, arg_types = _kernel_arguments(groups, fixed, global_type)
+    with ir.InsertionPoint(gmod.bodyRegion.blocks[0]):
+        if shared:
+            memref.GlobalOp(sym_name="explain_smem",
+                            type_=ir.TypeAttr.get(shared[0].type),
+                            sym_visibility="private", alignment=1024)
+        ftype = ir.FunctionType.get(arg_types, [])
+        func = gpu.GPUFuncOp(ir.TypeAttr.get(ftype), sym_name="explain",
+                             kernel=True)
+        entry = func.body.blocks.append(*ftype.inputs)
+    with ir.InsertionPoint(entry):
+        new_operands = []
+        shared_value = (memref.get_global(shared[0].type, "explain_smem")
+                        if shared else None)
+        for group, values in groups.items():
+            for i, v in enumerate(values):
+                if group == "shared":
+                    new_operands.append(shared_value)
+                elif group in fixed:
+                    new_operands.append(arith.constant(
+                        i32 if group == "coords" else v.type, fixed[group][i]))
+                elif _constant(v) is not None:
+                    new_operands.append(arith.constant(v.type, _constant(v)))
+                else:
+                    k = next(k for k, a in enumerate(arg_values) if v == a)
+                    new_operands.append(entry.arguments[k])
+        clone = op.clone()
+        for i, v in enumerate(new_operands):
+            clone.operands[i] = v
+        gpu.ReturnOp([])
+    return module, clone
+
+
 def _lower_spec(module: ir.Module) -> TensorMapSpec:
-    from ..compiler import CompileError, _tensor_maps, lower_to_nvvm
     try:
         lowered = lower_to_nvvm(module)
     except CompileError as err:
