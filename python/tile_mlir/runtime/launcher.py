@@ -6,7 +6,7 @@ import ctypes
 import threading
 from pathlib import Path
 
-from ..artifact import Artifact
+from ..artifact_data import ArtifactData
 from ..contract import DEFAULT_SHARED_BYTES_PER_BLOCK
 from ..launch_shape import dim3
 from ..spec import TensorMapSpec
@@ -22,14 +22,14 @@ from .streams import current_stream, stream_getter, stream_handle
 from .tensormap import TensorMapCache, check_source
 
 
-def load(artifact: Artifact | str | Path, debug_timeout: float | None = None,
+def load(artifact: ArtifactData | str | Path, debug_timeout: float | None = None,
          device: int | None = None) -> "Module":
     """Loads an artifact onto CUDA device `device` (default: the calling
     thread's current device, torch's where torch has set one, else 0). A
     debug artifact's waits time out after `debug_timeout` seconds (default:
     $TILE_DEBUG_TIMEOUT_MS, else the kernel's own 1 s)."""
-    if not isinstance(artifact, Artifact):
-        artifact = Artifact.load(artifact)
+    if not isinstance(artifact, ArtifactData):   # a folder (Artifact is an ArtifactData)
+        artifact = ArtifactData.load(artifact)
     return Module(artifact, debug_timeout, device)
 
 
@@ -47,7 +47,7 @@ class Module:
 
     _single = None  # the kernel of a one-kernel module
 
-    def __init__(self, artifact: Artifact, debug_timeout: float | None = None,
+    def __init__(self, artifact: ArtifactData, debug_timeout: float | None = None,
                  device: int | None = None):
         if artifact.cubin is None:
             raise TileRuntimeError("artifact-cubin", "the artifact has no cubin "
