@@ -202,11 +202,14 @@ def compute_capability(device: int = 0) -> tuple[int, int]:
             device_attribute(device, "COMPUTE_CAPABILITY_MINOR"))
 
 
-def memory_bus_width(device: int = 0) -> int:
-    """`device`'s global memory bus width in bits (the layout kernels'
-    tuning: kernels/layout_tuning.py)."""
-    init(cuda())
-    return device_attribute(device, "GLOBAL_MEMORY_BUS_WIDTH")
+def device_name(device: int = 0) -> str:
+    """`device`'s product name as the driver reports it ("NVIDIA H100 80GB
+    HBM3"): the layout kernels' tuning (kernels/layout/tuning.py) keys on it."""
+    drv = cuda()
+    init(drv)
+    handle = check(drv.cuDeviceGet(device), "cuDeviceGet")
+    raw = check(drv.cuDeviceGetName(256, handle), "cuDeviceGetName")
+    return bytes(raw).split(b"\0", 1)[0].decode(errors="replace")
 
 
 def device_arch(device: int = 0) -> str:
