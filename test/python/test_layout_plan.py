@@ -6,7 +6,6 @@ import importlib
 
 import numpy as np
 import pytest
-
 from tile_mlir.errors import TileUsageError
 from tile_mlir.kernels.layout.plan import common as P
 from tile_mlir.kernels.layout.plan import pad as PD
@@ -475,10 +474,14 @@ def test_engine_plans_of_long_tensors_stay_within_the_coordinates():
 def test_one_tile_grid_is_the_kernels_tile_count():
     # The one-tile-per-CTA transpose is launched with one CTA per tile: the
     # host's count must equal the count the kernel's geometry computes.
+    from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
+    from tile_mlir.kernels.layout.geometry.permute import TransposeGeometry
+    from tile_mlir.kernels.layout.permute import (
+        kernel_for,
+        plan_for,
+        transpose_tile_count,
+    )
     from tile_mlir.testing.layout_cases import PERMUTE_BENCH, TRANSPOSE_BENCH
-    from tile_mlir.kernels.layout.builders.ir import IntDynOps
-    from tile_mlir.kernels.layout.permute import kernel_for, plan_for, transpose_tile_count
-    from tile_mlir.kernels.layout.builders.permute import TransposeGeometry
     cases = PERMUTE_BENCH + [(TRANSPOSE_BENCH, (1, 0)), ((3, 130, 70), (2, 0, 1)),
                              ((5, 8, 8, 100, 200), (4, 3, 2, 1, 0))]
     checked = 0

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import cache
-from ...contract import DTYPES, GLOBAL_STRIDE_BYTES_BOUND
+from ...contract import CHUNK_BYTES, COORD_RANGE, DTYPES, GLOBAL_STRIDE_BYTES_BOUND
 from ...runtime.arrays import device_of, device_view
 from ...runtime.driver import check, cuda, device_index, on_device
 from ...runtime.errors import TileRuntimeError
@@ -40,8 +40,8 @@ BUILDER = "tile_mlir.kernels.grouped.kernel:build_grouped_copy"
 # serves every dtype of a size (its format never converts).
 KERNEL_DTYPES = {1: "uint8", 2: "bfloat16", 4: "float32", 8: "uint64"}
 TABLE_COLUMNS, CTA_COLUMNS, SLOT_BYTES = 9, 4, 256  # kernels/grouped/kernel.py
-GRANULE = 16  # a TMA store writes whole 16-byte chunks of a row
-MAX_EXTENT = (1 << 31) - 1
+# Extents below 2^31: the kernel's coordinates are 32-bit.
+MAX_EXTENT = COORD_RANGE.max
 
 
 def default_box(elem_bytes: int) -> tuple[int, int]:
@@ -63,7 +63,7 @@ def store_extent(cols, elem_bytes: int):
     rounded down to whole 16-byte chunks. A TMA store writes whole chunks
     (a row of 178 bf16 would also get bytes 356..367), so the kernel writes
     the rest of the row, [store_extent, cols), element by element."""
-    per_chunk = max(1, GRANULE // elem_bytes)
+    per_chunk = max(1, CHUNK_BYTES // elem_bytes)
     return np.asarray(cols, np.int64) // per_chunk * per_chunk
 
 

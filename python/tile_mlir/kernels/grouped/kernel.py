@@ -45,6 +45,7 @@ from mlir.dialects import arith, llvm, memref
 
 from ... import builder as K
 from ... import tma
+from ...contract import dtype_bytes
 from ...tensormaps import derive
 from ..common.opcodes import load_opcode, store_opcode
 from ..copy.persistent import store_lag_pipeline
@@ -56,18 +57,16 @@ CURSOR_ENTRIES = 6    # tensor, first tile, next first tile, tiles per row, stor
 CTA_COLUMNS = 4
 SLOT_BYTES = 256      # a tensor's two maps
 STAGING_BYTES = 128   # one map, per lane
-ELEM_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "uint8": 1, "int32": 4,
-              "uint16": 2, "int64": 8, "uint64": 8, "float64": 8}
 
 
 def default_box(dtype: str) -> tuple[int, int]:
     """64 rows of 256 bytes."""
-    return (64, 256 // ELEM_BYTES[dtype])
+    return (64, 256 // dtype_bytes(dtype))
 
 
 def shared_layout(box, stages: int, dtype: str) -> dict:
     """Byte offsets of the dynamic shared buffers (stage images first)."""
-    stage_bytes = box[0] * box[1] * ELEM_BYTES[dtype]
+    stage_bytes = box[0] * box[1] * dtype_bytes(dtype)
     bars = stages * stage_bytes
     meta = bars + 8 * stages
     cursor = meta + 8 * META_COLUMNS * stages
@@ -106,7 +105,7 @@ class _GroupedKernel:
                      for s in range(stages)]
         # The stages as signless integers of the element size (the tail's
         # element stores move bits).
-        self.words = [K.dynamic_shared(box, f"i{8 * ELEM_BYTES[dtype]}",
+        self.words = [K.dynamic_shared(box, f"i{8 * dtype_bytes(dtype)}",
                                        s * lay["stage_bytes"]) for s in range(stages)]
         self.bars = K.dynamic_shared((stages,), "uint64", lay["bars"])
         self.meta = K.dynamic_shared((stages, META_COLUMNS), "i64", lay["meta"])
@@ -222,7 +221,7 @@ class _GroupedKernel:
         for r in K.range_(0, _index(height)):
             line = dst + (row + _i64(r)) * pitch
             for c in K.range_(_index(extent - col), _index(cols - col)):
-                address = line + (col + _i64(c)) * ELEM_BYTES[self.dtype]
+                address = line + (col + _i64(c)) * dtype_bytes(self.dtype)
                 pointer = llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"), address.value)
                 llvm.store(self.words[s][r, c].value, pointer)
         # Generic reads of the stage before the copy engine rewrites it.

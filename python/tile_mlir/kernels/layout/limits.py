@@ -8,14 +8,15 @@ from ... import contract
 
 # The kernels move bits: one integer type per element size (the runtime
 # accepts either signedness for these signless types).
-ELEM_DTYPES = {1: "i8", 2: "i16", 4: "i32", 8: "i64"}
-MAX_RANK = 5                      # the copy engine's rank limit
+ELEM_DTYPES = contract.SIGNLESS_DTYPES
+MAX_RANK = contract.MAX_RANK
 BOX_MAX = contract.BOX_EXTENT_RANGE.max
-STRIDE_ALIGN = 16                 # bytes: outer global strides, inner coords
+STRIDE_ALIGN = contract.CHUNK_BYTES   # bytes: outer global strides, inner coords
 VECTOR_BYTES = 16                 # a thread's widest load or store (v4.b32)
 WARP_LANES = 32
-SWIZZLE_SPANS = {128: 3, 64: 2, 32: 1}   # span bytes -> swizzle mode
-SHARED_ALIGN = 128                # a non-swizzled TMA box's shared address
+# Span bytes -> swizzle mode, the widest first (the order plans try them in).
+SWIZZLE_SPANS = dict(sorted(contract.SPAN_TO_SWIZZLE.items(), reverse=True))
+SHARED_ALIGN = contract.SHARED_ALIGN   # a non-swizzled TMA box's shared address
 # Tile-mode coordinates are signed 32-bit (contract.COORD_RANGE). The layout
 # kernels start boxes anywhere up to an axis's end (the pad's row boxes up
 # to COORD_SLACK elements past it), so on an axis longer than COORD_REACH
@@ -31,3 +32,10 @@ MAX_TILES = 2 ** 31
 # past B's end.
 VECTOR_INDEX_LIMIT = 2 ** 31 - 2 ** 16
 VECTOR_TILE_LIMIT = 2 ** 31 - VECTOR_INDEX_LIMIT   # a vector kernel's vectors a CTA
+# A launch's most CTAs along x: what the kernels that take one CTA a tile
+# (their grid set at launch) declare.
+MAX_GRID = contract.MAX_GRID_X
+# The SIMT kernels' launch: 256 threads a CTA, at most 1056 CTAs (8 per SM
+# of a 132-SM card).
+SIMT_THREADS = 256
+SIMT_GRID = 1056

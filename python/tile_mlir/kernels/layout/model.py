@@ -19,7 +19,12 @@ from .call import flat_boxes_fit, flat_row_conditions
 from .geometry.addressing import IntDynOps
 from .geometry.narrow import NarrowGeometry
 from .geometry.pad import PadGeometry, RowsGeometry
-from .geometry.permute import BoxGeometry, ThreadLoadMap, ThreadStoreMap, TransposeGeometry
+from .geometry.permute import (
+    BoxGeometry,
+    ThreadLoadMap,
+    ThreadStoreMap,
+    TransposeGeometry,
+)
 from .geometry.simt import rows_geometry, simt_geometry
 from .geometry.smem_transpose import ScalarTranspose, transpose_method
 from .geometry.taps import TapsGeometry

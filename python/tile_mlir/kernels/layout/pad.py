@@ -59,10 +59,11 @@ from .call import (
     unique_recipes,
     vector_grid,
 )
+from .geometry.pad import equal_tile_height
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
-from .limits import ELEM_DTYPES
+from .limits import ELEM_DTYPES, SIMT_GRID, SIMT_THREADS
 from .permute import call_plan as permute_plan
 from .permute import recipes_for as permute_recipes
 from .permute import run as permute_run
@@ -77,7 +78,6 @@ from .plan.pad import (
     canonical_pad,
     channels_last_like,
     channels_last_order,
-    equal_tile_height,
     fill_kind,
     normalize_pad,
     pad_box,
@@ -96,8 +96,6 @@ BUILD_PAD_VECTORS = "tile_mlir.kernels.layout.builders.pad_vectors:build_pad_vec
 # aligned pads and the vector pad").
 VECTOR_KERNEL = {"threads": 256, "slots": 1}
 
-SIMT_GRID = 1056
-SIMT_THREADS = 256
 FLOAT_NAMES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float32",
                "float64": "float64"}
 

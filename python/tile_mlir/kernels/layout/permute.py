@@ -49,7 +49,7 @@ from .geometry.smem_transpose import (
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
-from .limits import MAX_TILES
+from .limits import MAX_TILES, SIMT_GRID, SIMT_THREADS
 from .plan.common import (
     box_tiles,
     contiguous_strides,
@@ -77,8 +77,6 @@ BUILD_PERMUTE_SIMT_TILED = "tile_mlir.kernels.layout.builders.permute_simt_tiled
 BUILD_PERMUTE_SIMT_ROWS = "tile_mlir.kernels.layout.builders.permute_simt_rows:build_permute_simt_rows"
 BUILD_PERMUTE_VECTORS = "tile_mlir.kernels.layout.builders.permute_vectors:build_permute_vectors"
 
-SIMT_GRID = 1056  # the SIMT kernels' most CTAs (8 per SM of an H200)
-SIMT_THREADS = 256
 
 
 def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:

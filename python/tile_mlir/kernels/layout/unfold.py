@@ -43,6 +43,7 @@ from .call import (
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
+from .limits import SIMT_GRID, SIMT_THREADS
 from .plan.unfold import plan_unfold, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -54,8 +55,6 @@ BUILD_UNFOLD_SIMT = "tile_mlir.kernels.layout.builders.unfold:build_unfold_simt"
 _KINDS = {BUILD_UNFOLD_NHWC: "im2col", BUILD_UNFOLD_TAPS: "taps",
           BUILD_UNFOLD_NCHW: "rows"}
 
-SIMT_GRID = 1056
-SIMT_THREADS = 256
 
 
 def kernel_for(plan) -> tuple:

@@ -15,11 +15,9 @@ from mlir.dialects import arith, llvm, memref, vector
 from .... import builder as K
 from ....builder import IrOps
 from ....builder.pointers import shared_pointer
-from ..geometry.addressing import IntDynOps, product
+from ..geometry.addressing import product
 
-# IntDynOps (geometry.addressing) is named here too: DynOps' int side, for
-# the CPU tests that import it beside DynOps.
-__all__ = ["DynOps", "IntDynOps", "IrU32Ops", "all_of", "chunk_pair_vector", "extents",
+__all__ = ["DynOps", "IrU32Ops", "all_of", "chunk_pair_vector", "extents",
            "i32_of", "index_of", "move_vectors", "shifted_chunk", "signed_offset", "to_i32"]
 
 

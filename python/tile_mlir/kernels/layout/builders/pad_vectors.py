@@ -29,7 +29,7 @@ from mlir.dialects import arith, vector
 
 from .... import builder as K
 from ..geometry.vector_tiles import VectorPadGeometry
-from ..limits import ELEM_DTYPES
+from ..limits import ELEM_DTYPES, MAX_GRID
 from .ir import IrU32Ops, extents, i32_of, move_vectors
 
 
@@ -63,6 +63,6 @@ def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 1,
     params += [("value", K.Scalar("int64"))]
     # The launch's grid is the tile count; the declared grid bounds the
     # block index, so it is the largest there is.
-    kdef = K.KernelDef(body, grid=(1 << 31) - 1, block=threads, params=params, name=name)
+    kdef = K.KernelDef(body, grid=MAX_GRID, block=threads, params=params, name=name)
     kdef.geometry = geo
     return kdef

@@ -40,8 +40,13 @@ from ..geometry.permute import (
     TransposeGeometry,
     checked_tile_order,
 )
-from ..geometry.smem_transpose import ScalarTranspose, TileLayout, threads_error, transpose_method
-from ..limits import ELEM_DTYPES, SWIZZLE_SPANS
+from ..geometry.smem_transpose import (
+    ScalarTranspose,
+    TileLayout,
+    threads_error,
+    transpose_method,
+)
+from ..limits import ELEM_DTYPES, MAX_GRID, SWIZZLE_SPANS
 from .ir import DynOps, all_of, extents
 from .pipeline import Stages, all_thread_pipeline, one_thread_pipeline, one_tile
 
@@ -398,7 +403,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
 
     # The one-tile form's grid is the launch's tile count; the declared
     # (known) grid bounds the block index, so it is the largest there is.
-    kdef = K.KernelDef(body, grid=(1 << 31) - 1 if per_cta else grid, block=threads,
+    kdef = K.KernelDef(body, grid=MAX_GRID if per_cta else grid, block=threads,
                        params=_params(elem, rank_a, rank_b), name=name)
     # one_tile: no tile ids; loaded by the threads, no mbarrier either
     kdef.shared_bytes = st.shared_bytes if not per_cta else \

@@ -26,7 +26,7 @@ from __future__ import annotations
 from .... import builder as K
 from ....builder import IrOps
 from ..geometry.simt import SimtRowsGeometry
-from ..limits import ELEM_DTYPES
+from ..limits import ELEM_DTYPES, MAX_GRID
 from .ir import DynOps, all_of, extents
 
 
@@ -99,6 +99,6 @@ def build_permute_simt_rows(elem: int, perm, rows: int, cols: int, threads: int 
               ("B", K.Tensor((None,) * r, dtype))]
     # The launch's grid is the tile count; the declared (known) grid bounds
     # the block index, so it is the largest there is.
-    kdef = K.KernelDef(body, grid=(1 << 31) - 1, block=threads, params=params, name=name)
+    kdef = K.KernelDef(body, grid=MAX_GRID, block=threads, params=params, name=name)
     kdef.geometry = geo
     return kdef

@@ -28,7 +28,7 @@ from .... import builder as K
 from ....builder import IrOps
 from ..geometry.addressing import product
 from ..geometry.simt import WARP, SimtTileGeometry
-from ..limits import ELEM_DTYPES
+from ..limits import ELEM_DTYPES, MAX_GRID
 from .ir import DynOps, all_of, extents
 
 
@@ -167,7 +167,7 @@ def build_permute_simt_tiled(elem: int, perm, tile: int = 64, threads: int = 256
               ("B", K.Tensor((None,) * r, dtype))]
     # One tile a CTA: the launch's grid is the tile count; the declared
     # (known) grid bounds the block index, so it is the largest there is.
-    kdef = K.KernelDef(body, grid=grid or (1 << 31) - 1, block=threads, params=params,
+    kdef = K.KernelDef(body, grid=grid or MAX_GRID, block=threads, params=params,
                        name=name)
     kdef.geometry = geo
     return kdef

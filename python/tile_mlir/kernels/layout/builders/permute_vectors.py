@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .... import builder as K
 from ..geometry.vector_tiles import VectorPermuteGeometry
-from ..limits import ELEM_DTYPES
+from ..limits import ELEM_DTYPES, MAX_GRID
 from .ir import IrU32Ops, extents, i32_of, move_vectors
 
 
@@ -45,6 +45,6 @@ def build_permute_vectors(elem: int, perm, threads: int = 256, slots: int = 1,
 
     params = [("A", K.Tensor((None,) * r, dtype, dynamic_strides=True)),
               ("B", K.Tensor((None,) * r, dtype))]
-    kdef = K.KernelDef(body, grid=(1 << 31) - 1, block=threads, params=params, name=name)
+    kdef = K.KernelDef(body, grid=MAX_GRID, block=threads, params=params, name=name)
     kdef.geometry = geo
     return kdef

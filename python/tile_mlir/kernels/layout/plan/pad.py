@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from math import prod
 
 from ....errors import TileUsageError
+from ..geometry.pad import equal_tile_height
 from ..limits import (
     BOX_MAX,
     COORD_REACH,
@@ -193,12 +194,6 @@ def rows_tile(elem: int, d_inner: int, o_inner: int, fit: bool = True) -> tuple:
     _, wbox, nb = best
     return wbox, nb, max(1, min(BOX_MAX, PAD_ROWS_STAGE // (elem * nb * wbox)))
 
-
-def equal_tile_height(out_rows, box_rows, cdiv):
-    """The pad rows kernel's tiles of one height: out_rows split into the
-    fewest tiles a box of box_rows allows, evenly (258 rows, a box of 45:
-    six tiles of 43). `cdiv` is ceiling division on ints or kernel values."""
-    return cdiv(out_rows, cdiv(out_rows, box_rows))
 
 
 def even_box_width(width: int, out_inner: int, v: int) -> int:
