@@ -5,11 +5,12 @@ Exprs in a kernel being traced."""
 from __future__ import annotations
 
 from ... import builder as K
+from ... import contract
 
 
 def elem_bytes(dtype: str) -> int:
-    """Bytes of one element of the 16- and 32-bit dtypes the copies move."""
-    return 2 if dtype in ("bfloat16", "float16") else 4
+    """Bytes of one element of `dtype` (the contract's format of it)."""
+    return contract.dtype_bytes(dtype)
 
 
 def tiling(rows: int, cols: int, box, dtype: str) -> tuple[int, int, int]:
