@@ -2,17 +2,22 @@
 
 A small shared library named libcuda.so.1, compiled here, records the
 arguments its cuLaunchKernel receives and returns a chosen status; a child
-process finds it first on LD_LIBRARY_PATH, so the extension binds to it."""
+process (this file run as a script: `main` below) finds it first on
+LD_LIBRARY_PATH, so the extension binds to it."""
 
+import ctypes
+import gc
+import math
 import shutil
 import subprocess
 import sys
-import textwrap
+import weakref
 from pathlib import Path
 
 import pytest
 
 import tile_mlir
+from tile_mlir.runtime.scalars import ScalarSlot
 
 RUNTIME = Path(tile_mlir.__file__).parent / "runtime"
 
@@ -39,50 +44,100 @@ int cuCtxGetCurrent(void **ctx) {
 # The scalar packing both bound-call implementations share: (kind, width,
 # low, high) per slot as runtime/scalars.py states them, and values each must
 # pack (with the bits it must write) or hand back (-1) to the Python checks.
-PACKING_CASES = textwrap.dedent("""
-    import ctypes, math
-    from tile_mlir.runtime.scalars import ScalarSlot
-    CASES = [  # dtype, value, expected slot bits (None: handed back)
-        ("int32", 7, 7), ("int32", -1, 0xFFFFFFFF), ("int32", 2**31, None),
-        ("int32", True, None), ("int32", 3.0, None), ("uint32", 2**32 - 1, 0xFFFFFFFF),
-        ("uint32", -1, None), ("i32", -2**31, 0x80000000), ("i32", 2**32 - 1, 0xFFFFFFFF),
-        ("int64", -2**63, 2**63), ("int64", 2**63, None), ("uint64", 2**64 - 1, 2**64 - 1),
-        ("uint64", 2**64, None), ("i64", -1, 2**64 - 1), ("index", 5, 5),
-        ("float64", 0.1, int.from_bytes(ctypes.c_double(0.1), "little")),
-        ("float64", 1, None),
-        ("float32", 0.1, int.from_bytes(ctypes.c_float(0.1), "little")),
-        ("float32", 1e39, None),
-        ("float32", math.inf, int.from_bytes(ctypes.c_float(math.inf), "little")),
-    ]
-    def check_packing(make_bound, launches):
-        for dtype, value, bits in CASES:
-            slot_type = {4: ctypes.c_uint32, 8: ctypes.c_uint64}[
-                ctypes.sizeof(ScalarSlot(dtype, 1).ctype)]
-            slot = slot_type(0x5A5A5A5A)
-            packing = [(1, ctypes.addressof(slot), *ScalarSlot(dtype, 1).packing())]
-            bound = make_bound(packing)
-            before = launches()
-            status = bound.launch_with(9, ("array", value))
-            if bits is None:
-                assert status == -1, (dtype, value, status)
-                assert launches() == before, (dtype, value, "launched")
-            else:
-                assert status == 0, (dtype, value, status)
-                assert slot.value == bits, (dtype, value, hex(slot.value), hex(bits))
-                assert launches() == before + 1, (dtype, value, "not launched")
-""")
+PACKING_CASES = [  # dtype, value, expected slot bits (None: handed back)
+    ("int32", 7, 7), ("int32", -1, 0xFFFFFFFF), ("int32", 2**31, None),
+    ("int32", True, None), ("int32", 3.0, None), ("uint32", 2**32 - 1, 0xFFFFFFFF),
+    ("uint32", -1, None), ("i32", -2**31, 0x80000000), ("i32", 2**32 - 1, 0xFFFFFFFF),
+    ("int64", -2**63, 2**63), ("int64", 2**63, None), ("uint64", 2**64 - 1, 2**64 - 1),
+    ("uint64", 2**64, None), ("i64", -1, 2**64 - 1), ("index", 5, 5),
+    ("float64", 0.1, int.from_bytes(ctypes.c_double(0.1), "little")),
+    ("float64", 1, None),
+    ("float32", 0.1, int.from_bytes(ctypes.c_float(0.1), "little")),
+    ("float32", 1e39, None),
+    ("float32", math.inf, int.from_bytes(ctypes.c_float(math.inf), "little")),
+]
 
-CHILD = PACKING_CASES + textwrap.dedent("""
-    def bound_without_context_launches_anyway(_launch, seen):
-        count = seen[11]
-        return _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0)(0) == 0 and seen[11] == count + 1
-""") + textwrap.dedent("""
-    import gc, sys
-    from tile_mlir.runtime import _launch, launch
+
+def check_packing(make_bound, launches):
+    """`make_bound(packing)` packs each case's value into its slot (and
+    launches) or hands it back (-1, nothing launched); `launches()` counts
+    the launches so far."""
+    for dtype, value, bits in PACKING_CASES:
+        slot_type = {4: ctypes.c_uint32, 8: ctypes.c_uint64}[
+            ctypes.sizeof(ScalarSlot(dtype, 1).ctype)]
+        slot = slot_type(0x5A5A5A5A)
+        packing = [(1, ctypes.addressof(slot), *ScalarSlot(dtype, 1).packing())]
+        bound = make_bound(packing)
+        before = launches()
+        status = bound.launch_with(9, ("array", value))
+        if bits is None:
+            assert status == -1, (dtype, value, status)
+            assert launches() == before, (dtype, value, "launched")
+        else:
+            assert status == 0, (dtype, value, status)
+            assert slot.value == bits, (dtype, value, hex(slot.value), hex(bits))
+            assert launches() == before + 1, (dtype, value, "not launched")
+
+
+# -- the child process's checks (the stand-in libcuda loaded) -----------------
+
+class FakeLibcuda:
+    """The stand-in's globals: the last launch's arguments (`seen`, [11]
+    counts launches), the status it returns and the current context."""
+
+    def __init__(self):
+        lib = ctypes.CDLL("libcuda.so.1")
+        self.seen = (ctypes.c_uint64 * 12).in_dll(lib, "seen")
+        self.status = ctypes.c_int.in_dll(lib, "next_status")
+        self.current = ctypes.c_uint64.in_dll(lib, "current_context")
+
+
+class Tensor:
+    """A torch-like array: the accessors the cached call reads."""
+
+    def __init__(self, ptr):
+        self.ptr, self.shape, self.strides, self.dtype = ptr, (4, 8), (8, 1), "bf16"
+
+    def data_ptr(self):
+        return self.ptr
+
+    def stride(self):
+        return self.strides
+
+
+class Reentrant(Tensor):
+    """A Tensor whose data_ptr runs `hook` first (Python code in an accessor)."""
+    hook = None
+
+    def data_ptr(self):
+        if self.hook:
+            self.hook()
+        return self.ptr
+
+
+class Cached:
+    def __init__(self, direct):
+        self.direct = direct
+
+
+def key(*args):
+    """The cache key Kernel.__call__ makes for `args`."""
+    return (tuple("n" if type(a) in (int, float) else
+                  (type(a), a.ptr, a.shape, a.stride(), a.dtype) for a in args),
+            None, None, None)
+
+
+def raises(exceptions, call, what: str, *args):
+    try:
+        call(*args)
+    except exceptions:
+        return
+    raise AssertionError(f"{what} was accepted")
+
+
+def check_bound_call(_launch, fake: FakeLibcuda):
     from tile_mlir.runtime.errors import CudaError
-    fake = ctypes.CDLL("libcuda.so.1")
-    seen = (ctypes.c_uint64 * 12).in_dll(fake, "seen")
-    status = ctypes.c_int.in_dll(fake, "next_status")
+    seen, status = fake.seen, fake.status
     owner = object()
     before = sys.getrefcount(owner)
     bound = _launch.Bound(0x1234, (5, 6, 7), (128, 2, 1), 49152, 0xBEEF0, owner)
@@ -95,28 +150,22 @@ CHILD = PACKING_CASES + textwrap.dedent("""
     err = CudaError("cuLaunchKernel", 700)
     assert "700" in str(err) or "ILLEGAL_ADDRESS" in str(err), str(err)
     for bad in [(), (1, 2), ("s",)]:
-        try:
-            bound(*bad)
-        except TypeError:
-            pass
-        else:
-            raise AssertionError(f"bound{bad} was accepted")
+        raises(TypeError, bound, f"bound{bad}", *bad)
     for bad_grid, bad_scalars in [((1, 1), ()), ((1, 1, 1), [(0, 0, "x", 4, 0, 0)]),
                                   ((1, 1, 1), [(0, 0, "i", 2, 0, 0)])]:
-        try:
-            _launch.Bound(1, bad_grid, (1, 1, 1), 0, 0, None, None, bad_scalars)
-        except (TypeError, ValueError):
-            pass
-        else:
-            raise AssertionError(f"Bound{bad_grid, bad_scalars} was accepted")
+        raises((TypeError, ValueError),
+               lambda: _launch.Bound(1, bad_grid, (1, 1, 1), 0, 0, None, None, bad_scalars),
+               f"Bound{bad_grid, bad_scalars}")
     del bound
     gc.collect()
     assert sys.getrefcount(owner) == before, "the owner is released"
-    assert launch.NATIVE_LAUNCH
 
-    # A Bound given its function's context launches only while that context
-    # is current; otherwise 201 (INVALID_CONTEXT), nothing launched.
-    current = ctypes.c_uint64.in_dll(fake, "current_context")
+
+def check_context(_launch, fake: FakeLibcuda):
+    """A Bound given its function's context launches only while that context
+    is current; otherwise 201 (INVALID_CONTEXT), nothing launched. One given
+    no context launches whatever is current."""
+    seen, current = fake.seen, fake.current
     ctx_bound = _launch.Bound(0x4321, (1, 1, 1), (1, 1, 1), 0, 0, None, None, (), True,
                               0xC0)
     count = seen[11]
@@ -126,23 +175,14 @@ CHILD = PACKING_CASES + textwrap.dedent("""
     current.value = 0xC0
     assert ctx_bound(0) == 0 and seen[11] == count + 1 and seen[0] == 0x4321
     current.value = 0
-    assert bound_without_context_launches_anyway(_launch, seen)
+    count = seen[11]
+    assert _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0)(0) == 0 and seen[11] == count + 1
 
-    check_packing(lambda packing: _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, None,
-                                                None, packing), lambda: seen[11])
 
-    # The cached call: keyed like Kernel.__call__, launched on the current stream.
-    class Tensor:
-        def __init__(self, ptr):
-            self.ptr, self.shape, self.strides, self.dtype = ptr, (4, 8), (8, 1), "bf16"
-        def data_ptr(self): return self.ptr
-        def stride(self): return self.strides
-    class Cached:
-        def __init__(self, direct): self.direct = direct
+def check_dispatch(_launch, fake: FakeLibcuda):
+    """The cached call: keyed like Kernel.__call__, launched on the current stream."""
+    seen, status = fake.seen, fake.status
     x, y = Tensor(0x1000), Tensor(0x2000)
-    key = lambda *args: (tuple("n" if type(a) in (int, float) else
-                               (type(a), a.ptr, a.shape, a.stride(), a.dtype)
-                               for a in args), None, None, None)
     slot = ctypes.c_uint32(0)
     launches = {}
     launches[key(x, y, 3)] = Cached(_launch.Bound(
@@ -180,15 +220,13 @@ CHILD = PACKING_CASES + textwrap.dedent("""
     assert dispatch((x, y, 1)) == 719
     status.value = 0
 
-    # An accessor that runs Python code (here: another dispatch, as a thread
-    # switch would) may replace the last hit; the call still launches the
-    # launch its own arguments matched.
-    class Reentrant(Tensor):
-        hook = None
-        def data_ptr(self):
-            if self.hook:
-                self.hook()
-            return self.ptr
+
+def check_reentrant_accessors(_launch, fake: FakeLibcuda):
+    """An accessor that runs Python code (here: another dispatch, as a thread
+    switch would) may replace the last hit; the call still launches the
+    launch its own arguments matched. Errors that are not "no key here"
+    propagate."""
+    seen = fake.seen
     a, b = Reentrant(0x7000), Tensor(0x8000)
     own = {key(a): Cached(_launch.Bound(0xA1, (1, 1, 1), (1, 1, 1), 0, 0, None,
                                         lambda: 0)),
@@ -198,9 +236,7 @@ CHILD = PACKING_CASES + textwrap.dedent("""
     assert nested((a,)) == 0 and seen[0] == 0xA1      # a is the last hit
     a.hook = lambda: nested((b,))                      # b becomes the last hit
     assert nested((a,)) == 0 and seen[0] == 0xA1, hex(seen[0])
-    a.hook = None
 
-    # Errors that are not "no key here" propagate.
     def interrupt():
         raise KeyboardInterrupt
     a.hook = interrupt
@@ -212,11 +248,13 @@ CHILD = PACKING_CASES + textwrap.dedent("""
         raise AssertionError("a KeyboardInterrupt in an accessor was swallowed")
     a.hook = None
 
-    # A kernel, its dispatch, its launches and a launch pointing back at the
-    # kernel form a cycle the collector frees.
-    import weakref
+
+def check_kernel_cycle_is_freed(_launch):
+    """A kernel, its dispatch, its launches and a launch pointing back at the
+    kernel form a cycle the collector frees."""
     class Kernel:
         pass
+    x = Tensor(0x1000)
     kernel = Kernel()
     kernel.launches = {}
     kernel.dispatch = _launch.Dispatch(kernel.launches, "n")
@@ -229,33 +267,40 @@ CHILD = PACKING_CASES + textwrap.dedent("""
     gc.collect()
     assert alive() is None, "the kernel's cycle through its Dispatch was not freed"
 
-    # Launch dimensions beyond 32 bits, a negative scalar index and objects
-    # made without __init__ are errors, not wraps or crashes.
+
+def check_bad_arguments(_launch):
+    """Launch dimensions beyond 32 bits, a negative scalar index and objects
+    made without __init__ are errors, not wraps or crashes."""
     for grid, block, shared in [((2**32 + 3, 1, 1), (1, 1, 1), 0),
                                 ((1, 1, 1), (1, -1, 1), 0), ((1, 1, 1), (1, 1, 1), 2**32)]:
-        try:
-            _launch.Bound(1, grid, block, shared, 0)
-        except (OverflowError, TypeError):
-            pass
-        else:
-            raise AssertionError(f"Bound{grid, block, shared} was accepted")
-    try:
-        _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, None, None, [(-1, 0, "i", 4, 0, 1)])
-    except ValueError:
-        pass
-    else:
-        raise AssertionError("a negative scalar index was accepted")
-    for made in (lambda: _launch.Dispatch.__new__(_launch.Dispatch)(()),
-                 lambda: _launch.Bound.__new__(_launch.Bound)(0)):
-        try:
-            made()
-        except TypeError:
-            pass
-        else:
-            raise AssertionError("an uninitialised object was callable")
-    print("ok")
-""")
+        raises((OverflowError, TypeError), lambda: _launch.Bound(1, grid, block, shared, 0),
+               f"Bound{grid, block, shared}")
+    raises(ValueError, lambda: _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, None, None,
+                                             [(-1, 0, "i", 4, 0, 1)]),
+           "a negative scalar index")
+    raises(TypeError, lambda: _launch.Dispatch.__new__(_launch.Dispatch)(()),
+           "an uninitialised Dispatch")
+    raises(TypeError, lambda: _launch.Bound.__new__(_launch.Bound)(0),
+           "an uninitialised Bound")
 
+
+def main():
+    """The checks, in a process whose libcuda.so.1 is the stand-in."""
+    from tile_mlir.runtime import _launch, launch
+    fake = FakeLibcuda()
+    check_bound_call(_launch, fake)
+    assert launch.NATIVE_LAUNCH
+    check_context(_launch, fake)
+    check_packing(lambda packing: _launch.Bound(1, (1, 1, 1), (1, 1, 1), 0, 0, None,
+                                                None, packing), lambda: fake.seen[11])
+    check_dispatch(_launch, fake)
+    check_reentrant_accessors(_launch, fake)
+    check_kernel_cycle_is_freed(_launch)
+    check_bad_arguments(_launch)
+    print("ok")
+
+
+# -- the tests ------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def fake_libcuda(tmp_path_factory):
@@ -275,7 +320,7 @@ def fake_libcuda(tmp_path_factory):
 def test_the_bound_launch_passes_every_argument_and_returns_the_status(fake_libcuda):
     env = {"LD_LIBRARY_PATH": str(fake_libcuda), "PATH": "/usr/bin:/bin",
            "PYTHONPATH": str(Path(tile_mlir.__file__).parents[1])}
-    run = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
+    run = subprocess.run([sys.executable, __file__], env=env, capture_output=True,
                          text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "ok"
@@ -289,10 +334,8 @@ def test_the_python_bound_call_packs_like_the_c_one():
         calls.append((stream, params, extra))
         return (0,)
 
-    scope = {}
-    exec(PACKING_CASES, scope)
-    scope["check_packing"](lambda packing: _PythonBound(fake_launch, 0xAB, packing, None),
-                           lambda: len(calls))
+    check_packing(lambda packing: _PythonBound(fake_launch, 0xAB, packing, None),
+                  lambda: len(calls))
     assert calls[-1] == (9, 0xAB, 0)
 
 
@@ -308,3 +351,7 @@ def test_without_libcuda_the_import_fails_by_name(tmp_path):
         pytest.skip("this machine has a real libcuda.so.1")
     assert run.stdout.strip() == ("False libcuda.so.1 with cuLaunchKernel and "
                                   "cuCtxGetCurrent is not loadable")
+
+
+if __name__ == "__main__":
+    main()
