@@ -47,7 +47,7 @@ class Plan:
     @property
     def width(self) -> int:
         """Inner extent W of every box (elements): one swizzle span."""
-        return (16 << self.swizzle) // self.elem if self.swizzle else 128 // self.elem
+        return (contract.swizzle_span(self.swizzle) if self.swizzle else 128) // self.elem
 
     @property
     def row_bytes(self) -> int:

@@ -189,11 +189,11 @@ def _check_layout(view, where: str) -> None:
     if cols > 1 and view.strides[1] != 1:
         raise TileRuntimeError("global-inner-stride", f"{where}: the innermost stride is "
                     f"{view.strides[1]} elements, expected 1")
-    if view.ptr % 16:
+    if view.ptr % CHUNK_BYTES:
         raise TileRuntimeError("global-base-alignment", f"{where}: base address "
                     f"{view.ptr:#x} is not 16-byte aligned")
     pitch = view.strides[0] * view.itemsize
-    if rows > 1 and pitch % 16:
+    if rows > 1 and pitch % CHUNK_BYTES:
         raise TileRuntimeError("global-stride-alignment", f"{where}: the row pitch is {pitch} "
                     "bytes, not a multiple of 16 (pad the rows)")
     if rows > 1 and not 0 <= pitch < GLOBAL_STRIDE_BYTES_BOUND:
@@ -208,7 +208,7 @@ def _pitch(view) -> int:
     rows, cols = view.shape
     pitch = view.strides[0] * view.itemsize
     if rows <= 1 or cols == 0:
-        return max(16, -(-cols * view.itemsize // 16) * 16)
+        return max(CHUNK_BYTES, -(-cols * view.itemsize // CHUNK_BYTES) * CHUNK_BYTES)
     return pitch
 
 

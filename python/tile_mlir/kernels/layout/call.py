@@ -16,7 +16,7 @@ import importlib
 
 from ...cache import load_kernel
 from ...errors import TileUsageError
-from .limits import ELEM_DTYPES, STRIDE_ALIGN
+from .limits import ELEM_DTYPES, SHARED_ALIGN, STAGE_ALIGN, STRIDE_ALIGN
 from .plan.common import check_elem
 
 # The benchmark variants of the kernels whose threads only read their stages
@@ -40,8 +40,8 @@ CTA_RESERVED_BYTES = 1024
 def rows_stage_bytes(rows_in: int, wbox: int, nb: int, elem: int) -> int:
     """Shared bytes of one stage of a rows kernel: nb boxes of rows_in x wbox
     elements, each 128-byte aligned, the stage rounded to 1024 bytes."""
-    box = -(-rows_in * wbox * elem // 128) * 128
-    return -(-nb * box // 1024) * 1024
+    box = -(-rows_in * wbox * elem // SHARED_ALIGN) * SHARED_ALIGN
+    return -(-nb * box // STAGE_ALIGN) * STAGE_ALIGN
 
 
 # Each stage's mbarrier (8 bytes) and tile id (4) after the stages
@@ -160,7 +160,7 @@ def _converter(top: str):
 def aligned(t):
     """t, or a contiguous copy where its first element is not 16-byte aligned
     (a tensor map's base must be: the runtime's global-base-alignment)."""
-    return t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch_module()
+    return t if t.data_ptr() % STRIDE_ALIGN == 0 else t.clone(memory_format=torch_module()
                                                     .contiguous_format)
 
 

@@ -39,3 +39,8 @@ MAX_GRID = contract.MAX_GRID_X
 # of a 132-SM card).
 SIMT_THREADS = 256
 SIMT_GRID = 1056
+# A stage of shared memory may hold swizzled boxes: stages start and end on
+# the widest swizzle period (1024 bytes, 128B swizzle).
+STAGE_ALIGN = max(s.period_bytes for s in contract.SWIZZLE_TABLE)
+MAX_THREADS = contract.MAX_THREADS_PER_BLOCK
+MAX_SHARED_BYTES = contract.MAX_SHARED_BYTES_PER_BLOCK

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import emulator
+from ... import contract, emulator
 from ...address_ints import IntOps
 from ...emulator.swizzle import swizzle_address
 from ..copy.transpose_plan import Plan
@@ -32,7 +32,7 @@ from .geometry.unfold import Conv, Im2colGeometry, RowsUnfoldGeometry
 from .limits import ELEM_DTYPES
 from .plan.permute import merged_out_view
 
-STORAGE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+STORAGE = {n: np.dtype(name).type for n, name in contract.UINT_DTYPES.items()}
 
 
 def storage(elem: int):

@@ -26,6 +26,7 @@ from functools import lru_cache
 from math import prod
 
 from .call import (
+    CTA_RESERVED_BYTES,
     PERSISTENT_GRID,
     aligned,
     as_tensor,
@@ -49,7 +50,14 @@ from .geometry.smem_transpose import (
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
-from .limits import MAX_TILES, SIMT_GRID, SIMT_THREADS
+from .limits import (
+    MAX_SHARED_BYTES,
+    MAX_THREADS,
+    MAX_TILES,
+    SIMT_GRID,
+    SIMT_THREADS,
+    STAGE_ALIGN,
+)
 from .plan.common import (
     box_tiles,
     contiguous_strides,
@@ -196,8 +204,8 @@ def _transpose_grid(p) -> int:
     t_k = p["tile"][0]
     for g in p["gather"]:
         t_k *= g
-    stage_bytes = -(-t_k * p["tile"][1] * p["elem"] // 1024) * 1024
-    fits = 2 * (p["stages"] * stage_bytes + 1024) <= 227 * 1024
+    stage_bytes = -(-t_k * p["tile"][1] * p["elem"] // STAGE_ALIGN) * STAGE_ALIGN
+    fits = 2 * (p["stages"] * stage_bytes + CTA_RESERVED_BYTES) <= MAX_SHARED_BYTES
     return 2 * PERSISTENT_GRID if scalar and fits else PERSISTENT_GRID
 
 
@@ -486,7 +494,7 @@ def row_variants(params) -> list:
         out.append((f"rows {rows * 2}", {"rows": rows * 2}))
     else:
         out.append((f"cols {cols * 2}", {"cols": cols * 2}))
-    if threads * 2 <= min(1024, rows * cols):
+    if threads * 2 <= min(MAX_THREADS, rows * cols):
         out.append((f"t{threads * 2}", {"threads": threads * 2}))
     out += [(f"t{threads // d}", {"threads": threads // d}) for d in (2, 4)
             if threads // d >= 32]

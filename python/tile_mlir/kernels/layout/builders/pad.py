@@ -29,7 +29,7 @@ import mlir.ir as ir
 from mlir.dialects import arith, llvm, vector
 
 from .... import builder as K
-from .... import tma
+from .... import contract, tma
 from ....builder import IrOps
 from ....builder.pointers import shared_pointer
 from ...common.opcodes import load_opcode, store_opcode
@@ -37,20 +37,21 @@ from ...copy.transpose_inplace import cache_hints
 from ..call import flat_boxes_fit, flat_row_conditions, rows_stage_bytes
 from ..geometry.addressing import digits, product
 from ..geometry.pad import PadGeometry, RowsGeometry
-from ..limits import STRIDE_ALIGN
+from ..limits import ELEM_DTYPES, STAGE_ALIGN, STRIDE_ALIGN
 from .ir import DynOps, all_of, chunk_pair_vector, extents, to_i32
 from .pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 
 FILLS = ("zero", "nan", "value")
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
-_BYTES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "float16": 2, "bfloat16": 2,
-          "float32": 4, "float64": 8}
+# The dtypes a pad kernel moves: the signless integers of each size (bits),
+# and the float types a NaN or a value fill converts to.
+DTYPES = tuple(ELEM_DTYPES.values()) + FLOAT_DTYPES
 
 
 def dtype_bytes(dtype: str) -> int:
-    if dtype not in _BYTES:
-        raise ValueError(f"dtype {dtype!r}: one of {', '.join(_BYTES)}")
-    return _BYTES[dtype]
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype {dtype!r}: one of {', '.join(DTYPES)}")
+    return contract.dtype_bytes(dtype)
 
 
 def _check_fill(fill: str, dtype: str) -> None:
@@ -144,7 +145,7 @@ def build_pad_boxes(dtype: str, rank: int, box, fill: str = "zero", stages: int 
         raise ValueError(f"box {box} is not rank {rank}")
     elem = dtype_bytes(dtype)
     geo = PadGeometry(box)
-    st = Stages(stages, -(-product(box) * elem // 1024) * 1024)
+    st = Stages(stages, -(-product(box) * elem // STAGE_ALIGN) * STAGE_ALIGN)
     oob = 1 if fill == "nan" else 0
     n_box = product(box)
 

@@ -46,7 +46,7 @@ from ..geometry.smem_transpose import (
     threads_error,
     transpose_method,
 )
-from ..limits import ELEM_DTYPES, MAX_GRID, SWIZZLE_SPANS
+from ..limits import ELEM_DTYPES, MAX_GRID, STAGE_ALIGN, SWIZZLE_SPANS
 from .ir import DynOps, all_of, extents
 from .pipeline import Stages, all_thread_pipeline, one_thread_pipeline, one_tile
 
@@ -94,7 +94,7 @@ def build_permute_boxes(elem: int, perm, box, stages: int = 4, store_lag: int = 
     dtype = ELEM_DTYPES[elem]
     geo = BoxGeometry(perm, box, tile_order=checked_tile_order(perm, order))
     out_box = box if permuted_store else tuple(box[p] for p in perm)
-    stage_bytes = -(-product(box) * elem // 1024) * 1024
+    stage_bytes = -(-product(box) * elem // STAGE_ALIGN) * STAGE_ALIGN
     st = Stages(stages, stage_bytes)
 
     def body(A, B, Ctr):
@@ -187,7 +187,7 @@ def thread_store_work(layout: TileLayout, threads: int, dtype: str):
     # The swizzles XOR address bits 4-6 with bits 7-9 (or fewer of them): a
     # step of whole 1024-byte blocks keeps a vector's chunk, so one swizzle
     # serves every step.
-    same_chunk = step_bytes % 1024 == 0
+    same_chunk = step_bytes % STAGE_ALIGN == 0
 
     def stores(base, B, coords, dims, q):
         K.cta_sync()
@@ -396,7 +396,7 @@ def build_permute_transpose(elem: int, perm, tile, span: int = 128, stages: int 
     if thread_load and evict_first in ("load", "both"):
         raise ValueError(f"evict_first {evict_first!r} with thread_load: the threads' loads "
                          f"take no L2 policy")
-    st = Stages(1 if per_cta else stages, -(-lay.tile_bytes // 1024) * 1024)
+    st = Stages(1 if per_cta else stages, -(-lay.tile_bytes // STAGE_ALIGN) * STAGE_ALIGN)
     body = _transpose_body(geo, st, dtype, threads, method, (rank_a, rank_b),
                            (wide_in, wide_out), store_lag, evict_first, thread_load,
                            thread_store, per_cta)

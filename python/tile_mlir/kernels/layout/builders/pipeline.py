@@ -28,6 +28,7 @@ from mlir.dialects import arith
 from .... import builder as K
 from .... import tma
 from ...copy.claims import TileClaims
+from ..limits import STAGE_ALIGN
 
 
 class RuntimeClaims(TileClaims):
@@ -48,8 +49,8 @@ class Stages:
     mbarrier and one tile id per stage."""
 
     def __init__(self, stages: int, stage_bytes: int):
-        if stage_bytes % 1024:
-            raise ValueError("a stage is a whole number of 1024-byte blocks")
+        if stage_bytes % STAGE_ALIGN:
+            raise ValueError(f"a stage is a whole number of {STAGE_ALIGN}-byte blocks")
         self.count = stages
         self.stage_bytes = stage_bytes
         self.bar_offset = stages * stage_bytes

@@ -37,7 +37,7 @@ from ...common.opcodes import load_opcode, store_opcode
 from ..call import rows_stage_bytes
 from ..geometry.addressing import digits, product
 from ..geometry.unfold import Conv, Im2colGeometry, RowsUnfoldGeometry
-from ..limits import ELEM_DTYPES
+from ..limits import ELEM_DTYPES, STAGE_ALIGN
 from .ir import DynOps, all_of, chunk_pair_vector, extents
 from .pipeline import Stages, all_thread_pipeline, one_thread_pipeline
 
@@ -55,7 +55,7 @@ def build_unfold_nhwc(elem: int, kernel, padding, stride, dilation, pixels: int,
     geo = Im2colGeometry(conv, int(pixels), int(channels))
     dtype = ELEM_DTYPES[elem]
     box = (geo.pixels, geo.channels)
-    st = Stages(stages, -(-geo.pixels * geo.channels * elem // 1024) * 1024)
+    st = Stages(stages, -(-geo.pixels * geo.channels * elem // STAGE_ALIGN) * STAGE_ALIGN)
     lower, upper = geo.corners
     (sh, sw) = conv.stride
     opcode = format_opcode("load", "im2col", 4)

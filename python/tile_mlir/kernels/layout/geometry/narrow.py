@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
-from ..limits import STRIDE_ALIGN
+from ..limits import STAGE_ALIGN, STRIDE_ALIGN
 
 DIRECTIONS = ("interleave", "deinterleave")
 
@@ -80,7 +80,7 @@ class NarrowGeometry:
 
     @property
     def stage_bytes(self) -> int:
-        return _align(self.interleaved_offset + self.pixels * self.n * self.elem, 1024)
+        return _align(self.interleaved_offset + self.pixels * self.n * self.elem, STAGE_ALIGN)
 
     def counts(self, planar_dims, ops) -> list:
         """Tiles along (batch, pixels) of the planar side's extents."""

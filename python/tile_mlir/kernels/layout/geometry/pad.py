@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import STRIDE_ALIGN
+from ..limits import SHARED_ALIGN, STRIDE_ALIGN
 from .addressing import boxed_offset, digits
 
 
@@ -60,7 +60,7 @@ class RowsGeometry:
     @property
     def box_bytes(self) -> int:
         """Bytes from one box's image to the next (128-byte aligned)."""
-        return -(-self.rows * self.wbox * self.elem // 128) * 128
+        return -(-self.rows * self.wbox * self.elem // SHARED_ALIGN) * SHARED_ALIGN
 
     def counts(self, out_dims, ops) -> list:
         return list(out_dims[:-2]) + [ops.cdiv(out_dims[-2], self.rows),

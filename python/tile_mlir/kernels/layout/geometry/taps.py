@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import BOX_MAX, SHARED_ALIGN, STRIDE_ALIGN
+from ..limits import BOX_MAX, SHARED_ALIGN, STAGE_ALIGN, STRIDE_ALIGN
 from .addressing import boxed_offset, digits
 
 
@@ -108,4 +108,4 @@ class TapsGeometry:
 
     @property
     def stage_bytes(self) -> int:
-        return _round(self.image_offset(len(self.shifts)), 1024)
+        return _round(self.image_offset(len(self.shifts)), STAGE_ALIGN)

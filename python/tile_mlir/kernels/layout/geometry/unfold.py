@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import STRIDE_ALIGN
+from ..limits import SHARED_ALIGN, STRIDE_ALIGN
 from .addressing import boxed_offset, digits
 
 
@@ -95,7 +95,7 @@ class RowsUnfoldGeometry:
 
     @property
     def box_bytes(self) -> int:
-        return -(-self.rows_in * self.wbox * self.elem // 128) * 128
+        return -(-self.rows_in * self.wbox * self.elem // SHARED_ALIGN) * SHARED_ALIGN
 
     def counts(self, planes, oh, ow, ops) -> list:
         return [planes, ops.cdiv(oh, self.rows), ops.cdiv(ow, self.columns)]

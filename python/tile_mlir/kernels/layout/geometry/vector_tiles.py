@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import ELEM_DTYPES, STRIDE_ALIGN, VECTOR_TILE_LIMIT
+from ..limits import ELEM_DTYPES, MAX_THREADS, STRIDE_ALIGN, VECTOR_TILE_LIMIT
 
 
 class VectorTiles:
@@ -28,9 +28,9 @@ class VectorTiles:
         if self.elem not in ELEM_DTYPES:
             raise ValueError(f"element size {self.elem}: one of {tuple(ELEM_DTYPES)}")
         pow2 = self.threads > 0 and self.threads & (self.threads - 1) == 0
-        if not (pow2 and 32 <= self.threads <= 1024) or self.slots < 1 or \
+        if not (pow2 and 32 <= self.threads <= MAX_THREADS) or self.slots < 1 or \
                 self.tile > VECTOR_TILE_LIMIT or more:
-            raise ValueError(f"threads {self.threads} (a power of two, 32 to 1024), slots "
+            raise ValueError(f"threads {self.threads} (a power of two, 32 to {MAX_THREADS}), slots "
                              f"{self.slots} (at least one; threads * slots at most "
                              f"{VECTOR_TILE_LIMIT})" + (f", {more}" if more else ""))
 
