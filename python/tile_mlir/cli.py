@@ -23,6 +23,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import cache, contract
+from ._launchers import plugin_path
+from ._rule_examples import EXAMPLES
+from .errors import TileError, TileUsageError
 from .targets import ARCHES
 
 
@@ -169,8 +173,6 @@ def _add_cache(sub) -> None:
 
 
 def _cache(args) -> int:
-    from . import cache
-    from .errors import TileError
     if args.action == "info":
         for key, value in cache.info().items():
             print(f"{key:10s}{value}")
@@ -200,7 +202,6 @@ def _read(path: str) -> tuple[str, str]:
 
 
 def _explain(args) -> int:
-    from .errors import TileError
     from .explain import ExplainError, explain, render_text
 
     try:
@@ -245,7 +246,6 @@ def _load_kernel(path: Path, wanted: str | None):
     import importlib.util
 
     from .builder import KernelDef
-    from .errors import TileUsageError
 
     spec = importlib.util.spec_from_file_location(f"_tile_mlir_cli_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
@@ -267,7 +267,6 @@ def _load_kernel(path: Path, wanted: str | None):
 
 def _compile(args) -> int:
     from . import compiler
-    from .errors import TileError, TileUsageError
 
     path = Path(args.file)
     out = Path(args.output) if args.output else Path(path.stem)
@@ -302,7 +301,6 @@ def _compile(args) -> int:
 
 
 def _rules(args) -> int:
-    from . import contract
 
     if args.name is None:
         shown = [r for r in contract.RULES.values() if args.kind in (None, r.kind)]
@@ -319,7 +317,6 @@ def _rules(args) -> int:
         print(f"tile-mlir rules: error: no rule '{args.name}'{hint}; "
               "`tile-mlir rules` lists them", file=sys.stderr)
         return 1
-    from ._rule_examples import EXAMPLES
 
     print(f"rule      [{r.name}]")
     print(f"kind      {r.kind} ({_KIND_TEXT[r.kind]})")
@@ -370,7 +367,6 @@ def _mlir_opt() -> str:
 def _plugin(args) -> int:
     import shlex
 
-    from ._launchers import plugin_path
 
     lib = plugin_path()
     if not lib.is_file():

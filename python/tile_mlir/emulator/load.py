@@ -16,6 +16,7 @@ from .. import contract
 from .convert import to_format
 from .fields import Transfer, check_shared, resolve
 from .formats import fill_value, resolve_format
+from .im2col import load as im2col_load
 from .image import IM2COL_MODES, compute_image
 from .indexing import axis_coordinates, clipped, in_bounds_mask
 from .packed import pack, unpack
@@ -65,7 +66,6 @@ def load(shared: np.ndarray, offset: int, global_array, *, box, coords,
     the keywords of im2col.load (pixel_box_lower, pixel_box_upper, offsets)
     and are handled there."""
     if mode in IM2COL_MODES:
-        from .im2col import load as im2col_load
         if rows is not None:
             raise ValueError("gather4-rows: rows= is only valid in gather4/scatter4 mode")
         return im2col_load(shared, offset, global_array, box=box, coords=coords,

@@ -14,6 +14,7 @@ import numpy as np
 
 from .convert import to_format
 from .fields import check_shared, resolve
+from .im2col import store as im2col_store
 from .image import IM2COL_MODES
 from .indexing import axis_coordinates
 from .load import _storage_bytes, slot_coords
@@ -32,7 +33,6 @@ def store(global_array, shared: np.ndarray, offset: int, *, box, coords,
     loads do (an assumption: not measured for stores). Mode im2col_no_offs
     takes im2col.store's keywords (pixel_box_lower, pixel_box_upper)."""
     if mode in IM2COL_MODES:
-        from .im2col import store as im2col_store
         if rows is not None:
             raise ValueError("gather4-rows: rows= is only valid in gather4/scatter4 mode")
         return im2col_store(global_array, shared, offset, box=box, coords=coords,
