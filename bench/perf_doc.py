@@ -9,7 +9,7 @@ other table.
 
 The table builders take the results the scripts already collect (the same
 dicts their --json writes), so they need neither a GPU nor torch; the
-rewriting is checked on the CPU (test/python/test_perf_doc.py).
+rewriting is checked on the CPU (test/python/project/test_perf_doc.py).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import pytest
 
 from tile_mlir import emulator as E
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 S = 0xA5  # sentinel
 
 

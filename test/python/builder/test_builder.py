@@ -12,7 +12,7 @@ ir = pytest.importorskip("mlir.ir")
 from tile_mlir import _native, kernel as K, tma  # noqa: E402
 from tile_mlir.errors import TileVerifyError  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
 STORE = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
 REDUCE_ADD = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group"

@@ -30,7 +30,7 @@ from tile_mlir.kernels import (  # noqa: E402
     build_copy, build_copy_dynamic, build_copy_one_tile, build_copy_tma_simt, build_copy_ws,
     build_load_only, build_simt_copy, build_store_only, tile_order)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
 ROWS, COLS = 256, 512
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 spec = importlib.util.spec_from_file_location("perf_doc", ROOT / "bench" / "perf_doc.py")
 PD = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(PD)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-ROOT = Path(__file__).resolve().parents[2] / "python"
+ROOT = Path(__file__).resolve().parents[3] / "python"
 PACKAGE = "tile_mlir"
 
 # Modules the build generates next to the sources (python/CMakeLists.txt,
@@ -397,7 +397,7 @@ def unexplained_dynamic(dynamic) -> list[str]:
 
 
 def report() -> str:
-    """What the tests check, as text: `python test/python/test_import_graph.py`."""
+    """What the tests check, as text: `python test/python/project/test_import_graph.py`."""
     parts = [("module cycles (a)", module_cycles(IMPORTS)),
              ("package cycles (b)", package_cycles(IMPORTS, FILES)),
              ("imports of tile_mlir.testing from outside it (c)", imports_of_testing(IMPORTS)),

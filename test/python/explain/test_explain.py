@@ -35,7 +35,7 @@ from tile_mlir.explain import (ExplainError, explain, render_png,  # noqa: E402
                                render_text)
 from tile_mlir.explain import model as explain_model  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGE_PATH = str(Path(tile_mlir.__file__).resolve().parents[1])
 SM100 = '[#nvvm.target<chip = "sm_100a", features = "+ptx86">]'
 

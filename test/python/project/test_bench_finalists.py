@@ -5,7 +5,7 @@ import importlib.util
 from pathlib import Path
 
 spec = importlib.util.spec_from_file_location(
-    "finalists", Path(__file__).resolve().parents[2] / "bench" / "finalists.py")
+    "finalists", Path(__file__).resolve().parents[3] / "bench" / "finalists.py")
 FN = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(FN)
 

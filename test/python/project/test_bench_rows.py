@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 spec = importlib.util.spec_from_file_location(
-    "row_filter", Path(__file__).resolve().parents[2] / "bench" / "row_filter.py")
+    "row_filter", Path(__file__).resolve().parents[3] / "bench" / "row_filter.py")
 R = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(R)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-LAYOUT = Path(__file__).resolve().parents[2] / "python" / "tile_mlir" / "kernels" / "layout"
+LAYOUT = Path(__file__).resolve().parents[4] / "python" / "tile_mlir" / "kernels" / "layout"
 
 # A finder that refuses mlir and its submodules, ahead of every other.
 BLOCK_MLIR = """

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Folders the build, the virtual environment and tools make at the root:
 # never part of the repository, so never a documented path's first part.
