@@ -173,7 +173,7 @@ def permute_row(shape, dims, args) -> Row:
     if not args.no_triton:
         for vname, fn in T.permute_variants(x, plan.canonical, out):
             measure(row, "triton", vname, fn, out, ref, fresh)
-    # The default is what permute() runs on this GPU (layout_tuning).
+    # The default is what permute() runs on this GPU (layout/tuning.py).
     measure_ours(row, plan.kind, P.variants(plan, for_device(x.device)),
                  lambda k: P.run(plan, x, out, k),
                  out, ref, fresh)

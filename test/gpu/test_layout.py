@@ -81,7 +81,7 @@ def test_the_card_takes_the_tuning_of_its_name():
 
 @pytest.mark.parametrize("tuning", TUNINGS, ids=lambda t: t.name)
 def test_every_tunings_defaults_are_exact(tuning, gen):
-    # Each card's default kernels (layout_tuning), whichever card runs the
+    # Each card's default kernels (layout/tuning.py), whichever card runs the
     # test, on every test shape whose plan a tuning changes.
     P = importlib.import_module("tile_mlir.kernels.layout.permute")
     ran = 0

@@ -206,7 +206,7 @@ WIDE_VIEW_DIMS = (0, 1, 2, 3, 5, 4)
 WIDE_VIEW_PAD = (1, 1)
 
 # Axes longer than the copy engine's coordinates reach
-# (layout_plan.COORD_REACH): seen as two axes where they split, else moved
+# (layout.limits.COORD_REACH): seen as two axes where they split, else moved
 # by the threads' kernels. Each case moves 2-17 GB
 # (test/gpu/test_layout_long_axes.py, bench/long_axes.py).
 LONG_AXIS = 2 ** 31 + 4096
@@ -221,7 +221,7 @@ LONG_PERMUTES = [((2, 2, LONG_AXIS), (1, 0, 2), 1), ((2, LONG_AXIS), (1, 0), 2)]
 LONG_PADS = [((1, LONG_AXIS), (1, 1), 1, "zero"), ((2, LONG_AXIS), (16, 16), 1, "value"),
              ((2, LONG_AXIS // 2), (0, 0, 1, 1), 2, "zero")]
 
-# Narrow transposes (layout_plan.plan_narrow): an axis of n elements too
+# Narrow transposes (plan.permute.plan_narrow): an axis of n elements too
 # short or unaligned for the transposing kernel, against a long one. Both
 # lengths are multiples of 16 but not of any tile, so every case ends in a
 # partial tile; n runs over the values each element size takes (n V <=

@@ -21,7 +21,7 @@ from .plan.common import check_elem
 
 # The benchmark variants of the kernels whose threads only read their stages
 # (build_pad_rows, build_unfold_nchw): where the stage's proxy fence goes
-# (layout_pipeline.all_thread_pipeline's `fence`), by variant name.
+# (builders.pipeline.all_thread_pipeline's `fence`), by variant name.
 READER_FENCES = {"issuer": "issuer fence", "none": "no fence"}
 
 # The most CTAs a persistent layout kernel is built for (the H200's SMs); a
@@ -45,7 +45,7 @@ def rows_stage_bytes(rows_in: int, wbox: int, nb: int, elem: int) -> int:
 
 
 # Each stage's mbarrier (8 bytes) and tile id (4) after the stages
-# (layout_pipeline.Stages).
+# (builders.pipeline.Stages).
 STAGE_BOOKKEEPING_BYTES = 12
 
 
@@ -56,7 +56,7 @@ def ctas_fit(ctas: int, stages: int, stage_bytes: int, extra: int = 0) -> bool:
     return ctas * per_cta <= SM_SHARED_BYTES
 
 
-# The pad rows kernel's flat form (pad_kernels.build_pad_rows' `flat`): its
+# The pad rows kernel's flat form (builders.pad.build_pad_rows' `flat`): its
 # launch where it is the plan's kernel, and what it needs of the geometry.
 FLAT_LAUNCH = {"flat": True, "threads": 256, "grid": 2 * PERSISTENT_GRID}
 

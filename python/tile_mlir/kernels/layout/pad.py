@@ -19,8 +19,8 @@ is NaN everywhere torch's is, with these bits, in every path: the
 threads write the same NaN). Other values are written by the kernel's
 threads.
 
-Unpadded axes merge into the axis before them (layout_plan.canonical_pad);
-a kernel of pad_kernels is compiled per dtype or element size, canonical
+Unpadded axes merge into the axis before them (plan.pad.canonical_pad);
+a kernel of builders/pad.py is compiled per dtype or element size, canonical
 rank, box or tile and fill kind, the vector pad (pad_vectors) per element
 size, canonical rank and tile; extents, pads and the value are runtime
 values. Rows of whole 16-byte vectors shifted by whole vectors (F.pad
@@ -245,7 +245,7 @@ def _fill_of(t, value):
 
 def pad(x, pad, value=0):
     """F.pad(x, pad, value=value) (see the module docstring); a tensor that
-    requires a gradient gets one (layout_grad)."""
+    requires a gradient gets one (layout/grad.py)."""
     t, back = as_tensor(x)
     if is_sequence(pad):
         pad = tuple(pad)   # read once: the op reads the spec more than once

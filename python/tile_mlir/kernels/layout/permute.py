@@ -5,9 +5,9 @@
 x is a CUDA torch tensor or any array exporting DLPack or the CUDA array
 interface (the result comes back in its library's type), of 1-, 2-, 4- or 8-byte elements and any
 shape. A permutation of more than 5 axes once size-1 axes are dropped and
-axes that stay adjacent merged (layout_plan.canonical_permutation) runs on
+axes that stay adjacent merged (plan.permute.canonical_permutation) runs on
 the one-element threads' kernel, the rest on the copy engine's. The
-kernel (permute_kernels) is compiled once per element size, canonical
+kernel (builders/permute.py) is compiled once per element size, canonical
 permutation and box or tile and taken from the compile cache; extents are
 runtime values. A permuted view of a dense tensor is read in its memory
 order; other strides with an innermost stride other than 1 are made
@@ -89,7 +89,7 @@ BUILD_PERMUTE_VECTORS = "tile_mlir.kernels.layout.builders.permute_vectors:build
 
 def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
     """(builder, params) of a plan's kernel (what the compile cache keys) on
-    a device of the given tuning (layout_tuning)."""
+    a device of the given tuning (layout/tuning.py)."""
     p = plan.params
     if plan.kind == "copy":
         return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
@@ -229,7 +229,7 @@ def plan_for(shape, strides, dims, elem: int, beyond: bool = False):
 
 def permute(x, dims):
     """x.permute(dims) as a new contiguous tensor (see the module docstring);
-    a tensor that requires a gradient gets one (layout_grad)."""
+    a tensor that requires a gradient gets one (layout/grad.py)."""
     t, back = as_tensor(x)
     if needs_grad(t):
         return grad_apply("permute", t, dims)

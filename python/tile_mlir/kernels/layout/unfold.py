@@ -10,7 +10,7 @@ NCHW: x is (N, C, H, W) (or (C, H, W)) and the result is F.unfold's,
 operand (N, L, kh kw C), one row per output position, columns ordered
 (i, j, c). L = oh * ow output positions. Padding reads zeros.
 
-NHWC runs on the copy engine's im2col mode (unfold_kernels.
+NHWC runs on the copy engine's im2col mode (builders.unfold.
 build_unfold_nhwc): the pixel column of each filter tap is one load, its
 padding the engine's fill. NCHW's innermost axis is W, which im2col mode
 cannot shift by a tap (tile-mode innermost coordinates are 16-byte
@@ -90,7 +90,7 @@ def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: s
 
 def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
     """im2col of x (see the module docstring); a tensor that requires a
-    gradient gets one (layout_grad)."""
+    gradient gets one (layout/grad.py)."""
     t, back = as_tensor(x)
     if needs_grad(t):
         return grad_apply("unfold", t, kernel_size, padding, stride, dilation, layout)

@@ -1,5 +1,5 @@
 """The pad kernels: B = pad(A) in canonical form (tile_mlir.kernels.
-layout_plan.canonical_pad), B[o] = A[o - left] inside A, the fill outside.
+plan.pad.canonical_pad), B[o] = A[o - left] inside A, the fill outside.
 Extents are runtime values, and so are the pads and the fill's bits
 (scalar parameters); the dtype, rank, box or tile and the fill's kind
 ("zero", "nan": the copy engine's fills; "value": written by threads) are
@@ -519,13 +519,13 @@ def build_pad_rows(dtype: str, rank: int, wbox: int, nb: int, rows: int,
     `fence`: where the stage's proxy fence goes (all_thread_pipeline:
     "all", "issuer" or "none"). `flat`: the flat form (pad.flat_launch
     picks it; docs/layout-kernels.md, "The pad's two forms"): where a tile
-    spans whole output rows (layout_call.flat_row_conditions, checked at
+    spans whole output rows (call.flat_row_conditions, checked at
     run time; else the row form runs), its output is one run of the flat
     output, which the threads write in aligned 16-byte vectors,
     consecutive threads consecutive vectors, so a warp's store covers
     whole 128-byte lines; the vectors across rows' ends are joined into
     shared slots first. The engine's fill only (zero or NaN); boxes that
-    fail layout_call.flat_boxes_fit take the row form."""
+    fail call.flat_boxes_fit take the row form."""
     if flat and fill == "value":
         raise ValueError("flat: the copy engine's fill only (zero or nan), not 'value'")
     _check_fill(fill, dtype)

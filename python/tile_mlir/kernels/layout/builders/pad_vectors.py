@@ -1,4 +1,4 @@
-"""The vector pad: B = pad(A) in canonical form (layout_plan.canonical_pad)
+"""The vector pad: B = pad(A) in canonical form (plan.pad.canonical_pad)
 where every row piece is whole 16-byte vectors: A's rows, B's rows and the
 shift along the last axis are multiples of 16 bytes, as are A's outer
 strides. No shared memory and no copy engine: each thread moves 16-byte
@@ -39,7 +39,7 @@ def build_pad_vectors(elem: int, rank: int, threads: int = 256, slots: int = 1,
     elements. Parameters A (runtime strides, innermost 1), B (contiguous),
     left0.. (index; negative crops) and the fill's bits (int64, the
     element's bits in its low bytes). Every extent and the count of B's
-    vectors below 2^31 (layout_plan.whole_vectors)."""
+    vectors below 2^31 (plan.pad.whole_vectors)."""
     geo = VectorPadGeometry(elem, rank, threads, slots)
     dtype = ELEM_DTYPES[elem]
 

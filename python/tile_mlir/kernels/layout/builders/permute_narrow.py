@@ -1,4 +1,4 @@
-"""The narrow transpose kernel (layout_plan.plan_narrow): B = A.permute(perm)
+"""The narrow transpose kernel (plan.permute.plan_narrow): B = A.permute(perm)
 where one of the two innermost axes is n elements too short or unaligned
 for the transposing kernel, as in an image's NCHW <-> NHWC with three
 channels.

@@ -1,4 +1,4 @@
-"""The SIMT row copy (layout_plan's "simt" plans that keep the innermost
+"""The SIMT row copy (plan.permute's "simt" plans that keep the innermost
 axis, the identity included): B = A.permute(perm) where perm[-1] is A's
 innermost axis and the strides are ones the copy engine cannot address
 (rows not a multiple of 16 bytes, as in the (1, 0, 2) permute of a

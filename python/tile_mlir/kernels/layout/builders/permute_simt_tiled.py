@@ -1,4 +1,4 @@
-"""The SIMT transpose through shared memory (layout_plan's "simt" plans
+"""The SIMT transpose through shared memory (plan.permute's "simt" plans
 whose innermost axis moves, both tiled axes at least SIMT_TILE_MIN long):
 B = A.permute(perm) for strides the copy engine cannot address (not
 multiples of 16 bytes), as in the transpose of a (50257, 768) matrix.

@@ -1,6 +1,6 @@
 """The vector permute: B = A.permute(perm) where perm keeps A's innermost
 axis and every row is whole 16-byte vectors (the boxes plans of
-layout_plan.plan_permute: A's outer strides, and so its rows, multiples of
+plan.permute.plan_permute: A's outer strides, and so its rows, multiples of
 16 bytes). No shared memory and no copy engine: each thread moves 16-byte
 vectors of B, as the vector pad (pad_vectors) does for pads; a benchmark
 variant of the boxes kernel ("vectors").
@@ -29,7 +29,7 @@ def build_permute_vectors(elem: int, perm, threads: int = 256, slots: int = 1,
     """B = A.permute(perm) by 16-byte vectors (module docstring). A has
     runtime strides (innermost 1, the others 16-byte multiples), B is
     contiguous; every extent and B's vector count below
-    layout_plan.VECTOR_INDEX_LIMIT."""
+    limits.VECTOR_INDEX_LIMIT."""
     perm = tuple(int(p) for p in perm)
     geo = VectorPermuteGeometry(elem, perm, threads, slots)
     dtype = ELEM_DTYPES[elem]

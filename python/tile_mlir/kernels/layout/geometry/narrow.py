@@ -1,7 +1,7 @@
 """The geometry of the narrow transpose (permute_narrow): which pixels a
 tile holds, where each 16-byte vector of a tile lies in shared memory, and
 how a thread regroups them. Written over an `ops` object, so the kernel
-(IR values) and its CPU model (ints, layout_model) run the same maps; no
+(IR values) and its CPU model (ints, layout/model.py) run the same maps; no
 MLIR here, so the host can size a launch without it."""
 
 from __future__ import annotations

@@ -252,7 +252,7 @@ class ScalarTranspose:
 def transpose_tile(perm, tile, span: int, elem: int, gather=(), wide_in: bool = False,
                    wide_out: bool = False) -> tuple:
     """(extent along each input axis, gathered axes, TileLayout) of a
-    transposing tile (permute_kernels.TransposeGeometry): the gathered axes
+    transposing tile (geometry.permute.TransposeGeometry): the gathered axes
     are the output's innermost after the one the input's innermost lands
     on; their bits make up the tile's rows in the input's order and its
     columns in the output's (`k_fields`, empty where the orders agree)."""
