@@ -5,7 +5,8 @@ compared bit for bit; the destinations' surroundings must stay untouched.
 A debug build turns a bad runtime replacement into the named DeviceFault.
 
 The kernels come from the compile cache the artifact build populates
-(scripts/build_gpu_artifacts.py: tile_mlir.kernels.grouped.kernel:cache_recipes).
+(scripts/build_gpu_artifacts.py: tile_mlir.testing.grouped_copy_bench:bench_recipes,
+which holds tile_mlir.kernels.grouped.kernel:cache_recipes).
 """
 
 import numpy as np

@@ -6,7 +6,7 @@ describe, the benchmark's rows scaled down), strided and permuted inputs,
 a side stream, cupy arrays, and the named errors.
 
 Kernels come from the compile cache, populated where MLIR is by
-bench/build_layout.py:
+bench/build_layout.py (the recipes of tile_mlir.testing.layout_recipes):
     TILE_GPU_ARTIFACTS=.artifacts/layout TILE_MLIR_CACHE_DIR=.artifacts/layout/cache \\
         python3 -m pytest -q test/gpu/test_layout.py
 """
@@ -81,8 +81,8 @@ def test_the_card_takes_the_tuning_of_its_name():
 
 @pytest.mark.parametrize("tuning", TUNINGS, ids=lambda t: t.name)
 def test_every_tunings_defaults_are_exact(tuning, gen):
-    # Each card's default kernels (layout/tuning.py), whichever card runs the
-    # test, on every test shape whose plan a tuning changes.
+    # Each card's default kernels (tile_mlir.kernels.layout.tuning), whichever
+    # card runs the test, on every test shape whose plan a tuning changes.
     P = importlib.import_module("tile_mlir.kernels.layout.permute")
     ran = 0
     for shape, dims, elem in PERMUTES:

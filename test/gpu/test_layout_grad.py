@@ -1,5 +1,5 @@
-"""Gradients through the layout ops on the GPU (tile_mlir.kernels.
-layout_grad): a bf16 tensor that requires a gradient gets torch's own
+"""Gradients through the layout ops on the GPU (tile_mlir.kernels.layout.
+grad): a bf16 tensor that requires a gradient gets torch's own
 gradient, bit for bit, on fresh random data; float64 ones pass
 torch.autograd.gradcheck and gradgradcheck. Kernels come from the layout
 compile cache (bench/build_layout.py), as for test_layout.py:

@@ -1,5 +1,5 @@
 """The layout ops on tensors with an axis longer than the copy engine's
-signed 32-bit coordinates reach (tile_mlir.kernels.layout.plan.common.COORD_REACH;
+signed 32-bit coordinates reach (tile_mlir.kernels.layout.limits.COORD_REACH;
 seen as two axes where they split, else moved by the threads' kernels):
 bit-exact against torch on fresh random bits. Each case moves 2-17 GB of
 device memory, so the file skips itself on a GPU with less than 40 GiB.

@@ -30,7 +30,7 @@ def case_id(case):
 
 def check_permute_variants(P, plan, x, dims):
     """Every benchmark variant of the permute plan (P: tile_mlir.kernels.
-    permute) and the one-element-a-thread kernel it replaced, each bit-exact
+    layout.permute) and the one-element-a-thread kernel it replaced, each bit-exact
     against torch on x, into an output poisoned with all-ones bits."""
     ref = bits(x).permute(dims).contiguous()
     simt = P.simt_plan(plan)
