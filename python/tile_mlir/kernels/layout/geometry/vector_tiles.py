@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import ELEM_DTYPES, MAX_THREADS, STRIDE_ALIGN, VECTOR_TILE_LIMIT
+from ..limits import ELEM_DTYPES, MAX_RANK, MAX_THREADS, STRIDE_ALIGN, VECTOR_TILE_LIMIT
 
 
 class VectorTiles:
@@ -73,7 +73,8 @@ class VectorPadGeometry(VectorTiles):
     slots: int = 1
 
     def __post_init__(self):
-        self.check_tiles("" if 1 <= self.rank <= 5 else f"rank {self.rank} (1 to 5)")
+        self.check_tiles("" if 1 <= self.rank <= MAX_RANK else
+                         f"rank {self.rank} (1 to {MAX_RANK})")
 
     def spot(self, v, radices, dims, lefts, ops) -> tuple:
         """(B's element coordinates of vector v, whether its source lies in
@@ -97,7 +98,8 @@ class VectorPermuteGeometry(VectorTiles):
 
     def __post_init__(self):
         r = len(self.perm)
-        keeps = sorted(self.perm) == list(range(r)) and 2 <= r <= 5 and self.perm[-1] == r - 1
+        keeps = sorted(self.perm) == list(range(r)) and 2 <= r <= MAX_RANK and \
+            self.perm[-1] == r - 1
         self.check_tiles("" if keeps else f"perm {self.perm} (a permutation of rank 2..5 "
                                           f"that keeps the innermost axis)")
 
