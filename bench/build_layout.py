@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SPECS = ("tile_mlir.testing.layout_recipes.permute:cache_recipes", "tile_mlir.testing.layout_recipes.pad:cache_recipes",
-         "tile_mlir.testing.layout_recipes.unfold:cache_recipes")
+SPECS = tuple(f"tile_mlir.testing.layout_recipes.{op}:cache_recipes"
+              for op in ("permute", "pad", "unfold"))
 
 
 def main() -> int:

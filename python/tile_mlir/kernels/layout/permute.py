@@ -81,8 +81,10 @@ BUILD_PERMUTE_BOXES = "tile_mlir.kernels.layout.builders.permute:build_permute_b
 BUILD_PERMUTE_SIMT = "tile_mlir.kernels.layout.builders.permute:build_permute_simt"
 BUILD_PERMUTE_TRANSPOSE = "tile_mlir.kernels.layout.builders.permute:build_permute_transpose"
 BUILD_PERMUTE_NARROW = "tile_mlir.kernels.layout.builders.permute_narrow:build_permute_narrow"
-BUILD_PERMUTE_SIMT_TILED = "tile_mlir.kernels.layout.builders.permute_simt_tiled:build_permute_simt_tiled"
-BUILD_PERMUTE_SIMT_ROWS = "tile_mlir.kernels.layout.builders.permute_simt_rows:build_permute_simt_rows"
+BUILD_PERMUTE_SIMT_TILED = ("tile_mlir.kernels.layout.builders.permute_simt_tiled:"
+                            "build_permute_simt_tiled")
+BUILD_PERMUTE_SIMT_ROWS = ("tile_mlir.kernels.layout.builders.permute_simt_rows:"
+                           "build_permute_simt_rows")
 BUILD_PERMUTE_VECTORS = "tile_mlir.kernels.layout.builders.permute_vectors:build_permute_vectors"
 
 

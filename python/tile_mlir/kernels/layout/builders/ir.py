@@ -181,8 +181,9 @@ def move_vectors(geo, A: K.Buffer, B: K.Buffer, out: list, dtype: str, source) -
     tile of B, whose extents are `out` (i32). `source(v, radices, n)` gives,
     for vector v (i32) of B's n (B's extents `radices`, the last in
     vectors), B's coordinates, A's coordinates of its load (always inside
-    A) and a function of the loaded value giving what is stored, or None. Every load comes first, so all of a thread's are in
-    flight at once; then the stores of the vectors inside B."""
+    A) and a function of the loaded value giving what is stored, or None.
+    Every load comes first, so all of a thread's are in flight at once;
+    then the stores of the vectors inside B."""
     vtype = K.vector_type(dtype)
     radices = geo.radices(out, IrU32Ops)
     n = product(radices)

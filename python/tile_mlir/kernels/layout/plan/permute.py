@@ -221,8 +221,9 @@ def simt_vector_side(c: Canonical, elem: int) -> str:
 # most SIMT_ROW_TILE_ELEMS elements), `cols` along the rows (a power of two
 # from SIMT_ROW_COLS, at least the row where it is shorter; the one the
 # fewest padded columns, the widest of equals; wider where the next axis is
-# short) by `rows` along the output's next axis, SIMT_ROW_THREADS threads. Shapes whose tile would be smaller
-# (rows and the next axis both short) copy one element per thread.
+# short) by `rows` along the output's next axis, SIMT_ROW_THREADS threads.
+# Shapes whose tile would be smaller (rows and the next axis both short)
+# copy one element per thread.
 SIMT_ROW_COLS = (2, 4, 8, 16, 32, 64, 128, 256)
 SIMT_ROW_TILE_BYTES = 16384
 SIMT_ROW_TILE_ELEMS = 8192
