@@ -27,6 +27,15 @@
 //   few expected bytes are an error: fewer than this CTA's own copies that
 //   surely land on it (non-multicast, and multicast to the whole cluster).
 //
+// Before the bytes, each kernel's barriers of named allocations (not
+// arguments: a parameter cannot point into its launch's shared memory) must
+// be set up: every barrier waited on, arrived on, armed, completed on or
+// named by a load is initialised somewhere in the kernel, and every one a
+// load completes on is armed (expect_tx) somewhere in it. An init or
+// expect_tx at a run-time offset covers its whole allocation, one through a
+// pointer the IR does not name covers every barrier, and a call or inline
+// PTX naming an mbarrier leaves the kernel unchecked.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Analysis/Analysis.h"
@@ -61,7 +70,12 @@ constexpr int64_t kBarrierBytes = 8;
 enum class RootKind { Symbol, Dynamic, Op, Attribution, Argument };
 
 struct BarrierKey {
+  /// The allocation (or argument) and the byte offset are known.
   bool known = false;
+  /// Only the allocation is known: an offset computed at run time (a stage
+  /// index). Such a key is not `known`, so the byte accounting treats it as
+  /// any barrier; initialisation and arming use its allocation.
+  bool rootOnly = false;
   RootKind kind = RootKind::Op;
   const void *root = nullptr;
   int64_t offset = 0;
@@ -83,6 +97,18 @@ struct BarrierKey {
 };
 
 BarrierKey unknownKey() { return BarrierKey(); }
+
+/// `key` with its offset forgotten (a run-time offset was added).
+BarrierKey loosen(const BarrierKey &key) {
+  if (!key.known && !key.rootOnly)
+    return unknownKey();
+  BarrierKey k = key;
+  k.known = false;
+  k.rootOnly = true;
+  return k;
+}
+
+bool hasRoot(const BarrierKey &key) { return key.known || key.rootOnly; }
 
 BarrierKey rootKey(RootKind kind, const void *root, std::string name) {
   BarrierKey k;
@@ -131,7 +157,7 @@ BarrierKey memrefKey(Value value, int depth) {
   if (auto view = dyn_cast<memref::ViewOp>(def)) {
     APInt shift;
     if (!matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
-      return unknownKey();
+      return loosen(memrefKey(view.getSource(), depth + 1));
     return memrefKey(view.getSource(), depth + 1).plus(shift.getSExtValue());
   }
   // Ops that keep the aligned pointer.
@@ -157,13 +183,21 @@ BarrierKey integerKey(Value value, int depth) {
       return integerKey(add.getLhs(), depth + 1).plus(c.getSExtValue());
     if (matchPattern(add.getLhs(), m_ConstantInt(&c)))
       return integerKey(add.getRhs(), depth + 1).plus(c.getSExtValue());
-    return unknownKey();
+    // An address plus a run-time offset (`ptr_to` at a stage index): the
+    // allocation of the one side that is an address.
+    BarrierKey l = integerKey(add.getLhs(), depth + 1);
+    BarrierKey r = integerKey(add.getRhs(), depth + 1);
+    if (hasRoot(l) == hasRoot(r))
+      return unknownKey();
+    return loosen(hasRoot(l) ? l : r);
   }
   if (auto sub = dyn_cast<arith::SubIOp>(def)) {
     APInt c;
     if (matchPattern(sub.getRhs(), m_ConstantInt(&c)))
       return integerKey(sub.getLhs(), depth + 1).plus(-c.getSExtValue());
-    return unknownKey();
+    if (hasRoot(integerKey(sub.getRhs(), depth + 1)))
+      return unknownKey();
+    return loosen(integerKey(sub.getLhs(), depth + 1));
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
           arith::ExtSIOp>(def))
@@ -635,14 +669,158 @@ LogicalResult Checker::run() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Initialisation and arming.
+//===----------------------------------------------------------------------===//
+
+/// What an op does to the barrier it names, for initialisation and arming.
+enum class Role { Init, Use, Arm, Load };
+
+struct RoleSite {
+  Operation *op;
+  Role role;
+  BarrierKey key;
+  /// Use: what the op does to the barrier, in words.
+  const char *verb = "";
+};
+
+/// Whether `key` names a barrier of an allocation of this kernel (at a
+/// constant or a run-time offset). A kernel parameter cannot point into the
+/// shared memory of its own launch.
+bool namesAllocation(const BarrierKey &key) {
+  return hasRoot(key) && key.kind != RootKind::Argument;
+}
+
+/// Whether an init or expect_tx through `by` may reach the barrier `key`
+/// (which names an allocation).
+bool mayReach(const BarrierKey &by, const BarrierKey &key) {
+  if (!hasRoot(by))
+    return true; // a pointer the IR does not name may be any barrier
+  if (by.kind != key.kind || by.root != key.root)
+    return false;
+  if (by.known && key.known)
+    return std::abs(by.offset - key.offset) < kBarrierBytes;
+  return true; // a run-time offset: any barrier of the allocation
+}
+
+/// Whether text handed to ptxas (inline asm) may touch an mbarrier.
+bool namesMbarrier(Operation *op) {
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+    return asmOp.getAsmString().contains("mbarrier");
+  if (auto ptx = dyn_cast<NVVM::InlinePtxOp>(op))
+    return ptx.getPtxCode().contains("mbarrier");
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    return intrinsic.getIntrin().contains("mbarrier");
+  return false;
+}
+
+/// The init/use/arm sites of `op`.
+void collectRoles(Operation *op, SmallVectorImpl<RoleSite> &sites) {
+  auto add = [&](Value ptr, Role role, const char *verb = "") {
+    sites.push_back({op, role, pointerKey(ptr, 0), verb});
+  };
+  if (auto copy = dyn_cast<TmaCopyOp>(op)) {
+    if (Value mbar = copy.getMbar()) {
+      add(mbar, Role::Use, "completed on by a load (tile.tma_copy mbar)");
+      add(mbar, Role::Load);
+    }
+    return;
+  }
+  if (isa<NVVM::MBarrierInitOp>(op))
+    return add(op->getOperand(0), Role::Init);
+  if (isa<NVVM::MBarrierArriveExpectTxOp, NVVM::MBarrierArriveDropExpectTxOp,
+          NVVM::MBarrierExpectTxOp>(op)) {
+    add(op->getOperand(0), Role::Use, "armed (expect_tx)");
+    return add(op->getOperand(0), Role::Arm);
+  }
+  if (isa<NVVM::MBarrierTryWaitParityOp, NVVM::MBarrierTryWaitOp,
+          NVVM::MBarrierTestWaitOp>(op))
+    return add(op->getOperand(0), Role::Use, "waited on");
+  if (isa<NVVM::MBarrierArriveOp, NVVM::MBarrierArriveNocompleteOp,
+          NVVM::MBarrierArriveDropOp, NVVM::MBarrierArriveDropNocompleteOp>(op))
+    return add(op->getOperand(0), Role::Use, "arrived on");
+  if (isa<NVVM::MBarrierCompleteTxOp>(op))
+    return add(op->getOperand(0), Role::Use, "completed on (complete_tx)");
+}
+
+std::string describeNamed(const BarrierKey &key) {
+  if (key.known)
+    return describe(key);
+  return "at a run-time offset " + key.name;
+}
+
+/// [mbarrier-uninitialized] and [mbarrier-unarmed] of one kernel: each
+/// barrier of a named allocation that is used is initialised somewhere in
+/// the kernel, and each one a load completes on is armed somewhere in it.
+/// Once per barrier and rule, on its first such use.
+LogicalResult checkInitAndArming(gpu::GPUFuncOp func) {
+  SmallVector<RoleSite> sites;
+  bool opaque = false;
+  func->walk([&](Operation *op) {
+    // A callee, or inline PTX, may initialise or arm a barrier unseen.
+    if ((op != func && isa<CallOpInterface>(op)) || namesMbarrier(op))
+      opaque = true;
+    collectRoles(op, sites);
+  });
+  if (opaque)
+    return success();
+  auto reached = [&](const BarrierKey &key, Role role) {
+    return llvm::any_of(sites, [&](const RoleSite &s) {
+      return s.role == role && mayReach(s.key, key);
+    });
+  };
+  // Barriers already reported (per rule), so each is named once.
+  SmallVector<BarrierKey> uninitialised, unarmed;
+  auto seen = [](SmallVectorImpl<BarrierKey> &list, const BarrierKey &key) {
+    for (const BarrierKey &k : list)
+      if (k.kind == key.kind && k.root == key.root && k.known == key.known &&
+          (!k.known || k.offset == key.offset))
+        return true;
+    list.push_back(key);
+    return false;
+  };
+  bool failedAny = false;
+  std::string kernel = "@" + func.getName().str();
+  for (const RoleSite &site : sites) {
+    if (!namesAllocation(site.key))
+      continue;
+    if (site.role == Role::Use && !reached(site.key, Role::Init) &&
+        !seen(uninitialised, site.key)) {
+      site.op->emitOpError()
+          << "[" << ruleName(Rule::MbarrierUninitialized) << "] the mbarrier "
+          << describeNamed(site.key) << " is " << site.verb
+          << " but never initialised (mbarrier.init) in kernel " << kernel;
+      failedAny = true;
+    }
+    if (site.role == Role::Load && reached(site.key, Role::Init) &&
+        !reached(site.key, Role::Arm) && !seen(unarmed, site.key)) {
+      site.op->emitOpError()
+          << "[" << ruleName(Rule::MbarrierUnarmed) << "] a load completes on "
+          << "the mbarrier " << describeNamed(site.key)
+          << ", but nothing in kernel " << kernel << " arms it with "
+          << "transaction bytes (mbarrier.arrive.expect_tx or "
+          << "mbarrier.expect_tx): its phase never completes";
+      failedAny = true;
+    }
+  }
+  return failure(failedAny);
+}
+
 } // namespace
 
 LogicalResult mlir::tile::checkBarrierAccounting(Operation *root) {
   bool failedAny = false;
   root->walk([&](gpu::GPUFuncOp func) {
-    // A device function's barriers may be accounted by its callers.
+    // A device function's barriers may be initialised and accounted by its
+    // callers.
     if (!func.isKernel())
       return;
+    // The byte accounting of a kernel whose barriers are not set up would
+    // only repeat the error.
+    if (failed(checkInitAndArming(func))) {
+      failedAny = true;
+      return;
+    }
     Checker checker{func};
     if (failed(checker.run()))
       failedAny = true;

@@ -58,14 +58,21 @@ def TileLowerTma : Pass<"tile-lower-tma", "ModuleOp"> {
 }
 
 def TileCheckBarriers : Pass<"tile-check-barriers", "ModuleOp"> {
-  let summary = "Static mbarrier byte accounting of every kernel";
+  let summary = "Static mbarrier checks of every kernel: initialised, armed, bytes accounted";
   let description = [{
-    For each mbarrier of each `gpu.func` kernel whose expect_tx bytes and
-    completing `tile.tma_copy` loads are statically known in a phase, checks
-    that the two are equal, and fails with `[barrier-tx-mismatch]` on the
-    expect_tx otherwise (naming the barrier, the expected and the delivered
-    bytes). Where the IR does not fix them it says nothing: docs/decisions.md
-    ("Shared memory: static barrier accounting") gives the scope.
+    For each `gpu.func` kernel, checks that every mbarrier of an allocation
+    the IR names (a shared global, a workgroup attribution, the dynamic
+    shared memory, at a constant or run-time offset) that the kernel waits
+    on, arrives on, arms or completes a copy on is initialised in it
+    (`[mbarrier-uninitialized]`, on the first use), and that every one a
+    `tile.tma_copy` load completes on is armed with expect_tx in it
+    (`[mbarrier-unarmed]`, on the load). Then, for each mbarrier whose
+    expect_tx bytes and completing loads are statically known in a phase,
+    checks that the two are equal, and fails with `[barrier-tx-mismatch]` on
+    the expect_tx otherwise (naming the barrier, the expected and the
+    delivered bytes). Where the IR does not fix them it says nothing:
+    docs/decisions.md ("Shared memory: static barrier accounting") gives the
+    scope.
     `tile-lower-tma` runs the same check first; this pass runs it alone.
   }];
 }

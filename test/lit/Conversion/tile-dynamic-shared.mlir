@@ -28,6 +28,8 @@ gpu.module @swizzled [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
     %b = llvm.inttoptr %pi : i64 to !llvm.ptr<3>
     %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
     %s = memref.view %dyn[%i0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x32xf32, #gpu.address_space<workgroup>>
+    %one = arith.constant 1 : i32
+    nvvm.mbarrier.init %b, %one : !llvm.ptr<3>, i32
     nvvm.mbarrier.arrive.expect_tx %b, %n : !llvm.ptr<3>, i32
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%b) {box = array<i64: 8, 32>, swizzle = 3 : i32} : memref<8x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32>
     nvvm.mbarrier.try_wait.parity %b, %c0, %c0 : !llvm.ptr<3>, i32, i32

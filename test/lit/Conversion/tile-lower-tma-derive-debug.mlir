@@ -51,6 +51,8 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
     %m = tile.tensormap_derive %T into %dest staging(%sp) new_address(%p : i64) new_dims(%rows, %cols) new_strides(%pitch)
         {box = array<i64: 64, 128>} : memref<64x128xbf16>, !llvm.ptr<1> -> !llvm.ptr<1>
     %tx = tile.tx_bytes "t" : i32
+    %one = arith.constant 1 : i32
+    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
     nvvm.mbarrier.arrive.expect_tx %bar, %tx : !llvm.ptr<3>, i32
     tile.tma_copy load tile 2d %s, %m[%c0, %c0] mbar(%bar) {box = array<i64: 64, 128>, tag = "t"} : memref<64x128xbf16, 3>, !llvm.ptr<1>
     gpu.return

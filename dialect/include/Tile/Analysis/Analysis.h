@@ -88,9 +88,12 @@ ClusterShape getClusterShape(Operation *op);
 /// verified (the properties, operand segments and ranges the box image uses).
 bool isTransactionBytesComputable(TmaCopyOp copy);
 
-/// Static barrier accounting over every kernel under `root`: in each mbarrier
-/// phase whose expect_tx bytes and completing copies are statically known,
-/// the two are equal ([barrier-tx-mismatch], emitted on the expect_tx).
+/// Static barrier accounting over every kernel under `root`: each mbarrier
+/// of an allocation the IR names that the kernel uses is initialised in it
+/// ([mbarrier-uninitialized], on the first use), each one a load completes
+/// on is armed with expect_tx in it ([mbarrier-unarmed], on the load), and
+/// in each phase whose expect_tx bytes and completing copies are statically
+/// known, the two are equal ([barrier-tx-mismatch], on the expect_tx).
 /// Where the IR does not fix them it says nothing; docs/decisions.md
 /// ("Shared memory: static barrier accounting") states the scope. Requires
 /// verified copies.

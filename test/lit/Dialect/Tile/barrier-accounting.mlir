@@ -313,6 +313,8 @@ gpu.module @k {
       %c8 = arith.constant 8 : i64
       %at = arith.addi %addr, %c8 : i64
       %bar = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+      %one = arith.constant 1 : i32
+      nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
       %n = arith.constant 4096 : i32
       // expected-error @below {{[barrier-tx-mismatch] the mbarrier at byte 8 in @bars expects 4096 bytes in this phase, but the copies that complete on it deliver 8192 bytes (1 copy)}}
       nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
@@ -357,6 +359,9 @@ gpu.module @k {
     %b1 = llvm.inttoptr %at : i64 to !llvm.ptr<3>
     %n = arith.constant 4096 : i32
     %none = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    nvvm.mbarrier.init %b0, %one : !llvm.ptr<3>, i32
+    nvvm.mbarrier.init %b1, %one : !llvm.ptr<3>, i32
     nvvm.mbarrier.arrive.expect_tx %b0, %n : !llvm.ptr<3>, i32
     nvvm.mbarrier.arrive.expect_tx %b1, %none : !llvm.ptr<3>, i32
     tile.tma_copy load tile 2d %a, %A[%c0, %c0] mbar(%b0) {box = array<i64: 32, 32>} : memref<32x32xf32, 3>, memref<128x128xf32>
@@ -381,6 +386,8 @@ gpu.module @k {
     %base = memref.extract_aligned_pointer_as_index %bars : memref<1xi64, #gpu.address_space<workgroup>> -> index
     %addr = arith.index_cast %base : index to i64
     %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    %one = arith.constant 1 : i32
+    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
     %n = arith.constant 8000 : i32
     // expected-error @below {{[barrier-tx-mismatch] the mbarrier at byte 8192 in the dynamic shared memory expects 8000 bytes in this phase, but the copies that complete on it deliver 8192 bytes (1 copy)}}
     nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
@@ -443,6 +450,8 @@ gpu.module @k {
     %delta = arith.muli %stage, %c8 : i64
     %at = arith.addi %addr, %delta : i64
     %bar = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+    %one = arith.constant 1 : i32
+    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
     nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
     gpu.return
@@ -565,6 +574,219 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
     %s = memref.get_global @s : memref<64x32xf32, 3>
     nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
     tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%pair) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Initialisation ([mbarrier-uninitialized]) and arming ([mbarrier-unarmed])
+// of the barriers of a named allocation. An init or expect_tx through a
+// run-time offset covers every barrier of its allocation; one through a
+// pointer the IR does not name covers every barrier.
+//===----------------------------------------------------------------------===//
+
+// A ring of stages picked at run time, and no init anywhere in @bars.
+gpu.module @k {
+  memref.global "private" @bars : memref<4xi64, 3> {alignment = 8}
+  gpu.func @runtime_stage_uninitialized(%stage: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %bars = memref.get_global @bars : memref<4xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<4xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %c8 = arith.constant 8 : i64
+    %delta = arith.muli %stage, %c8 : i64
+    %at = arith.addi %addr, %delta : i64
+    %bar = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+    // expected-error @below {{[mbarrier-uninitialized] the mbarrier at a run-time offset in @bars is waited on but never initialised (mbarrier.init) in kernel @runtime_stage_uninitialized}}
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    // Named once per barrier.
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// A workgroup attribution, and a barrier in the dynamic shared memory.
+gpu.module @k {
+  memref.global "private" @s : memref<64x32xf32, 3> {alignment = 1024}
+  gpu.func @attribution_uninitialized() workgroup(%bars : memref<2xi64, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : i32
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<2xi64, #gpu.address_space<workgroup>> -> index
+    %addr = arith.index_cast %base : index to i64
+    %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    // expected-error @below {{[mbarrier-uninitialized] the mbarrier at byte 0 in workgroup attribution #0 is waited on but never initialised (mbarrier.init) in kernel @attribution_uninitialized}}
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+  gpu.func @dynamic_uninitialized(%A: memref<128x128xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %n = arith.constant 8192 : i32
+    %off = arith.constant 0 : index
+    %boff = arith.constant 8192 : index
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x32xf32, #gpu.address_space<workgroup>>
+    %bars = memref.view %dyn[%boff][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi64, #gpu.address_space<workgroup>>
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<2xi64, #gpu.address_space<workgroup>> -> index
+    %addr = arith.index_cast %base : index to i64
+    %c8 = arith.constant 8 : i64
+    %at = arith.addi %addr, %c8 : i64
+    %first = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    %bar = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+    // The barrier before it is initialised, not this one.
+    nvvm.mbarrier.init %first, %one : !llvm.ptr<3>, i32
+    // expected-error @below {{[mbarrier-uninitialized] the mbarrier at byte 8200 in the dynamic shared memory is armed (expect_tx) but never initialised (mbarrier.init) in kernel @dynamic_uninitialized}}
+    nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 32>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<128x128xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// Multicast: each receiving CTA's copy of the barrier is the same
+// allocation, armed (or not) by the same kernel.
+gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  memref.global "private" @s : memref<64x32xf32, 3> {alignment = 1024}
+  memref.global "private" @bar : memref<1xi64, 3> {alignment = 8}
+  gpu.func @multicast_unarmed(%A: memref<128x128xf32>) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %both = arith.constant 3 : i16
+    %s = memref.get_global @s : memref<64x32xf32, 3>
+    %g = memref.get_global @bar : memref<1xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %g : memref<1xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
+    // expected-error @below {{[mbarrier-unarmed] a load completes on the mbarrier at byte 0 in @bar, but nothing in kernel @multicast_unarmed arms it with transaction bytes (mbarrier.arrive.expect_tx or mbarrier.expect_tx): its phase never completes}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%both) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+  gpu.func @multicast_armed(%A: memref<128x128xf32>) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %both = arith.constant 3 : i16
+    %n = arith.constant 16384 : i32
+    %s = memref.get_global @s : memref<64x32xf32, 3>
+    %g = memref.get_global @bar : memref<1xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %g : memref<1xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
+    nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%c0, %c0] mbar(%bar) cta_mask(%both) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// The library's ring: thread 0 initialises every stage in a loop (a
+// run-time index), the producer arms and loads the stage it picks at run
+// time, everyone waits on a constant stage.
+gpu.module @k {
+  memref.global "private" @s : memref<64x32xf32, 3> {alignment = 1024}
+  memref.global "private" @bars : memref<4xi64, 3> {alignment = 8}
+  gpu.func @ring(%A: memref<128x128xf32>, %stage: i64) kernel {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %n = arith.constant 8192 : i32
+    %i0 = arith.constant 0 : index
+    %i1 = arith.constant 1 : index
+    %i4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : i64
+    %tid = gpu.thread_id x
+    %first = arith.cmpi eq, %tid, %i0 : index
+    %s = memref.get_global @s : memref<64x32xf32, 3>
+    %bars = memref.get_global @bars : memref<4xi64, 3>
+    scf.if %first {
+      scf.for %i = %i0 to %i4 step %i1 {
+        %base = memref.extract_aligned_pointer_as_index %bars : memref<4xi64, 3> -> index
+        %addr = arith.index_cast %base : index to i64
+        %ii = arith.index_cast %i : index to i64
+        %delta = arith.muli %ii, %c8 : i64
+        %at = arith.addi %addr, %delta : i64
+        %bar = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+        nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
+      }
+    }
+    gpu.barrier
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<4xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %delta = arith.muli %stage, %c8 : i64
+    %at = arith.addi %delta, %addr : i64
+    %bar = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+    scf.if %first {
+      nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+      tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    }
+    %c16 = arith.constant 16 : i64
+    %at2 = arith.addi %addr, %c16 : i64
+    %bar2 = llvm.inttoptr %at2 : i64 to !llvm.ptr<3>
+    nvvm.mbarrier.try_wait.parity %bar2, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// Not provable, no diagnostic: a barrier the IR does not name (a kernel
+// parameter); an init through a pointer it does not trace (a GEP), which may
+// be any barrier; inline PTX that names an mbarrier; a call.
+gpu.module @k {
+  memref.global "private" @s : memref<64x32xf32, 3> {alignment = 1024}
+  memref.global "private" @bars : memref<2xi64, 3> {alignment = 8}
+  func.func @helper() {
+    return
+  }
+  gpu.func @parameter(%A: memref<128x128xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %s = memref.get_global @s : memref<64x32xf32, 3>
+    nvvm.mbarrier.arrive %bar : !llvm.ptr<3>
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+  gpu.func @untraced_init() kernel {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %bars = memref.get_global @bars : memref<2xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<2xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    %next = llvm.getelementptr %bar[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
+    nvvm.mbarrier.init %next, %one : !llvm.ptr<3>, i32
+    %c8 = arith.constant 8 : i64
+    %at = arith.addi %addr, %c8 : i64
+    %bar1 = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+    nvvm.mbarrier.try_wait.parity %bar1, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+  gpu.func @inline_init() kernel {
+    %c0 = arith.constant 0 : i32
+    %bars = memref.get_global @bars : memref<2xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<2xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    llvm.inline_asm has_side_effects "mbarrier.init.shared::cta.b64 [$0], 1;", "r" %bar : (!llvm.ptr<3>) -> ()
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+  gpu.func @calls_helper() kernel {
+    %c0 = arith.constant 0 : i32
+    %bars = memref.get_global @bars : memref<2xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<2xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    func.call @helper() : () -> ()
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
     gpu.return
   }
 }

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -split-input-file | FileCheck %s
 // RUN: tile-opt %s -split-input-file | tile-opt -split-input-file | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-check-barriers | FileCheck %s
 
 // Part 1: the valid neighbour of every case in invalid-*.mlir (same name,
 // the smallest change that passes). Part 2: every accepted form at least
@@ -2542,6 +2543,74 @@ gpu.module @k {
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 16>, coord_steps = [array<i64: 8, 0>], tag = "phase"} : memref<2x8x16xui32, 3>, memref<16x16xui32>
     tile.tma_copy load tile 2d %p, %H[%c0, %c0] mbar(%bar) {box = array<i64: 4, 8>, swizzle = 3 : i32, tag = "phase"} : memref<4x64xf16, 3>, memref<32x64xf16>
     nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// barrier-tx-mismatch: the phase expects what its copy delivers.
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf32, 3> {alignment = 1024}
+  // CHECK-LABEL: gpu.func @barrier_tx_mismatch
+  gpu.func @barrier_tx_mismatch(%A: memref<128x128xf32>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : i32
+    %n = arith.constant 8192 : i32
+    %s = memref.get_global @smem : memref<64x32xf32, 3>
+    // CHECK: nvvm.mbarrier.arrive.expect_tx
+    nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// mbarrier-uninitialized: both barriers of @bars are initialised.
+gpu.module @k {
+  memref.global "private" @bars : memref<2xi64, 3> {alignment = 8}
+  // CHECK-LABEL: gpu.func @mbarrier_uninitialized
+  gpu.func @mbarrier_uninitialized() kernel {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %bars = memref.get_global @bars : memref<2xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %bars : memref<2xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %c8 = arith.constant 8 : i64
+    %at = arith.addi %addr, %c8 : i64
+    %full = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    %empty = llvm.inttoptr %at : i64 to !llvm.ptr<3>
+    nvvm.mbarrier.init %full, %one : !llvm.ptr<3>, i32
+    nvvm.mbarrier.init %empty, %one : !llvm.ptr<3>, i32
+    // CHECK: nvvm.mbarrier.arrive
+    nvvm.mbarrier.arrive %empty : !llvm.ptr<3>
+    nvvm.mbarrier.try_wait.parity %empty, %c0, %c0 : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// mbarrier-unarmed: the arrival arms the barrier with the copy's bytes.
+gpu.module @k {
+  memref.global "private" @smem : memref<64x32xf32, 3> {alignment = 1024}
+  memref.global "private" @bar : memref<1xi64, 3> {alignment = 8}
+  // CHECK-LABEL: gpu.func @mbarrier_unarmed
+  gpu.func @mbarrier_unarmed(%A: memref<128x128xf32>) kernel {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %n = arith.constant 8192 : i32
+    %s = memref.get_global @smem : memref<64x32xf32, 3>
+    %g = memref.get_global @bar : memref<1xi64, 3>
+    %base = memref.extract_aligned_pointer_as_index %g : memref<1xi64, 3> -> index
+    %addr = arith.index_cast %base : index to i64
+    %bar = llvm.inttoptr %addr : i64 to !llvm.ptr<3>
+    nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
+    nvvm.mbarrier.arrive.expect_tx %bar, %n : !llvm.ptr<3>, i32
+    // CHECK: tile.tma_copy load
+    tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 64, 32>} : memref<64x32xf32, 3>, memref<128x128xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
     gpu.return
   }
 }
