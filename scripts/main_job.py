@@ -26,6 +26,8 @@ def main() -> int:
                         help="folder for kernel.ptx, kernel.cubin and the manifest")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
+    # Each step's line as it happens, also into a pipe or a CI log.
+    sys.stdout.reconfigure(line_buffering=True)
 
     from tile_mlir import compiler, contract, emulator, tma
     from tile_mlir.runtime.driver import gpu_available

@@ -11,7 +11,8 @@
 #                                              removed when every check passed)
 #   TILE_WHEEL=path/to/tile_mlir-*.whl bash scripts/test_wheel.sh   # skip the build
 #
-# A wheel build compiles the whole project (2 to 5 minutes on 2 cores), so
+# A wheel build compiles the whole project (about 10 minutes on 2 cores; it
+# shows its progress and keeps pip's output in WORK_DIR/wheel-build.log), so
 # CI (.ci/run) runs this after the test suite, and pytest only when
 # TILE_TEST_WHEEL=1 (test_wheel_install.py).
 set -euo pipefail
@@ -50,7 +51,13 @@ if [ -z "$wheel" ]; then
   (cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - 2>/dev/null) \
     | tar -xf - -C "$WORK/src"
   start=$SECONDS
-  "$BIN/python" -m pip wheel -q "$WORK/src" --no-deps -w "$WORK/wheelhouse"
+  echo "test_wheel: building the wheel with pip (its build environment, CMake configure," \
+       "then a full compile: about 10 minutes on 2 cores)"
+  # pip -v passes the build's ninja lines on: one progress line, the rest
+  # in the log (its errors printed if it fails).
+  "$BIN/python" "$ROOT/scripts/build_progress.py" --log "$WORK/wheel-build.log" \
+    --prefix test_wheel --what "compiling the wheel" --done "compiled the wheel" \
+    -- "$BIN/python" -m pip wheel -v "$WORK/src" --no-deps -w "$WORK/wheelhouse"
   echo "test_wheel: wheel built in $((SECONDS - start)) s"
   wheel="$(ls "$WORK"/wheelhouse/tile_mlir-*.whl)"
 fi

@@ -1,14 +1,21 @@
 """README.md's code blocks run as written, and its layout matches the tree.
 
 How the README marks its blocks (this test reads the marks):
+* `<!-- test_readme: env -->` above the one sh block that says what to run in
+  a new shell before the README's commands (activating the quick start's
+  venv). Every other block runs as a user's fresh shell would: a clean
+  environment (HOME, a scratch folder; PATH, the system's folders; nothing
+  else: no PYTHONPATH, no active venv), `bash --noprofile --norc`, the env
+  block first. So a README command that needs setup the README does not
+  state fails here.
 * A ```python or ```sh block is run, in README order, in one scratch folder
-  that links every top-level entry of the repository (so `examples/...`,
-  `scripts/...` and `build/...` resolve and nothing is written into the
-  tree), with the build tree's package on PYTHONPATH and on PATH its
-  tile-opt, `python` (this interpreter), a `tile-mlir` that runs
-  `python -m tile_mlir`, and the mlir wheel's mlir-opt. sh blocks run under `bash -e -o pipefail`.
+  that links every top-level entry of the repository but out/ (so `examples/...`,
+  `scripts/...`, `.venv/...` and `build/...` resolve and nothing is written
+  into the tree). sh blocks run under `bash -e -o pipefail`; a python block
+  is a file run by the `python` the env block gives.
 * A first line `# needs: gpu` (a GPU and cuda-python), `# needs: ptxas` or
-  `# needs: mlir-opt` skips the block, with the reason, where that is missing.
+  `# needs: mlir-opt` skips the block, with the reason, where that is missing
+  (ptxas and mlir-opt are looked for in that same fresh shell).
 * `<!-- test_readme: skip: REASON -->` right above a block: not run here
   (REASON says why and who runs it).
 * `<!-- test_readme: output -->` above an unlabelled block: the standard
@@ -18,11 +25,8 @@ How the README marks its blocks (this test reads the marks):
   names exists.
 """
 
-import os
 import re
-import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,60 +116,66 @@ def _gpu_missing():
     return None
 
 
-def _mlir_bin():
-    try:
-        import mlir
-    except ImportError:
-        return None
-    # `mlir` is a namespace package (no __init__.py): look in each folder.
-    for base in getattr(mlir, "__path__", []):
-        folder = Path(base).resolve() / "bin"
-        if (folder / "mlir-opt").exists():
-            return folder
-    return None
+# A fresh shell's PATH: the system's folders, nothing a user's profile adds.
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
-def _ptxas():
-    if shutil.which("ptxas"):
-        return True
-    cuda_home = os.environ.get("CUDA_HOME")
-    return bool(cuda_home) and (Path(cuda_home) / "bin" / "ptxas").exists()
+def _env_block():
+    found = [b for b in BLOCKS if b.mark == "env"]
+    assert len(found) == 1 and found[0].lang == "sh", \
+        "README.md has one ```sh block marked test_readme: env"
+    return found[0]
 
 
-def _missing(need):
-    if need == "gpu":
-        return _gpu_missing()
-    if need == "ptxas":
-        return None if _ptxas() else "ptxas is not installed"
-    if need == "mlir-opt":
-        return None if _mlir_bin() else "the mlir wheel has no mlir-opt"
-    return f"unknown need {need!r} (README mark)"
+@dataclass
+class FreshShell:
+    """Runs code as a new user shell would, after the README's env block."""
+    work: Path     # the scratch folder (the repository's entries linked)
+    home: Path     # HOME, empty at first
+    setup: str     # the env block's code
+
+    def run(self, code, timeout=300):
+        env = {"HOME": str(self.home), "PATH": SYSTEM_PATH}
+        cmd = ["bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c",
+               self.setup + "\n" + code]
+        return subprocess.run(cmd, cwd=self.work, env=env, capture_output=True,
+                              text=True, timeout=timeout, check=False)
+
+
+_PROBE = """
+command -v mlir-opt >/dev/null || echo "mlir-opt: not on PATH"
+python -c 'from tile_mlir.toolchain import find_ptxas
+if find_ptxas() is None: print("ptxas: not found (PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda)")'
+"""
+
+
+def _probe_missing(shell):
+    """{need: reason} for the needs the fresh shell lacks (ptxas, mlir-opt)."""
+    proc = shell.run(_PROBE)
+    assert proc.returncode == 0, f"probing the fresh shell failed:\n{proc.stderr}"
+    return dict(line.split(": ", 1) for line in proc.stdout.splitlines() if ": " in line)
 
 
 @pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
+def shell(tmp_path_factory):
     if tile_mlir is None:
         pytest.skip("tile_mlir is not built (build/python_packages)")
+    if not (ROOT / ".venv" / "bin" / "activate").is_file():
+        pytest.skip("the quick start's .venv is missing (bash scripts/setup.sh makes it)")
     work = tmp_path_factory.mktemp("readme")
     for entry in ROOT.iterdir():
-        if entry.name != ".git":
+        if entry.name not in (".git", "out"):   # out/: the blocks' own outputs
             (work / entry.name).symlink_to(entry)
-    shims = tmp_path_factory.mktemp("bin")
-    # `python` is this interpreter (with the bindings) even when the venv is
-    # not activated; `tile-mlir` is the build tree's package.
-    for name, command in (("python", ""), ("tile-mlir", " -m tile_mlir")):
-        shim = shims / name
-        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}"{command} "$@"\n')
-        shim.chmod(0o755)
-    path = [str(shims), str(Path(tile_mlir.__file__).resolve().parent / "bin")]
-    if _mlir_bin():
-        path.append(str(_mlir_bin()))
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join(path + [env.get("PATH", "")])
-    package = str(Path(tile_mlir.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join(
-        [package] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    return work, env
+    fresh = FreshShell(work, tmp_path_factory.mktemp("home"), _env_block().code)
+    return fresh, _probe_missing(fresh)
+
+
+def _missing(need, probed):
+    if need == "gpu":
+        return _gpu_missing()
+    if need in ("ptxas", "mlir-opt"):
+        return probed.get(need)
+    return f"unknown need {need!r} (README mark)"
 
 
 def test_readme_has_runnable_blocks():
@@ -178,7 +188,7 @@ def test_every_block_is_known():
     output or the layout; nothing else is left for a reader to guess."""
     for b in BLOCKS:
         if b.lang in ("python", "sh"):
-            if b.mark:
+            if b.mark and b.mark != "env":
                 assert b.mark.startswith("skip:") and b.mark[5:].strip(), \
                     f"README line {b.line}: a skip mark needs a reason"
             for need in b.needs:
@@ -227,25 +237,40 @@ def test_match_output():
     assert _match_output("a", "a\nb") is not None
 
 
+def test_env_block_gives_the_build_tree(shell):
+    """After the env block alone, `python` imports the built package and
+    the commands the README uses are on PATH, from this tree."""
+    fresh, _ = shell
+    proc = fresh.run("python -c 'import tile_mlir; print(tile_mlir.__file__)'\n"
+                     "for tool in tile-opt tile-mlir mlir-opt; do command -v $tool; done\n"
+                     "tile-opt --version\ntile-mlir --help")
+    assert proc.returncode == 0, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    package, *tools = proc.stdout.splitlines()[:4]
+    assert Path(package).resolve().is_relative_to((ROOT / "build").resolve()), package
+    assert [Path(t).name for t in tools] == ["tile-opt", "tile-mlir", "mlir-opt"], tools
+
+
 @pytest.mark.parametrize("block", RUNNABLE, ids=_id)
-def test_block_runs(block, scratch):
+def test_block_runs(block, shell):
     if block.mark.startswith("skip:"):
         pytest.skip(f"README line {block.line}: {block.mark[5:].strip()}")
+    fresh, probed = shell
     for need in block.needs:
-        reason = _missing(need)
+        reason = _missing(need, probed)
         if reason:
             pytest.skip(f"README line {block.line} needs {need}: {reason}")
-    work, env = scratch
-    if block.lang == "python":
-        script = work / f"readme_{block.line}.py"
+    if block.mark == "env":
+        code = "true"    # the env block itself, run first as for every block
+    elif block.lang == "python":
+        script = fresh.work / f"readme_{block.line}.py"
         script.write_text(block.code + "\n")
-        cmd = [sys.executable, str(script)]
+        code = f"python {script.name}"
     else:
-        cmd = ["bash", "-e", "-o", "pipefail", "-c", block.code]
-    proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True,
-                          text=True, timeout=300)
+        code = block.code
+    proc = fresh.run(code)
     assert proc.returncode == 0, (
-        f"README line {block.line} ({block.lang}) exited {proc.returncode}\n"
+        f"README line {block.line} ({block.lang}) exited {proc.returncode} in a fresh shell "
+        f"after the README's env block\n"
         f"stdout:\n{proc.stdout[-3000:]}\nstderr:\n{proc.stderr[-3000:]}")
     expected = _expected_output(block)
     if expected is not None:
