@@ -9,15 +9,15 @@ from pathlib import Path
 from ..artifact_data import ArtifactData
 from ..contract import DEFAULT_SHARED_BYTES_PER_BLOCK
 from ..launch_shape import dim3
-from ..spec import TensorMapSpec
 from .arg_keys import args_key
-from .arrays import (accepted_dtypes, check_device, check_packed, device_view, download,
-                     host_packing, packed_layout, upload)
+from .arrays import check_device, device_view, download, host_packing, packed_layout, upload
 from .debug import ErrorBuffer
 from .driver import check, cuda, device_index, on_device, primary_context, relaunch_on
 from .errors import CudaError, TileRuntimeError
 from .launch import Launcher, native_dispatch
-from .scalars import SCALAR_CTYPES, ScalarSlot, is_array, is_number
+from .manifest import check_manifest, read_artifact
+from .scalars import SCALAR_CTYPES, is_number
+from .signature import Signature, scalar_dtype
 from .streams import current_stream, stream_getter, stream_handle
 from .tensormap import TensorMapCache, check_source
 
@@ -27,10 +27,27 @@ def load(artifact: ArtifactData | str | Path, debug_timeout: float | None = None
     """Loads an artifact onto CUDA device `device` (default: the calling
     thread's current device, torch's where torch has set one, else 0). A
     debug artifact's waits time out after `debug_timeout` seconds (default:
-    $TILE_DEBUG_TIMEOUT_MS, else the kernel's own 1 s)."""
+    $TILE_DEBUG_TIMEOUT_MS, else the kernel's own 1 s).
+
+    Everything that needs no device is checked before the driver is asked
+    for: the path ([artifact-path]), the manifest ([artifact-manifest]),
+    the cubin ([artifact-cubin]), each kernel's parameters and launch shape,
+    and the form of `device` ([device-index]); so a broken artifact is
+    named on a machine without a GPU too."""
     if not isinstance(artifact, ArtifactData):   # a folder (Artifact is an ArtifactData)
-        artifact = ArtifactData.load(artifact)
+        artifact = read_artifact(artifact)
     return Module(artifact, debug_timeout, device)
+
+
+def preflight(artifact: ArtifactData) -> dict:
+    """The driver-free checks of loading `artifact`: its manifest, its cubin
+    and each kernel's Signature (by name), which a call's arguments can be
+    checked against before the module is loaded."""
+    if artifact.cubin is None:
+        raise TileRuntimeError("artifact-cubin", "the artifact has no cubin "
+                               "(compile it with cubin=True, where ptxas is)")
+    check_manifest(artifact.manifest)
+    return {info["name"]: Signature(info) for info in artifact.kernels}
 
 
 class Module:
@@ -49,9 +66,7 @@ class Module:
 
     def __init__(self, artifact: ArtifactData, debug_timeout: float | None = None,
                  device: int | None = None):
-        if artifact.cubin is None:
-            raise TileRuntimeError("artifact-cubin", "the artifact has no cubin "
-                                   "(compile it with cubin=True, where ptxas is)")
+        preflight(artifact)   # before the driver: see load()
         self.device = device_index(device)
         self.context = primary_context(self.device)
         self.artifact = artifact
@@ -92,10 +107,11 @@ class Module:
         return kernel(*args, **kwargs)
 
     def bind(self, *args, **kwargs) -> "BoundLaunch":
+        """`Kernel.bind` of the module's only kernel."""
         return self._only().bind(*args, **kwargs)
 
 
-class Kernel:
+class Kernel(Signature):
     """One kernel of a loaded module.
 
     Calling it checks the arguments against the manifest, encodes their
@@ -108,17 +124,12 @@ class Kernel:
     CACHE_SIZE = 64
 
     def __init__(self, module: Module, info: dict):
+        super().__init__(info)
         self.module = module
-        self.info = info
-        self.name = info["name"]
         self.function = check(cuda().cuModuleGetFunction(module.handle, self.name.encode()),
                               "cuModuleGetFunction")
-        self.specs = [TensorMapSpec.from_json(entry)
-                      for entry in info.get("tensor_maps", [])]
         self.maps = TensorMapCache()
         self.dynamic_shared = int(info.get("dynamic_shared_bytes", 0))
-        self.scalars = {i: ScalarSlot(_scalar_dtype(p), i)
-                        for i, p in enumerate(info["params"]) if p["kind"] == "scalar"}
         self._launches: dict = {}
         # The cached call in C where the extension loaded (runtime/launch.py).
         self._dispatch = native_dispatch(self._launches, _NUMBER)
@@ -128,48 +139,6 @@ class Kernel:
             check(cuda().cuFuncSetAttribute(
                 self.function, attr.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 self.dynamic_shared), "cuFuncSetAttribute")
-
-    # -- checks ------------------------------------------------------------
-    def _check_args(self, views: list, args=None) -> None:
-        """The launch rules for the arguments' views (None for a number);
-        `args`: the arguments themselves, whose numbers are checked."""
-        params = self.info["params"]
-        if len(views) != len(params):
-            raise TileRuntimeError("argument-count", f"{self.name} takes {len(params)} "
-                                   f"arguments, got {len(views)}")
-        for i, (view, param) in enumerate(zip(views, params)):
-            if param["kind"] == "scalar":
-                if args is not None and is_array(args[i]):
-                    raise TileRuntimeError("argument-kind", f"argument {i}: an array "
-                                           f"for the {self.scalars[i].dtype} scalar "
-                                           "parameter (pass a number)")
-                if args is not None:
-                    self.scalars[i].value(args[i])
-                continue
-            if view is None:
-                number = "" if args is None else f" {args[i]!r}"
-                raise TileRuntimeError("argument-kind", f"argument {i}: the number"
-                                       f"{number} for a memref parameter (pass an "
-                                       "array)")
-            if view.dtype not in accepted_dtypes(param["element"]):
-                raise TileRuntimeError("argument-dtype", f"argument {i}: dtype "
-                                       f"{view.dtype} does not match the kernel's "
-                                       f"{param['element']}")
-            shape = param["shape"]
-            if len(view.shape) != len(shape):
-                raise TileRuntimeError("global-rank", f"argument {i}: rank "
-                                       f"{len(view.shape)}, expected {len(shape)}")
-            packed = bool(shape) and host_packing(param["element"]) != (1, 1)
-            for axis, (got, want) in enumerate(zip(view.shape, shape)):
-                if packed and axis == len(shape) - 1:
-                    continue  # bytes of packed values: check_packed
-                if want is not None and got != want:
-                    raise TileRuntimeError("argument-shape", f"argument {i}: axis "
-                                           f"{axis} is {got}, expected {want}")
-            if packed:
-                check_packed(view, param["element"], shape[-1], i)
-        for spec in self.specs:
-            check_source(spec, views[spec.source], spec.source)
 
     # -- launch ------------------------------------------------------------
     def _prepare(self, args, grid, block, cluster, stream: int = 0) -> "BoundLaunch":
@@ -183,6 +152,7 @@ class Kernel:
         if len(args) != len(params):
             raise TileRuntimeError("argument-count", f"{self.name} takes {len(params)} "
                                    f"arguments, got {len(args)}")
+        grid, block, cluster = self.launch_shape(grid, block, cluster)  # the limits
         views = [None if p["kind"] == "scalar" or is_number(a)
                  else device_view(a, i, stream) for i, (a, p) in enumerate(zip(args, params))]
         self._check_args(views, args)  # nothing is uploaded or launched before this
@@ -195,9 +165,7 @@ class Kernel:
             check_source(spec, views[spec.source], spec.source)
         maps = [self.maps.get(spec, views[spec.source]) for spec in self.specs]
         return BoundLaunch(self, views, _pack(self.info["params"], views, self.specs, maps),
-                           dim3(grid or self.info.get("grid", (1, 1, 1))),
-                           dim3(block or self.info.get("block", (1, 1, 1))),
-                           cluster or self.info.get("cluster"))
+                           grid, block, cluster)
 
     def _cached(self, args, key, grid, block, cluster, stream: int) -> "BoundLaunch":
         """The validated launch for arguments with these keys (made on a miss)."""
@@ -285,11 +253,15 @@ _NUMBER = "scalar"
 
 
 def _hashable(value):
-    return tuple(value) if isinstance(value, list) else value
-
-
-def _scalar_dtype(param: dict) -> str:
-    return param.get("dtype") or param.get("type")
+    """A grid/block/cluster override as a key part (a list: its tuple); one
+    that cannot be a key is no launch shape ([launch-shape])."""
+    if isinstance(value, list):
+        value = tuple(value)
+    try:
+        hash(value)
+    except TypeError:
+        return dim3(value)   # raises, unless an unhashable iterable of ints
+    return value
 
 
 def _shared_limit(device: int = 0) -> int:
@@ -433,7 +405,7 @@ def _pack(params_info, views, specs, maps) -> _Params:
     params = _Params()
     for index, (info, view) in enumerate(zip(params_info, views)):
         if info["kind"] == "scalar":
-            slot = SCALAR_CTYPES[_scalar_dtype(info)]()
+            slot = SCALAR_CTYPES[scalar_dtype(info)]()
             params.scalar_slots[index] = slot
             params.add(slot)
             continue
