@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
+import inspect
 import json
 import os
 import shutil
@@ -141,16 +143,61 @@ def builder_name(builder: Callable | str) -> str:
     return f"{module}:{qualname}"
 
 
+def missing_module(module: str) -> str | None:
+    """The name of `module` (or of the package above it) where no such module
+    can be found, else None, found without importing `module` itself (its
+    packages are imported: a package that needs MLIR, absent here, says
+    nothing either way and counts as found)."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except ModuleNotFoundError as err:
+        if err.name and (module == err.name or module.startswith(err.name + ".")):
+            return err.name
+        return None
+    except Exception:   # a package above it failed to import: not known missing
+        return None
+    return module if spec is None else None
+
+
+def _no_module(what: str, module: str, missing: str) -> TileUsageError:
+    return TileUsageError("cache-recipe", f"{what}: no module named {missing!r}" +
+                          (f" (importing {module!r})" if missing != module else ""))
+
+
 def resolve_builder(name: str) -> Callable:
-    """The function a `module:qualname` names (imports its module)."""
+    """The function a `module:qualname` names (imports its module), or
+    [cache-recipe]: no such module, no such function in it, not callable."""
     module, _, qualname = name.partition(":")
     try:
         obj = importlib.import_module(module)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as err:
-        raise TileUsageError("cache-recipe", f"builder {name}: {err}") from None
+    except ModuleNotFoundError as err:
+        if err.name and (module == err.name or module.startswith(err.name + ".")):
+            raise _no_module(f"builder {name}", module, err.name) from None
+        raise TileUsageError("cache-recipe", f"builder {name}: importing {module!r} "
+                             f"failed: {err}") from err
+    except ImportError as err:
+        raise TileUsageError("cache-recipe", f"builder {name}: importing {module!r} "
+                             f"failed: {err}") from err
+    for part in qualname.split("."):
+        if not hasattr(obj, part):
+            raise TileUsageError("cache-recipe", f"builder {name}: module {module!r} "
+                                 f"has no function {qualname!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise TileUsageError("cache-recipe", f"builder {name}: {qualname!r} is a "
+                             f"{type(obj).__name__}, not a function")
     return obj
+
+
+def _bind(function: Callable, name: str, params: dict) -> None:
+    """[cache-recipe] unless `function` takes `params` as keywords."""
+    try:
+        inspect.signature(function).bind(**params)
+    except TypeError as err:
+        raise TileUsageError("cache-recipe", f"{name}: {err} (parameters "
+                             f"{sorted(params)})") from None
+    except ValueError:   # a builtin without a signature: its call will say
+        pass
 
 
 def recipe(builder: Callable | str, params: dict, arch: str, debug: bool) -> dict:
@@ -183,8 +230,11 @@ def lookup_recipe(key: str) -> Artifact | None:
     index = cache_dir() / "recipes" / f"{key}.json"
     if not index.exists():
         return None
-    entry = json.loads(index.read_text())
-    folder = cache_dir() / "ir" / entry["ir_key"]
+    try:
+        entry = json.loads(index.read_text())
+        folder = cache_dir() / "ir" / entry["ir_key"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None   # a damaged index entry: a miss (compiling writes it again)
     if not (folder / "manifest.json").exists():
         return None
     art = Artifact.load(folder)
@@ -206,6 +256,10 @@ def compile_recipe(builder: Callable | str, *, arch: str = "sm_90a", debug: bool
     if art is not None:
         return art
     if not mlir_available():
+        module = description["builder"].partition(":")[0]
+        missing = missing_module(module)
+        if missing is not None:   # a typo is named, not taken for a cache miss
+            raise _no_module(f"builder {description['builder']}", module, missing)
         raise TileRuntimeError(
             "compile-cache-miss", f"{describe(description)} is not in the compile "
             f"cache {cache_dir()} (key {key[:16]}), and this process has no MLIR to "
@@ -215,10 +269,8 @@ def compile_recipe(builder: Callable | str, *, arch: str = "sm_90a", debug: bool
     # dependency; a recipe found in the folder needs no compiler.
     from . import compiler
     function = builder if callable(builder) else resolve_builder(description["builder"])
-    try:
-        kernel = function(**params)
-    except TypeError as err:  # parameters the builder does not take
-        raise TileUsageError("cache-recipe", f"{description['builder']}: {err}") from None
+    _bind(function, description["builder"], params)   # parameters it does not take
+    kernel = function(**params)
     art, ir = compiler.compile_keyed(kernel, arch=arch, debug=debug)
     _recipe_memory[key] = art
     if disk_enabled():
@@ -238,8 +290,20 @@ def load_kernel(builder: Callable | str, *, arch: str | None = None, debug: bool
     """The loaded runtime Module of `builder(**params)` (compiled through the
     cache; loaded once per process, recipe and device). `device` defaults to
     the calling thread's current CUDA device (runtime.load's default), `arch`
-    to that device's."""
-    device = device_index(device)
+    to that device's.
+
+    The recipe is checked before the driver is needed ([cache-recipe],
+    [compile-arch]); where the driver is missing, the recipe is compiled
+    (or looked up) for `arch` (default sm_90a) first, so its own problems
+    (a builder that is not there, parameters it does not take, a cache
+    miss) are named before the missing driver is."""
+    recipe(builder, params, arch or "sm_90a", debug)
+    try:
+        device = device_index(device)
+    except TileRuntimeError as err:
+        if err.rule in ("cuda-python-missing", "cuda-driver-missing"):
+            compile_recipe(builder, arch=arch or "sm_90a", debug=debug, **params)
+        raise
     arch = arch or default_arch(device)
     description = recipe(builder, params, arch, debug)
     key = (recipe_key(description), device)
@@ -254,29 +318,71 @@ def load_kernel(builder: Callable | str, *, arch: str | None = None, debug: bool
 
 def resolve_recipes(spec: str) -> list[tuple[Callable, dict, dict]]:
     """`MODULE:FUNC` -> FUNC()'s (builder, params[, options]) entries, each
-    returned as (builder, params, options) with options from debug/arch."""
-    module_name, _, func_name = spec.partition(":")
+    returned as (builder, params, options) with options from debug/arch;
+    [cache-recipe] for a spec, a function or an entry that is not one."""
+    module_name, _, func_name = spec.partition(":") if isinstance(spec, str) else ("", "", "")
     if not module_name or not func_name:
         raise TileUsageError("cache-recipe", f"{spec!r}: expected MODULE:FUNCTION, "
                              "e.g. tile_mlir.testing.runtime_kernels:cache_recipes")
     try:
-        func = getattr(importlib.import_module(module_name), func_name)
-    except (ImportError, AttributeError) as err:
-        raise TileUsageError("cache-recipe", f"{spec}: {err}") from None
-    entries = []
-    for item in func():
-        if not isinstance(item, (tuple, list)) or len(item) not in (2, 3):
-            raise TileUsageError("cache-recipe", f"{spec}: each entry is (builder, "
-                                 f"params) or (builder, params, options), got {item!r}")
-        builder, params = item[0], dict(item[1])
-        options = dict(item[2]) if len(item) == 3 else {}
-        entries.append((builder, params, options))
-    return entries
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name and (module_name == err.name or module_name.startswith(err.name + ".")):
+            raise _no_module(spec, module_name, err.name) from None
+        raise TileUsageError("cache-recipe", f"{spec}: importing {module_name!r} "
+                             f"failed: {err}") from err
+    except ImportError as err:
+        raise TileUsageError("cache-recipe", f"{spec}: importing {module_name!r} "
+                             f"failed: {err}") from err
+    func = getattr(module, func_name, None)
+    if not callable(func):
+        raise TileUsageError("cache-recipe", f"{spec}: module {module_name!r} has no "
+                             f"function {func_name!r}" if func is None else
+                             f"{spec}: {func_name!r} is a {type(func).__name__}, not a "
+                             "function")
+    items = func()
+    if isinstance(items, (str, bytes, dict)) or not hasattr(items, "__iter__"):
+        raise TileUsageError("cache-recipe", f"{spec}: returned {items!r:.80}, expected "
+                             "a list of (builder, params[, options]) entries")
+    return [_recipe_entry(spec, item) for item in items]
+
+
+def _recipe_entry(spec: str, item) -> tuple[Callable | str, dict, dict]:
+    """One (builder, params[, options]) entry of a recipe list, checked."""
+    if not isinstance(item, (tuple, list)) or len(item) not in (2, 3):
+        raise TileUsageError("cache-recipe", f"{spec}: each entry is (builder, "
+                             f"params) or (builder, params, options), got {item!r:.80}")
+    builder, params = item[0], item[1]
+    options = item[2] if len(item) == 3 else {}
+    for what, value in (("params", params), ("options", options)):
+        if not isinstance(value, dict):
+            raise TileUsageError("cache-recipe", f"{spec}: entry {item!r:.80}: its "
+                                 f"{what} are {type(value).__name__}, expected a dict")
+    unknown = sorted(set(options) - {"arches", "debug"})
+    if unknown:
+        raise TileUsageError("cache-recipe", f"{spec}: entry {item!r:.80}: unknown "
+                             f"options {unknown} (known: arches, debug)")
+    if "arches" in options:
+        options = dict(options, arches=_arches(options["arches"], spec))
+    return builder, dict(params), dict(options)
+
+
+def _arches(arches, where: str) -> tuple[str, ...]:
+    """An arch or a list of them as a tuple ([cache-recipe] otherwise; each
+    arch is checked against the targets by recipe())."""
+    if isinstance(arches, str):
+        return (arches,)
+    if isinstance(arches, (list, tuple)) and arches and \
+            all(isinstance(a, str) for a in arches):
+        return tuple(arches)
+    raise TileUsageError("cache-recipe", f"{where}: arches {arches!r} is not an arch "
+                         "name or a list of them")
 
 
 def populate(spec: str, arches=("sm_90a",), debug: bool = False,
              progress: Callable[[str], None] | None = None) -> int:
     """Compiles every recipe `spec` names into the folder; returns how many."""
+    arches = _arches(arches, "populate")
     count = 0
     for builder, params, options in resolve_recipes(spec):
         for arch in options.get("arches", arches):
@@ -288,19 +394,57 @@ def populate(spec: str, arches=("sm_90a",), debug: bool = False,
     return count
 
 
-def info() -> dict:
+# What the cache writes in its folder (ir_cache.py, this module); clear()
+# removes these and nothing else.
+_ENTRIES = ("ir", "recipes", "fingerprints")
+
+
+def _folder() -> Path:
+    """The cache folder; [output-path] where that path is a file."""
     folder = cache_dir()
-    files = [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
+    if folder.exists() and not folder.is_dir():
+        raise TileUsageError("output-path", f"the compile cache folder {str(folder)!r} "
+                             f"(${CACHE_DIR_ENV}, else ~/.cache/tile-mlir) is a file, "
+                             "not a folder")
+    return folder
+
+
+def info() -> dict:
+    """The cache folder, whether the disk cache is on, and what it holds."""
+    folder = _folder()
+    files = [p for name in _ENTRIES for p in (folder / name).rglob("*")]
     return {"folder": str(folder), "enabled": disk_enabled(),
-            "artifacts": len(list((folder / "ir").glob("*"))) if folder.exists() else 0,
-            "recipes": len(list((folder / "recipes").glob("*.json")))
-            if folder.exists() else 0,
-            "bytes": sum(p.stat().st_size for p in files)}
+            "artifacts": len(list((folder / "ir").glob("*"))),
+            "recipes": len(list((folder / "recipes").glob("*.json"))),
+            "bytes": sum(_size(p) for p in files)}
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:   # removed meanwhile by another process
+        return 0
 
 
 def clear() -> None:
+    """Forgets every compiled kernel: in memory, and the cache's own entries
+    in its folder (the folder goes too where nothing else is in it; a
+    $TILE_MLIR_CACHE_DIR that holds other files keeps them)."""
     _ir_memory.clear()
     _recipe_memory.clear()
     _modules.clear()
-    shutil.rmtree(cache_dir(), ignore_errors=True)
+    folder = _folder()
+    if not folder.exists():
+        return
+    for name in _ENTRIES:
+        shutil.rmtree(folder / name, ignore_errors=True)
+    for tmp in folder.glob(".tmp-*"):   # an interrupted write
+        if tmp.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            tmp.unlink(missing_ok=True)
+    try:
+        folder.rmdir()
+    except OSError:   # other files: not the cache's to remove
+        pass
 
