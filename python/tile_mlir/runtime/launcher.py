@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 from pathlib import Path
+
+import numpy as np
 
 from ..artifact_data import ArtifactData
 from ..contract import DEFAULT_SHARED_BYTES_PER_BLOCK
@@ -50,6 +53,17 @@ def preflight(artifact: ArtifactData) -> dict:
     return {info["name"]: Signature(info) for info in artifact.kernels}
 
 
+def _check_timeout(seconds) -> None:
+    """[debug-timeout]: None or a positive, finite number of seconds."""
+    if seconds is None:
+        return
+    if not is_number(seconds) or isinstance(seconds, (bool, np.bool_, complex)) or \
+            not math.isfinite(seconds) or seconds <= 0:
+        raise TileRuntimeError("debug-timeout", f"debug_timeout={seconds!r}: expected "
+                               "None (the default) or a positive, finite number of "
+                               "seconds")
+
+
 class Module:
     """A loaded cubin; call it like its single kernel, or index by name.
 
@@ -67,6 +81,7 @@ class Module:
     def __init__(self, artifact: ArtifactData, debug_timeout: float | None = None,
                  device: int | None = None):
         preflight(artifact)   # before the driver: see load()
+        _check_timeout(debug_timeout)
         self.device = device_index(device)
         self.context = primary_context(self.device)
         self.artifact = artifact

@@ -216,6 +216,19 @@ def test_a_device_of_the_wrong_kind_is_named_without_a_driver(folder, no_driver)
         assert err.rule == "device-index" and repr(device) in err.message
 
 
+@pytest.mark.parametrize("timeout", ["1", 0, -1.5, float("nan"), float("inf"), True,
+                                     [1], 1j])
+def test_a_debug_timeout_that_is_no_duration_is_named(folder, no_driver, timeout):
+    err = rule_of(runtime.load, folder, debug_timeout=timeout, cls=TileRuntimeError)
+    assert err.rule == "debug-timeout" and repr(timeout) in err.message
+
+
+def test_a_debug_timeout_in_seconds_gets_to_the_driver(folder, no_driver):
+    for timeout in (0.5, 2, np.float32(0.25)):
+        err = rule_of(runtime.load, folder, debug_timeout=timeout, cls=TileRuntimeError)
+        assert err.rule == "cuda-driver-missing"
+
+
 def test_kernel_lookup_by_name(compiled):
     assert compiled.kernel("box_at")["name"] == "box_at"
     with pytest.raises(KeyError) as err:
