@@ -5,6 +5,8 @@ The property: a call either works, or raises a TileError whose `.rule` is
 a name docs/rules.md lists; the process never dies (an abort, a signal)
 and never hangs past TIMEOUT_S. For the CLI: exit status 0, 1 with an
 `error: [rule]` line naming a listed rule, or 2 (usage); never a traceback.
+One exception is let through: an argument's own method raising (an
+iterable that fails part-way), which is the caller's error, passed on.
 
 The rule names are read from docs/rules.md's tables (the generated
 document users read), not from the code under test.
@@ -170,6 +172,16 @@ def _signature_of_traceback(tb: str) -> str:
     return f"{exc} at {Path(where[0]).name}:{where[1]} ({where[2]})"
 
 
+def _own_exception(info) -> bool:
+    """The exception an argument's own method raised (prop_worker's _BadLen
+    and _BadIter: len() or iteration fails), passed on unchanged: the
+    caller's error, which the API need not rename."""
+    frames = re.findall(r'File "([^"]+)", line \d+, in (\S+)', info["traceback"])
+    return (info["type"] == "builtins.RuntimeError" and info["message"] in ("len", "iter")
+            and bool(frames) and frames[-1][0].endswith("prop_worker.py")
+            and frames[-1][1] in ("__len__", "__iter__"))
+
+
 def check(worker: Worker, rules: frozenset, entry: str, spec) -> None:
     """Calls `entry` with `spec` in the worker and asserts the property."""
     kind, info = worker.call(entry, spec)
@@ -178,6 +190,9 @@ def check(worker: Worker, rules: frozenset, entry: str, spec) -> None:
         return
     if kind == "raised" and info["tile_error"] and info["rule"] in rules:
         RECORD.add(entry, "rejected", info["rule"])
+        return
+    if kind == "raised" and _own_exception(info):
+        RECORD.add(entry, "rejected", "the argument's own exception")
         return
     RECORD.add(entry, "failed")
     if kind == "died":
