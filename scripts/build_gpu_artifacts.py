@@ -55,12 +55,28 @@ def main() -> int:
         failed += build_random(args, out, compiler, build_case)
     build_bench_kernels(out / "bench_kernels", args.arch, compiler)
     build_debug_kernels(out / "debug", args.arch, compiler, seed["tma_load"])
+    build_tutorial(out / "tutorial", args.arch, compiler)
     populate_cache(out / "cache", args.arch)
     (out / "index.json").write_text(json.dumps({"arch": args.arch, "cases": names}) + "\n")
     print(f"built {len(names)} artifacts into {out}")
     if failed:
         print(f"{len(failed)} cases failed to build: {failed}", file=sys.stderr)
     return 1 if failed else 0
+
+
+# docs/tutorial.md's kernels (examples/tutorial/*.py), for test/gpu/test_tutorial.py.
+TUTORIAL = ("load", "store", "multicast")
+
+
+def build_tutorial(folder: Path, arch: str, compiler) -> None:
+    """Each tutorial script's @kernel into folder/NAME (run_path does not
+    run the script's main)."""
+    from tile_mlir.kernel import KernelDef
+
+    for name in TUTORIAL:
+        script = runpy.run_path(str(ROOT / "examples" / "tutorial" / f"{name}.py"))
+        (kernel,) = [v for v in script.values() if isinstance(v, KernelDef)]
+        compiler.compile(kernel, arch).save(folder / name)
 
 
 # Recipe lists (MODULE:FUNCTION) of the kernels GPU tests and benchmarks load

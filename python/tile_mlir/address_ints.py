@@ -12,24 +12,30 @@ class IntOps:
 
     @staticmethod
     def div(a, n: int):
+        """`a // n`."""
         return a // n
 
     @staticmethod
     def mod(a, n: int):
+        """`a % n`."""
         return a % n
 
     @staticmethod
     def xor(a, b):
+        """`a ^ b`."""
         return a ^ b
 
     @staticmethod
     def shr(a, n: int):
+        """`a >> n`."""
         return a >> n
 
     @staticmethod
     def shl(a, n: int):
+        """`a << n`."""
         return a << n
 
     @staticmethod
     def and_(a, m: int):
+        """`a & m`."""
         return a & m

@@ -179,8 +179,42 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
           pixel_box_upper: Sequence[int] | None = None,
           offsets: Sequence | None = None,
           tag: str | None = None) -> _tile.TmaCopyOp:
-    """Builds and verifies one `tile.tma_copy` at the current insertion point.
-    `tag` names the copy for `tx_bytes` and `prefetch_tensormap`."""
+    """Builds and verifies one `tile.tma_copy` at the current insertion point
+    and returns it (docs/contract.md describes every field).
+
+    Operands, by the opcode's direction (destination first for stores, as
+    in PTX): a load `apply(opcode, shared, global_, ...)`; a store or a
+    reduction `apply(opcode, global_, shared, ...)`; a prefetch
+    `apply(opcode, global_, ...)`. `shared` is a shared Buffer whose leading
+    axes beyond the box are repeat axes (one instruction per slot);
+    `global_` a Tensor parameter, or a tensor map (`tensormaps.derive`).
+
+    - `box`, `coords`: the box extents and its first element, in elements,
+      outer-to-inner (the memref's axis order; the driver's is reversed).
+      Coordinates are ints or index/i32 values, signed 32-bit [coord-range].
+    - `coord_steps`: per repeat axis, what each further slot adds to coords.
+    - `mbar`: a load's mbarrier (`buffer.ptr_to([i])`); arm it with
+      `mbarrier_arrive_expect_tx` for `transaction_bytes(op)` or
+      `tx_bytes(tag)`. Stores and reductions complete through
+      `bulk_commit_group` / `bulk_wait_group` instead.
+    - `swizzle`: 0 none, 1 32B, 2 64B, 3 128B (4..6: sm_100). A swizzled
+      buffer starts on a whole swizzle period, 8 rows of the span: 1024
+      bytes for 128B, so `alloc_shared(..., align=1024)` [shared-base-alignment].
+    - `oob_fill`: what a load writes for box elements outside the tensor:
+      0 zeros (the driver's CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: no NaN fill),
+      1 NaN (NAN_REQUEST_ZERO_FMA; floating-point formats only [oob-fill-float]).
+    - `cta_mask`: a multicast load's 16-bit mask of the cluster's CTA ranks
+      that receive the box, each at the same shared offset, each completing
+      its own mbarrier at the same offset.
+    - `format` (default: the Tensor's dtype), `element_strides`,
+      `interleave`, `l2_promotion`, `cache_policy` (with an
+      `.L2::cache_hint` opcode), `gather4`/`scatter4` rows, and the im2col
+      `pixel_box_lower`, `pixel_box_upper`, `offsets`.
+    - `tag`: names the copy for `tx_bytes` and `prefetch_tensormap`.
+
+    A rejected op raises TileVerifyError naming its rule and is not left in
+    the kernel; an operand of the wrong kind is a TileUsageError
+    [kernel-value]."""
     fields = parse_opcode(opcode)
     if fields["direction"] == "prefetch":
         if len(operands) != 1:

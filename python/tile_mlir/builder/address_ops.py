@@ -26,26 +26,32 @@ class IrOps:
 
     @staticmethod
     def div(a: Expr, n: int) -> Expr:
+        """`a // n` as an unsigned index op."""
         return Expr(arith.divui(a.value, IrOps._c(n, a)))
 
     @staticmethod
     def mod(a: Expr, n: int) -> Expr:
+        """`a % n` as an unsigned index op."""
         return Expr(arith.remui(a.value, IrOps._c(n, a)))
 
     @staticmethod
     def xor(a: Expr, b: Expr) -> Expr:
+        """`a ^ b` as an unsigned index op."""
         return Expr(arith.xori(a.value, b.value))
 
     @staticmethod
     def shr(a: Expr, n: int) -> Expr:
+        """`a >> n` as an unsigned index op."""
         return Expr(arith.shrui(a.value, IrOps._c(n, a)))
 
     @staticmethod
     def shl(a: Expr, n: int) -> Expr:
+        """`a << n` as an unsigned index op."""
         return Expr(arith.shli(a.value, IrOps._c(n, a)))
 
     @staticmethod
     def and_(a: Expr, m: int) -> Expr:
+        """`a & m` as an unsigned index op."""
         return Expr(arith.andi(a.value, IrOps._c(m, a)))
 
     @staticmethod

@@ -33,4 +33,5 @@ class Scalar:
                                  f"{self.dtype!r} (known: {', '.join(SCALAR_TYPES)})")
 
     def ir_type(self) -> ir.Type:
+        """The parameter's MLIR type (i32, i64, f32, f64 or index)."""
         return ir.Type.parse(SCALAR_TYPES[self.dtype])

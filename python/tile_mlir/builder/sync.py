@@ -21,6 +21,9 @@ def _barrier(bar) -> ir.Value:
 
 @emits_ir
 def cta_sync() -> None:
+    """`bar.sync 0`: every thread of the CTA waits here (`__syncthreads()`).
+    Orders shared-memory accesses between threads; it does not wait for
+    TMA copies (an mbarrier does, for loads; `bulk_wait_group`, for stores)."""
     gpu.barrier()
 
 
@@ -88,9 +91,21 @@ def mbarrier_wait(bar: Pointer, phase) -> None:
 
 @emits_ir
 def bulk_commit_group() -> None:
+    """`cp.async.bulk.commit_group`: closes a bulk async-group holding every
+    TMA store and reduction (shared to global) this thread has issued since
+    its last commit (TMA loads complete on their mbarrier instead). Issue it
+    from the thread that issued the stores, then wait with `bulk_wait_group`."""
     nvvm.CpAsyncBulkCommitGroupOp()
 
 
 @emits_ir
 def bulk_wait_group(n: int = 0, read: bool = False) -> None:
+    """`cp.async.bulk.wait_group[.read] n`: waits until at most `n` of this
+    thread's most recent committed bulk async-groups are still pending.
+
+    `read=True` waits only until those copies have read their shared source,
+    so the buffer can be written again (the pipelined form: `n` = stores
+    left in flight). `read=False` waits until their global writes are
+    complete. A CTA must not exit while a store still reads its shared
+    memory: end with `bulk_wait_group(0)` (or `(0, read=True)`)."""
     nvvm.CpAsyncBulkWaitGroupOp(n, read=read or None)

@@ -33,6 +33,8 @@ class Tensor:
         object.__setattr__(self, "shape", shape)
 
     def memref_type(self) -> ir.MemRefType:
+        """The parameter's MLIR memref type: `?` for runtime dimensions, a
+        `strided<[?, ..., 1]>` layout with `dynamic_strides`."""
         dyn = ir.ShapedType.get_dynamic_size()
         shape = [dyn if d is None else d for d in self.shape]
         layout = None

@@ -18,21 +18,26 @@ def _dimension(dim: str):
 
 @emits_ir
 def lane_id() -> Expr:
+    """This thread's lane in its warp, 0 to 31 (index)."""
     return Expr(gpu.lane_id())
 
 
 @emits_ir
 def thread_id(dim: str = "x") -> Expr:
+    """`threadIdx.<dim>` (index); `dim` is 'x', 'y' or 'z', anything else a
+    TileUsageError [kernel-value]."""
     return Expr(gpu.thread_id(_dimension(dim)))
 
 
 @emits_ir
 def block_id(dim: str = "x") -> Expr:
+    """`blockIdx.<dim>` (index): this CTA's position in the grid."""
     return Expr(gpu.block_id(_dimension(dim)))
 
 
 @emits_ir
 def block_dim(dim: str = "x") -> Expr:
+    """`blockDim.<dim>` (index): threads per block along `dim`."""
     return Expr(gpu.block_dim(_dimension(dim)))
 
 

@@ -36,6 +36,9 @@ class Expr:
 
     @staticmethod
     def of(x, like: "Expr | None" = None) -> ir.Value:
+        """The MLIR value of `x`: an Expr's value, an `ir.Value` as is, an int as
+        a constant (of `like`'s integer type when `like` is given and not an
+        index, else an index). Anything else is a TileUsageError [kernel-value]."""
         if isinstance(x, Expr):
             return x.value
         if isinstance(x, ir.Value):
@@ -95,6 +98,7 @@ class Buffer:
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The memref's shape (a runtime dimension is MLIR's dynamic-size value)."""
         return tuple(self.type.shape)
 
     def _indices(self, key) -> list[ir.Value]:

@@ -89,10 +89,12 @@ class TensorMap:
 
     @property
     def data_type_name(self) -> str:
+        """The driver's name of `data_type` (CU_TENSOR_MAP_DATA_TYPE_...)."""
         return enum_name("data_type", self.data_type)
 
     @property
     def function(self) -> str:
+        """The driver function that encodes this map (by `encode`)."""
         return ENCODE_FUNCTIONS[self.encode]
 
 
@@ -129,6 +131,7 @@ class Slot:
                 int(self.byte[b]))
 
     def count(self, kind: int) -> int:
+        """Bytes of this slot of `kind` (PAYLOAD, OUT_OF_BOUNDS or PADDING)."""
         return int(np.count_nonzero(self.kind == kind))
 
 
@@ -184,14 +187,17 @@ class Explanation:
 
     @property
     def im2col(self) -> bool:
+        """Whether the copy is an im2col mode."""
         return self.mode in _image.IM2COL_MODES
 
     @property
     def prefetch(self) -> bool:
+        """Whether the copy is a prefetch (no shared image: `slots` is empty)."""
         return self.direction == "prefetch"
 
     @property
     def slot_count(self) -> int:
+        """Repeat slots: instructions the copy issues."""
         return len(self.slots)
 
 

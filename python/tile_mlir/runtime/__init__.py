@@ -12,3 +12,6 @@ from .debug import DeviceFault  # noqa: F401
 from .errors import TileRuntimeError  # noqa: F401
 from .launcher import Kernel, Module, load  # noqa: F401
 from .tensormap import check_source  # noqa: F401
+
+# The public face (the API reference documents these names).
+__all__ = ["DeviceFault", "Kernel", "Module", "TileRuntimeError", "check_source", "load"]

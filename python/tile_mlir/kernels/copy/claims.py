@@ -75,6 +75,7 @@ class TileClaims:
         return llvm.load(self.i32, self.ids.ptr_to([stage]).value)
 
     def record(self, stage: int, ticket: ir.Value) -> None:
+        """Stores `ticket` as the ticket of `stage` (read back by `tile_id`)."""
         llvm.store(ticket, self.ids.ptr_to([stage]).value)
 
     def loop(self, stages: int, first_ahead: ir.Value, body) -> None:

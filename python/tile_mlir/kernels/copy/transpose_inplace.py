@@ -46,6 +46,8 @@ class InPlaceTile:
         self.base = K.base_address(self.ins[0])
 
     def load(self, bar, i0, j0, tag: str) -> None:
+        """The TMA load(s) of the input tile at (i0, j0) into the tile buffer,
+        completing on `bar` and tagged `tag` (for `tma.tx_bytes`)."""
         plan = self.plan
         tr, tc = plan.tile
         w, sw = plan.width, plan.swizzle
@@ -69,6 +71,8 @@ class InPlaceTile:
             K.stmatrix_x4(swizzled(self.base + b, sw), regs)
 
     def store(self, i0, j0) -> None:
+        """The TMA store(s) of the transposed tile: input tile (i0, j0) lands at
+        (j0, i0) of the output (commit and wait are the caller's)."""
         plan = self.plan
         tr, tc = plan.tile
         w, sw = plan.width, plan.swizzle

@@ -42,6 +42,7 @@ class Plan:
 
     @property
     def elem(self) -> int:
+        """Bytes per element."""
         return ELEM_BYTES[self.dtype]
 
     @property
@@ -51,18 +52,22 @@ class Plan:
 
     @property
     def row_bytes(self) -> int:
+        """Bytes of one box row (W elements: one swizzle span)."""
         return self.width * self.elem
 
     @property
     def tile_bytes(self) -> int:
+        """Bytes of one TR x TC tile."""
         return self.tile[0] * self.tile[1] * self.elem
 
     @property
     def tiles_c(self) -> int:
+        """Tiles across the input's columns."""
         return self.cols // self.tile[1]
 
     @property
     def n_tiles(self) -> int:
+        """Tiles of the whole matrix."""
         return (self.rows // self.tile[0]) * self.tiles_c
 
     def tile_origin(self, t, ops):
@@ -88,22 +93,27 @@ class Plan:
 
     @property
     def warps(self) -> int:
+        """Warps per CTA."""
         return self.threads // 32
 
     @property
     def in_offset(self) -> int:
+        """Byte offset of the input stages in dynamic shared memory."""
         return 0
 
     @property
     def out_offset(self) -> int:
+        """Byte offset of the output buffers (after the input stages)."""
         return self.stages * self.tile_bytes
 
     @property
     def bar_offset(self) -> int:
+        """Byte offset of the stages' mbarriers (after the buffers)."""
         return (self.stages + self.out_stages) * self.tile_bytes
 
     @property
     def shared_bytes(self) -> int:
+        """Dynamic shared memory the kernel needs, mbarriers included."""
         return self.bar_offset + 8 * self.stages
 
     def _box_offset(self, row, col, rows: int, cols: int, wide: bool, ops):
@@ -131,6 +141,7 @@ class Plan:
     # of row l % 8 of block l // 8 (the same lanes give stmatrix's rows).
     @property
     def ld_ops_per_warp(self) -> int:
+        """ldmatrix.x4.trans / stmatrix.x4 pairs each warp issues per tile."""
         tr, tc = self.tile
         return (tr // 8) * (tc // 8) // 4 // self.warps
 
@@ -150,10 +161,13 @@ class Plan:
     # (8 pr + l % 8, 4 pc + l // 8) and writes it transposed.
     @property
     def scalar_ops_per_warp(self) -> int:
+        """8-row x 4-column patches each warp moves per tile (method "scalar")."""
         tr, tc = self.tile
         return (tr // 8) * (tc // 4) // self.warps
 
     def scalar_lane(self, warp, lane, k: int, ops):
+        """(input, output) logical byte offsets of lane `lane` of warp `warp`
+        for its k-th scalar patch (method "scalar")."""
         npc = self.tile[1] // 4
         p = warp + k * self.warps
         pr, pc = ops.div(p, npc), ops.mod(p, npc)
