@@ -81,6 +81,7 @@ class Display:
 
 
 def main() -> int:
+    """Runs the command after `--`, logging and showing its progress; its exit status."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--log", required=True, help="file for the command's whole output")
