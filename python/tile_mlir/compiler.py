@@ -25,11 +25,12 @@ import mlir.ir as ir
 from mlir.dialects import gpu
 from mlir.passmanager import PassManager
 
-from . import _native, ir_cache
+from . import _native, ir_cache, kernel_checks
 from .artifact import Artifact
 from .errors import (TileError, TileUsageError, first_error_diagnostic, from_mlir_error,
                      parse_module, verify_operation)
 from .kernel import KernelDef, make_context
+from .launch_shape import check_launch, check_symbol, dim3
 from .targets import ARCHES, PTX_FEATURES
 from .toolchain import find_ptxas
 
@@ -62,7 +63,7 @@ def _retarget(module: ir.Module, arch: str) -> None:
 # Contract rules decided by a pass rather than by the op's verifier (the
 # barrier accounting tile-lower-tma runs first): a rejection names its rule
 # as a TileVerifyError, like the verifier's.
-_PASS_DECIDED_RULES = ("barrier-tx-mismatch",)
+_PASS_DECIDED_RULES = ("barrier-tx-mismatch", "mbarrier-uninitialized", "mbarrier-unarmed")
 
 
 def _run(module: ir.Module, pipeline: str) -> None:
@@ -138,12 +139,7 @@ def _param(t: ir.Type, declared: str | None = None) -> dict:
         shape = [None if d == ir.ShapedType.get_dynamic_size() else d for d in t.shape]
         return {"kind": "memref", "shape": shape, "element": str(t.element_type)}
     return {"kind": "scalar", "type": str(t),
-            "dtype": declared or _SCALAR_DTYPES.get(str(t), str(t))}
-
-
-# MLIR scalar types a kernel parameter may have -> the runtime's dtype name.
-_SCALAR_DTYPES = {"i32": "i32", "i64": "i64", "f32": "float32", "f64": "float64",
-                  "index": "index"}
+            "dtype": declared or kernel_checks.SCALAR_DTYPES.get(str(t), str(t))}
 
 
 def _tensor_maps(module: ir.Module) -> dict[str, list[dict]]:
@@ -196,6 +192,12 @@ def _ptx_of(module: ir.Module) -> str:
 
 def assemble(ptx: str, arch: str, ptxas: str | None = None) -> bytes:
     """ptxas: PTX text to a cubin for `arch`."""
+    return assemble_reporting(ptx, arch, ptxas)[0]
+
+
+def assemble_reporting(ptx: str, arch: str,
+                       ptxas: str | None = None) -> tuple[bytes, dict[str, int]]:
+    """ptxas -v: the cubin and the registers per thread of each kernel."""
     ptxas = ptxas or find_ptxas()
     if ptxas is None:
         raise CompileError("no ptxas found (install a CUDA toolkit or the "
@@ -203,11 +205,11 @@ def assemble(ptx: str, arch: str, ptxas: str | None = None) -> bytes:
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
         src.write_text(ptx)
-        proc = subprocess.run([ptxas, f"-arch={arch}", "-o", str(out), str(src)],
+        proc = subprocess.run([ptxas, f"-arch={arch}", "-v", "-o", str(out), str(src)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise CompileError(f"ptxas -arch={arch} failed:\n{proc.stderr}")
-        return out.read_bytes()
+        return out.read_bytes(), kernel_checks.registers_of(proc.stdout + proc.stderr)
 
 
 def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
@@ -217,7 +219,13 @@ def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
     module the verifier rejects raises TileVerifyError naming the rule
     ([mlir-verifier] for an upstream op's verifier); text that does not parse
     and anything else as `kernel` raise TileUsageError ([mlir-syntax],
-    [compile-input]); a failing stage raises CompileError [compile-stage].
+    [compile-input]: also a module without a kernel); a failing stage raises
+    CompileError [compile-stage]. A kernel that could never launch is a
+    TileUsageError before any pipeline runs (tile_mlir.kernel_checks): a
+    symbol PTX does not take [kernel-symbol], launch attributes beyond CUDA's
+    limits [block-limit] / [grid-limit] / [cluster-limit], a parameter no host
+    can pass [kernel-param-type], too much shared memory
+    [shared-memory-limit]; after ptxas, [register-limit].
     `debug=True` builds the debug variant (docs/debug-mode.md): waits are
     bounded and the runtime rules checked on the device; the runtime reads
     the error buffer after every launch and raises TileRuntimeError naming
@@ -255,6 +263,10 @@ def _source(kernel) -> tuple[str, ir.Module | None, dict | None]:
     was built, and a builder kernel's launch shape. A KernelDef traced
     before, unchanged since, gives its text without tracing again."""
     if isinstance(kernel, KernelDef):
+        # Checked at construction; again here (cheap) for attributes set since.
+        check_symbol(kernel.name)
+        check_launch(dim3(kernel.grid), dim3(kernel.block),
+                     dim3(kernel.cluster) if kernel.cluster else None)
         launch = {"grid": list(kernel.grid), "block": list(kernel.block),
                   "cluster": list(kernel.cluster) if kernel.cluster else None}
         snapshot = (kernel.fn, kernel.name, tuple(kernel.grid), tuple(kernel.block),
@@ -275,6 +287,9 @@ def _source(kernel) -> tuple[str, ir.Module | None, dict | None]:
             _native.register_dialect(context)
         # A copy, parsed again: retargeting does not touch the caller's module.
         module = parse_module(str(kernel), context)
+        # Before the cache or any pipeline: a symbol the NVPTX back end cannot
+        # emit aborts the process.
+        kernel_checks.check_input(module)
         return str(module), module, None
     raise TileUsageError("compile-input", "compile() takes a KernelDef, an "
                          f"mlir.ir.Module or MLIR text, got {type(kernel).__name__}")
@@ -282,13 +297,12 @@ def _source(kernel) -> tuple[str, ir.Module | None, dict | None]:
 
 def _compile_module(module: ir.Module, launch: dict | None, arch: str, cubin: bool,
                     debug: bool) -> Artifact:
-    if not any(op.operation.name == "gpu.module" for op in module.body.operations):
-        raise TileUsageError("compile-input", "the module holds no gpu.module "
-                             "(nothing to compile)")
     with module.context, ir.Location.unknown():
         _retarget(module, arch)
         verify_operation(module.operation)  # a rejection names its rule
         kernels = _kernel_metadata(module)
+        for info in kernels:
+            kernel_checks.check_shared(info)
         lowered = ir.Module.parse(str(module), module.context)
         _run(lowered, "builtin.module(tile-to-nvvm{debug=true})" if debug
              else "builtin.module(tile-to-nvvm)")
@@ -304,8 +318,14 @@ def _compile_module(module: ir.Module, launch: dict | None, arch: str, cubin: bo
         if debug_entry is not None:
             # The barrier table is static shared memory the lowering added.
             info["static_shared_bytes"] += debug_entry["shared_bytes"]
+    binary = None
+    if cubin:
+        binary, registers = assemble_reporting(ptx, arch)
+        for info in kernels:
+            if info["name"] in registers:
+                info["registers"] = registers[info["name"]]
+            kernel_checks.check_registers(info)
     manifest = {"arch": arch, "kernels": kernels}
     if debug_entry is not None:
         manifest["debug"] = debug_entry
-    return Artifact(ptx=ptx, cubin=assemble(ptx, arch) if cubin else None,
-                    manifest=manifest)
+    return Artifact(ptx=ptx, cubin=binary, manifest=manifest)

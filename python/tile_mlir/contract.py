@@ -217,13 +217,17 @@ CHUNK_BYTES: int = _contract.CHUNK_BYTES
 # A box's shared image starts 128-byte aligned (swizzled: on its period), and
 # so do repeat slots.
 SHARED_ALIGN: int = _contract.SHARED_ALIGN
-# Launch limits: threads per block, grid extents (x; y and z), CTAs per
+# Launch limits: threads per block, a block's z extent, grid extents (x; y and z), CTAs per
 # cluster, and the dynamic shared memory a kernel has without opting in.
 MAX_THREADS_PER_BLOCK: int = _contract.MAX_THREADS_PER_BLOCK
+MAX_BLOCK_Z: int = _contract.MAX_BLOCK_Z
 MAX_GRID_X: int = _contract.MAX_GRID_X
 MAX_GRID_YZ: int = _contract.MAX_GRID_YZ
 MAX_CLUSTER_CTAS: int = _contract.MAX_CLUSTER_CTAS
 DEFAULT_SHARED_BYTES_PER_BLOCK: int = _contract.DEFAULT_SHARED_BYTES_PER_BLOCK
+# Registers one block's threads share, and the longest kernel name.
+REGISTERS_PER_BLOCK: int = _contract.REGISTERS_PER_BLOCK
+MAX_KERNEL_NAME_CHARS: int = _contract.MAX_KERNEL_NAME_CHARS
 
 RULES: dict[str, RuleInfo] = {row["name"]: RuleInfo(**row) for row in _contract.RULES}
 # A rule's C++ Rule enum value is its position in Rules.def (what a debug

@@ -17,6 +17,7 @@ unknown opcode or format too), an operand of the wrong kind `TileUsageError`
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
 import mlir.ir as ir
@@ -24,7 +25,9 @@ from mlir.dialects import arith
 
 from . import _native
 from .builder.trace import emits_ir
-from .contract import COORD_RANGE, DIRECTIONS, MODES, REDUCTION_OPERATORS, format_info
+from .builder.values import is_shared
+from .contract import (COORD_RANGE, DIRECTIONS, MODES, RANK_RANGE, REDUCTION_OPERATORS,
+                       format_info)
 from .dialects import tile as _tile
 from .errors import TileError, TileUsageError, TileVerifyError, verify_operation
 
@@ -57,8 +60,8 @@ def _as_i32(value) -> ir.Value:
 def _as_int(value, width: int, name: str) -> ir.Value:
     if isinstance(value, int):
         if not _fits(value, width):
-            raise TileUsageError("kernel-value", f"{name} {value} does not fit "
-                                 f"{width} bits")
+            raise TileUsageError("int-range", f"{name} {value} does not fit "
+                                 f"{width} bits ({-(1 << (width - 1))}..{(1 << width) - 1})")
         return arith.constant(ir.IntegerType.get_signless(width), value)
     return _value(value)
 
@@ -107,12 +110,14 @@ def _enum(kind: str, value: str) -> ir.Attribute:
 
 def parse_opcode(opcode: str) -> dict:
     """The structured fields of a PTX opcode spelling (the C++ parser's); an
-    unknown spelling is a TileVerifyError [opcode-syntax]."""
+    unknown spelling is a TileVerifyError [opcode-syntax], a well-formed one
+    of a rank outside 1..5 (`.6d`) [rank-range]."""
     if not isinstance(opcode, str):
         raise TileVerifyError("opcode-syntax", f"the opcode is a PTX spelling (a "
                               f"string), got {opcode!r}")
     parsed = _native.parse_ptx_opcode(opcode)
     if isinstance(parsed, str):
+        _check_opcode_rank(opcode)
         raise TileVerifyError("opcode-syntax", f"'{opcode}': {parsed}")
     direction, mode, rank, reduction, cluster, multicast, hint, group = parsed
     return {
@@ -123,13 +128,30 @@ def parse_opcode(opcode: str) -> dict:
     }
 
 
+# The `.Nd` of an opcode spelling.
+_RANK_FIELD = re.compile(r"\.(\d+)d(?=\.)")
+
+
+def _check_opcode_rank(opcode: str) -> None:
+    """A spelling that is well formed but for its `.Nd` (`.6d`) breaks
+    [rank-range], as tile-opt's verifier says, not [opcode-syntax]."""
+    match = _RANK_FIELD.search(opcode)
+    if match is None or int(match.group(1)) in RANK_RANGE:
+        return
+    with_rank_1 = opcode[:match.start(1)] + "1" + opcode[match.end(1):]
+    if not isinstance(_native.parse_ptx_opcode(with_rank_1), str):
+        raise TileVerifyError("rank-range", f"'{opcode}': rank {match.group(1)} is "
+                              f"outside {RANK_RANGE.min}..{RANK_RANGE.max}")
+
+
 def format_opcode(direction: str = "load", mode: str = "tile", rank: int = 2,
                   reduction: str | None = None, dst_cluster: bool = False,
                   multicast: bool = False, cache_hint: bool = False,
                   cta_group: int | None = None) -> str:
     """The canonical PTX spelling of opcode fields (the C++ printer), the
     inverse of `parse_opcode`: `format_opcode(**parse_opcode(s))`. Fields no
-    opcode has are a TileVerifyError [opcode-syntax]."""
+    opcode has are a TileVerifyError [opcode-syntax], a rank outside 1..5
+    [rank-range]."""
     for kind, value, names in (("direction", direction, DIRECTIONS),
                                ("mode", mode, MODES)):
         if value not in names:
@@ -141,6 +163,8 @@ def format_opcode(direction: str = "load", mode: str = "tile", rank: int = 2,
     if not isinstance(rank, int) or not isinstance(cta_group or 0, int):
         raise TileVerifyError("opcode-syntax", f"rank and cta_group are ints, got "
                               f"{rank!r} and {cta_group!r}")
+    if rank not in RANK_RANGE:
+        raise TileVerifyError("rank-range", f"rank {rank} is outside {RANK_RANGE}")
     try:
         spelling = _native.print_ptx_opcode((
             DIRECTIONS.index(direction), MODES.index(mode), rank,
@@ -275,7 +299,10 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
                                                         element_strides,
                                                         "element-strides-range"))),
         tag=tag, **knobs, **corners)
-    verify(op)
+    try:
+        verify(op)
+    except TileVerifyError as err:
+        raise _operand_order_hint(err, fields["direction"], shared, global_) from None
     # The op has one row operand group: which keyword gave it is checked
     # once the op has passed its own rules (the textual form's verdict).
     if rows is not None and fields["mode"] != keyword:
@@ -283,6 +310,26 @@ def apply(opcode: str, *operands, box: Sequence[int], coords: Iterable,
         raise TileVerifyError("gather4-rows", f"{keyword}= needs the tile::{keyword} "
                               f"opcode, the opcode's mode is {fields['mode']}")
     return op
+
+
+def _in_shared(value) -> bool:
+    """Whether a builder/MLIR operand is a memref of shared memory."""
+    value = _unwrap(value)
+    return (isinstance(value, ir.Value) and isinstance(value.type, ir.MemRefType)
+            and is_shared(ir.MemRefType(value.type).memory_space))
+
+
+def _operand_order_hint(err: TileVerifyError, direction: str, shared,
+                        global_) -> TileVerifyError:
+    """`err`, with a hint where the operands came in the other direction's
+    order (a shared buffer where the global tensor goes, and back)."""
+    if err.rule != "shared-address-space" or shared is None or \
+            not _in_shared(global_) or _in_shared(shared):
+        return err
+    order = ("apply(opcode, shared, global_, ...)" if direction == "load"
+             else "apply(opcode, global_, shared, ...)")
+    return TileVerifyError(err.rule, f"{err.message}; a {direction} takes its operands "
+                           f"as {order}: these look swapped")
 
 
 @emits_ir

@@ -51,7 +51,8 @@ def grid(*extents: int):
     ips = []
     ivs = []
     for extent in extents:
-        loop = scf.ForOp(index_constant(0), index_constant(extent), index_constant(1))
+        loop = scf.ForOp(index_constant(0), index_constant(extent, "grid extent"),
+                          index_constant(1))
         ip = ir.InsertionPoint(loop.body)
         ip.__enter__()
         ips.append(ip)

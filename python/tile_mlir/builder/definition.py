@@ -17,10 +17,11 @@ from typing import Callable, Iterable, Mapping, Union
 
 import mlir.ir as ir
 from mlir.dialects import gpu
+from mlir.passmanager import PassManager
 
 from .. import _native
-from ..errors import TileUsageError, verify_operation
-from ..launch_shape import dim3
+from ..errors import TileUsageError, from_mlir_error, verify_operation
+from ..launch_shape import check_launch, check_symbol, dim3
 from .scalar import Scalar
 from .tensor import Tensor
 from .trace import Trace
@@ -91,22 +92,31 @@ class KernelDef:
     per Scalar parameter, in order. `params` ((name, Tensor | Scalar)
     pairs or a dict) and `name` give the signature
     explicitly; without them they come from `body`'s annotations and
-    `__name__`."""
+    `__name__`. The name is a PTX identifier ([kernel-symbol]: give a lambda
+    `name=`) and the launch shape within CUDA's limits ([block-limit],
+    [grid-limit], [cluster-limit]), checked here; `build()` also runs the
+    static barrier checks (tile-check-barriers)."""
 
     def __init__(self, body: Callable, grid=1, block=32, cluster=None,
                  target: str = DEFAULT_TARGET, *, params: Params | None = None,
                  name: str | None = None):
         self.fn = body
-        self.name = name or body.__name__
         self.grid = dim3(grid)
         self.block = dim3(block)
         self.cluster = dim3(cluster) if cluster else None
+        check_launch(self.grid, self.block, self.cluster)
         self.target = target
         self.params = (signature_params(body) if params is None
                        else _explicit_params(params))
+        # A name the NVPTX back end cannot emit aborts the process at compile.
+        self.name = check_symbol(getattr(body, "__name__", None) if name is None
+                                 else name)
 
     def build(self, context: ir.Context | None = None) -> ir.Module:
-        """Traces the body into a new module (in `context` or a new one)."""
+        """Traces the body into a new module (in `context` or a new one). A
+        rejected op or barrier protocol raises TileVerifyError naming the rule
+        ([mbarrier-uninitialized], [mbarrier-unarmed], [barrier-tx-mismatch],
+        a copy's rules)."""
         ctx = context or make_context()
         with ctx, ir.Location.unknown():
             module = ir.Module.create()
@@ -144,7 +154,21 @@ class KernelDef:
                 func.attributes["tile.dynamic_shared_bytes"] = ir.IntegerAttr.get(
                     ir.IntegerType.get_signless(64), trace.dynamic_bytes)
             verify_operation(module)
+            _check_barriers(module)
             return module
+
+
+def _check_barriers(module: ir.Module) -> None:
+    """tile-check-barriers on the built module: a barrier a wait or copy
+    names that is never initialised or armed, or whose phase expects other
+    bytes than its copies deliver, is a TileVerifyError naming the rule
+    ([mbarrier-uninitialized], [mbarrier-unarmed], [barrier-tx-mismatch]),
+    at build rather than as a hang at launch."""
+    pm = PassManager.parse("builtin.module(tile-check-barriers)", context=module.context)
+    try:
+        pm.run(module.operation)
+    except ir.MLIRError as err:
+        raise from_mlir_error(err) from None
 
 
 def _ir_type(param: Param) -> ir.Type:

@@ -11,15 +11,18 @@ from mlir.dialects import gpu, memref
 from ..errors import TileUsageError
 from .dtypes import element_type
 from .trace import current_trace
-from .values import SHARED_SPACE, Buffer, index_constant
+from .values import SHARED_SPACE, Buffer, checked_int, index_constant
 
 
 def _static_shape(shape) -> list[int]:
-    """A shared buffer's shape: positive ints ([kernel-value] otherwise)."""
+    """A shared buffer's shape: positive ints ([kernel-value] otherwise), each
+    an extent a memref holds (below 2^63, [int-range])."""
     dims = list(shape) if hasattr(shape, "__iter__") else None
     if not dims or not all(isinstance(d, int) and d > 0 for d in dims):
         raise TileUsageError("kernel-value", "a shared buffer's shape is a "
                              f"non-empty sequence of positive ints, got {shape!r}")
+    for d in dims:
+        checked_int(d, ir.IndexType.get(), f"shared buffer shape {tuple(dims)}: extent")
     return dims
 
 
@@ -50,6 +53,9 @@ def dynamic_shared(shape: Sequence[int], dtype: str, offset: int = 0) -> Buffer:
     The kernel's dynamic size grows to cover it."""
     trace = current_trace("dynamic_shared")
     shape = _static_shape(shape)
+    if not isinstance(offset, int) or offset < 0:
+        raise TileUsageError("kernel-value", "dynamic_shared's offset is a byte offset, "
+                             f"an int >= 0, got {offset!r}")
     elem = element_type(dtype)
     nbytes = prod(shape) * elem.width // 8
     trace.dynamic_bytes = max(trace.dynamic_bytes, offset + nbytes)
@@ -58,5 +64,5 @@ def dynamic_shared(shape: Sequence[int], dtype: str, offset: int = 0) -> Buffer:
         ir.MemRefType.get([ir.ShapedType.get_dynamic_size()],
                           ir.IntegerType.get_signless(8), memory_space=workgroup))
     view = memref.view(ir.MemRefType.get(list(shape), elem, memory_space=workgroup),
-                       raw, index_constant(offset), [])
+                       raw, index_constant(offset, "dynamic_shared offset"), [])
     return Buffer(view)

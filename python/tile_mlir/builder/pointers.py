@@ -8,7 +8,7 @@ import mlir.ir as ir
 from mlir.dialects import arith, llvm, memref
 
 from .trace import emits_ir
-from .values import Buffer, Expr
+from .values import Buffer, Expr, int_constant
 
 
 @emits_ir
@@ -43,7 +43,8 @@ def global_pointer(buf: Buffer) -> ir.Value:
 def word_pointer(ptr: ir.Value, k: int) -> ir.Value:
     """Generic pointer to the k-th 32-bit word after `ptr`."""
     i64 = ir.IntegerType.get_signless(64)
-    addr = arith.addi(llvm.ptrtoint(i64, ptr), arith.constant(i64, 4 * k))
+    addr = arith.addi(llvm.ptrtoint(i64, ptr), int_constant(i64, 4 * k,
+                                                            "word_pointer byte offset"))
     return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)
 
 

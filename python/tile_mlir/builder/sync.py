@@ -6,9 +6,23 @@ from __future__ import annotations
 import mlir.ir as ir
 from mlir.dialects import gpu, nvvm
 
+from ..contract import MAX_TX_BYTES
 from ..errors import TileUsageError
 from .trace import emits_ir
 from .values import Expr, Pointer, i32_constant, to_i32
+
+# PTX's mbarrier ranges: an arrive count is 1..2^20-1, a transaction byte
+# count 0..2^20-1 (MAX_TX_BYTES). MLIR would wrap a larger int silently.
+_ARRIVE_COUNTS = range(1, MAX_TX_BYTES + 1)
+_TX_BYTES = range(0, MAX_TX_BYTES + 1)
+
+
+def _count(value: int, accepted: range, what: str) -> int:
+    """`value` if in `accepted`, else [mbarrier-count-range] naming `what`."""
+    if value not in accepted:
+        raise TileUsageError("mbarrier-count-range", f"{what} {value} is outside "
+                             f"{accepted.start}..{accepted.stop - 1}")
+    return value
 
 
 def _barrier(bar) -> ir.Value:
@@ -55,7 +69,8 @@ def mbarrier_init(bar: Pointer, count: int) -> None:
     also orders the init before the same thread's arrival for
     compute-sanitizer's racecheck, which otherwise reports the pair.)"""
     nvvm.MBarrierInitOp(_barrier(bar), Expr.of(count) if not isinstance(count, int)
-                        else i32_constant(count))
+                        else i32_constant(_count(count, _ARRIVE_COUNTS,
+                                                 "mbarrier_init count")))
     fence_proxy_async_shared_cta()
 
 
@@ -70,22 +85,26 @@ def mbarrier_arrive_expect_tx(bar: Pointer, tx_bytes) -> ir.Value:
     """Arrive with expected transaction bytes; returns the byte-count value
     (a constant op when `tx_bytes` is an int, so `set_tx_bytes` can fix it
     once the copies it accounts for are built)."""
-    tx = i32_constant(tx_bytes) if isinstance(tx_bytes, int) else Expr.of(tx_bytes)
+    tx = (i32_constant(_count(tx_bytes, _TX_BYTES, "mbarrier_arrive_expect_tx bytes"))
+          if isinstance(tx_bytes, int) else Expr.of(tx_bytes))
     nvvm.MBarrierArriveExpectTxOp(None, _barrier(bar), tx)
     return tx
 
 
 def set_tx_bytes(tx: ir.Value, nbytes: int) -> None:
     """Sets the constant made by `mbarrier_arrive_expect_tx(bar, 0)`."""
+    if not isinstance(nbytes, int):
+        raise TileUsageError("kernel-value", f"set_tx_bytes takes an int, got {nbytes!r}")
     tx.owner.attributes["value"] = ir.IntegerAttr.get(
-        ir.IntegerType.get_signless(32), nbytes)
+        ir.IntegerType.get_signless(32), _count(nbytes, _TX_BYTES, "set_tx_bytes bytes"))
 
 
 @emits_ir
 def mbarrier_wait(bar: Pointer, phase) -> None:
     """try_wait.parity on `phase` (an int or an index/i32 value) until the
     phase completes."""
-    parity = i32_constant(phase) if isinstance(phase, int) else to_i32(Expr.of(phase))
+    parity = (i32_constant(phase, "mbarrier_wait phase") if isinstance(phase, int)
+              else to_i32(Expr.of(phase)))
     nvvm.MBarrierTryWaitParityOp(_barrier(bar), parity, i32_constant(0x989680))
 
 
@@ -108,4 +127,9 @@ def bulk_wait_group(n: int = 0, read: bool = False) -> None:
     left in flight). `read=False` waits until their global writes are
     complete. A CTA must not exit while a store still reads its shared
     memory: end with `bulk_wait_group(0)` (or `(0, read=True)`)."""
+    if not isinstance(n, int):
+        raise TileUsageError("kernel-value", f"bulk_wait_group n is an int, got {n!r}")
+    if not 0 <= n < (1 << 31):
+        raise TileUsageError("int-range", f"bulk_wait_group n {n} is outside "
+                             f"0..{(1 << 31) - 1}")
     nvvm.CpAsyncBulkWaitGroupOp(n, read=read or None)

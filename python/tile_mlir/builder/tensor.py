@@ -27,6 +27,11 @@ class Tensor:
             raise TileUsageError("kernel-signature", "a Tensor's shape is a "
                                  "non-empty sequence of positive ints and None "
                                  f"(runtime dimensions), got {self.shape!r}")
+        for d in shape:  # a memref extent is a signed 64-bit int
+            if d is not None and d >= 1 << 63:
+                raise TileUsageError("int-range", f"Tensor shape {shape!r}: extent {d} "
+                                     f"does not fit a memref's 64 bits (at most "
+                                     f"{(1 << 63) - 1})")
         if not isinstance(self.dtype, str) or self.dtype not in DTYPES:
             raise TileUsageError("dtype-name", f"unknown dtype {self.dtype!r} "
                                  f"(known: {', '.join(DTYPES)})")

@@ -13,12 +13,39 @@ from ..errors import TileUsageError
 SHARED_SPACE = 3  # NVVM address space of shared memory
 
 
-def index_constant(value: int) -> ir.Value:
-    return arith.constant(ir.IndexType.get(), value)
+def int_bounds(mtype: ir.Type) -> tuple[int, int]:
+    """The ints a constant of integer or index type `mtype` takes: either
+    signedness's below 64 bits (0xFFFFFFFF is an i32 too), signed 64-bit
+    for i64 and index (64-bit on NVPTX)."""
+    width = 64 if isinstance(mtype, ir.IndexType) else ir.IntegerType(mtype).width
+    if width >= 64:
+        return -(1 << 63), (1 << 63) - 1
+    return -(1 << (width - 1)), (1 << width) - 1
 
 
-def i32_constant(value: int) -> ir.Value:
-    return arith.constant(ir.IntegerType.get_signless(32), value)
+def checked_int(value: int, mtype: ir.Type, what: str) -> int:
+    """`value` if it fits `mtype` (int_bounds); else [int-range] naming
+    `what`, rather than MLIR wrapping it."""
+    if not isinstance(value, int):
+        raise TileUsageError("kernel-value", f"{what} is an int, got {value!r}")
+    low, high = int_bounds(mtype)
+    if not low <= value <= high:
+        raise TileUsageError("int-range", f"{what} {value} does not fit {mtype} "
+                             f"({low}..{high})")
+    return value
+
+
+def int_constant(mtype: ir.Type, value: int, what: str = "value") -> ir.Value:
+    """arith.constant of a Python int, range-checked ([int-range])."""
+    return arith.constant(mtype, checked_int(value, mtype, what))
+
+
+def index_constant(value: int, what: str = "index value") -> ir.Value:
+    return int_constant(ir.IndexType.get(), value, what)
+
+
+def i32_constant(value: int, what: str = "i32 value") -> ir.Value:
+    return int_constant(ir.IntegerType.get_signless(32), value, what)
 
 
 def to_i32(value: ir.Value) -> ir.Value:
@@ -45,7 +72,7 @@ class Expr:
             return x
         if isinstance(x, int):
             if like is not None and not isinstance(like.value.type, ir.IndexType):
-                return arith.constant(like.value.type, x)
+                return int_constant(like.value.type, x, f"{like.value.type} operand")
             return index_constant(x)
         raise TileUsageError("kernel-value", f"cannot use {x!r} as a kernel value")
 
@@ -120,13 +147,18 @@ class Buffer:
         if not is_shared(self.type.memory_space):
             raise TileUsageError("kernel-value", "ptr_to needs a shared "
                                  "(workgroup) buffer")
+        index = list(index) if hasattr(index, "__iter__") else [index]
+        if len(index) != self.type.rank:
+            raise TileUsageError("kernel-value", f"ptr_to takes {self.type.rank} "
+                                 f"indices, got {index!r}")
         strides, _ = self.type.get_strides_and_offset()
         elem_bytes = self.type.element_type.width // 8
         i64 = ir.IntegerType.get_signless(64)
         base = memref.extract_aligned_pointer_as_index(self.value)
         addr = arith.index_cast(i64, base)
         static = sum(i * s for i, s in zip(index, strides) if isinstance(i, int))
-        addr = arith.addi(addr, arith.constant(i64, static * elem_bytes))
+        addr = arith.addi(addr, int_constant(i64, static * elem_bytes,
+                                             f"ptr_to({list(index)!r}) byte offset"))
         for i, stride in zip(index, strides):
             if not isinstance(i, int):
                 scaled = arith.muli(arith.index_cast(i64, Expr.of(i)),
