@@ -2,9 +2,9 @@
 
     tile-mlir compile FILE.mlir|FILE.py [--arch A] [-o DIR] [--kernel NAME]
                                         [--no-cubin] [--debug]
-    tile-mlir explain FILE.mlir [--op-index N] [--slot S] [--rows A:B]
-                                [--elements] [--png PATH] [--coords ...]
-                                [--offsets ...]
+    tile-mlir explain FILE.mlir|FILE.py [--kernel NAME] [--op-index N]
+                                        [--slot S] [--rows A:B] [--elements]
+                                        [--png PATH] [--coords ...] [--offsets ...]
     tile-mlir rules [NAME] [--kind K]
     tile-mlir plugin [--path] [--pipeline P]
     tile-mlir cache populate MODULE:FUNCTION [--arch A] [--debug] | info | clear
@@ -20,6 +20,7 @@ command-line usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -67,10 +68,15 @@ def _add_explain(sub) -> None:
         "per 16-byte chunk naming the global element that lands there (the "
         "swizzle applied), plus the byte counts and the tensor-map fields.")
     ex.add_argument("file", metavar="FILE",
-                    help="MLIR text: a module, a '// -----'-split file, or op "
-                    "lines alone ('-' reads standard input)")
+                    help="what compile takes: a Python file's @kernel, or MLIR "
+                    "text: a module, a '// -----'-split file, or op lines alone "
+                    "('-' reads standard input)")
+    ex.add_argument("--kernel", metavar="NAME",
+                    help="which @kernel of a Python file holding several "
+                    "(its variable or kernel name)")
     ex.add_argument("--op-index", type=int, default=0, metavar="N",
-                    help="which tile.tma_copy, in program order (default 0)")
+                    help="which tile.tma_copy, in program order (default 0; "
+                    "a kernel's copies in the order it issues them)")
     ex.add_argument("--slot", type=int, metavar="S",
                     help="show only repeat slot S")
     ex.add_argument("--rows", type=_rows, metavar="A:B",
@@ -187,52 +193,68 @@ def _cache(args) -> int:
     try:
         count = cache.populate(args.recipes, arches=tuple(args.arch or ("sm_90a",)),
                                debug=args.debug)
-    except TileError as err:
-        print(f"tile-mlir cache: error: {err}", file=sys.stderr)
-        return 1
+    except TileError:
+        raise
+    except Exception as err:
+        # The recipe module is the user's code: what it raises is named, once.
+        raise TileUsageError("cache-recipe", f"{args.recipes} raised "
+                             f"{type(err).__name__}: {err}") from None
     print(f"cached {count} kernels in {cache.cache_dir()}")
     return 0
 
 
-def _read(path: str) -> tuple[str, str]:
+def _read(path: str, rule: str) -> tuple[str, str]:
+    """The UTF-8 text of `path` ('-': standard input) and its name; a file
+    that cannot be read, or is not UTF-8 text, is a TileError `rule`."""
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    with open(path, encoding="utf-8") as f:
-        return f.read(), path
+        name = "<stdin>"
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read() if stream is not None else sys.stdin.read().encode()
+    else:
+        name = path
+        try:
+            data = Path(path).read_bytes()
+        except OSError as err:
+            raise TileError(rule, f"cannot read {path}: "
+                            f"{err.strerror or err}") from None
+    try:
+        return data.decode("utf-8"), name
+    except UnicodeDecodeError as err:
+        raise TileError(rule, f"{name} is not UTF-8 text: byte {err.start} is "
+                        f"0x{data[err.start]:02x}") from None
 
 
 def _explain(args) -> int:
-    from .explain import ExplainError, explain, render_text
+    from . import explain as ex_api
+    from .explain.png import check_pillow
 
-    try:
-        text, name = _read(args.file)
-    except OSError as err:
-        print(f"tile-mlir explain: error: {err}", file=sys.stderr)
-        return 1
-    try:
-        ex = explain(text, args.op_index, name=name, coords=args.coords,
-                     rows=args.gather_rows, global_shape=args.global_shape,
-                     offsets=args.offsets)
-        report = render_text(ex, slot=args.slot, rows=args.rows,
-                             elements=args.elements, max_lines=args.max_lines)
-    except TileError as err:
-        _error(name, err)
-        print("tile-mlir explain: the op was rejected; nothing to explain",
-              file=sys.stderr)
-        return 1
-    except (ExplainError, ValueError) as err:
-        print(f"tile-mlir explain: error: {err}", file=sys.stderr)
-        return 1
+    if args.png:
+        check_pillow()          # before anything is printed
+    source, name = _source(args, "explain-input")
+    with _user_code(name, "explain-input", "building the kernel"):
+        ex = ex_api.explain(source, args.op_index, name=name, coords=args.coords,
+                            rows=args.gather_rows, global_shape=args.global_shape,
+                            offsets=args.offsets)
+    report = ex_api.render_text(ex, slot=args.slot, rows=args.rows,
+                                elements=args.elements, max_lines=args.max_lines)
+    if args.png:
+        ex_api.render_png(ex, args.png, slot=args.slot, color_by=args.color_by)
     sys.stdout.write(report)
     if args.png:
-        from .explain.png import MissingPillow, render_png
-        try:
-            render_png(ex, args.png, slot=args.slot, color_by=args.color_by)
-        except (MissingPillow, ValueError) as err:
-            print(f"tile-mlir explain: error: {err}", file=sys.stderr)
-            return 1
         print(f"wrote {args.png}")
     return 0
+
+
+def _source(args, rule: str):
+    """(the KernelDef of a .py FILE or the MLIR text of any other, its name)
+    for compile and explain."""
+    path = Path(args.file)
+    if path.suffix == ".py":
+        return _load_kernel(path, args.kernel, rule), args.file
+    if args.kernel:
+        raise TileUsageError(rule, "--kernel picks a kernel of a Python file; "
+                             f"{args.file} is MLIR text")
+    return _read(args.file, rule)
 
 
 def _error(name: str, err) -> None:
@@ -240,26 +262,63 @@ def _error(name: str, err) -> None:
           f"{err.message}", file=sys.stderr)
 
 
-def _load_kernel(path: Path, wanted: str | None):
+@contextlib.contextmanager
+def _user_code(path, rule: str, doing: str, *, always: bool = False):
+    """Runs the user's Python code (a .py FILE's import, its kernel's body):
+    an exception it raises becomes a TileError `rule` naming the exception
+    and its line in `path`. TileErrors pass unchanged. Unless `always`, an
+    exception that did not pass through `path` (a fault of tile_mlir, not
+    of the file) keeps its traceback."""
+    try:
+        yield
+    except TileError:
+        raise
+    except (Exception, SystemExit) as err:
+        line = _line_in(err, path)
+        if line is None and not always:
+            raise
+        error = TileError(rule, f"{doing} raised {type(err).__name__}: {err}")
+        error.location = f"{path}:{line}" if line else str(path)
+        raise error from None
+
+
+def _line_in(err: BaseException, path) -> int | None:
+    """The innermost line of `path` in `err`'s traceback (a SyntaxError's
+    own line), or None."""
+    import traceback
+
+    target = Path(path).resolve()
+    if isinstance(err, SyntaxError) and err.filename and err.lineno and \
+            Path(err.filename).resolve() == target:
+        return err.lineno
+    lines = [f.lineno for f in traceback.extract_tb(err.__traceback__)
+             if f.filename and Path(f.filename).resolve() == target]
+    return lines[-1] if lines else None
+
+
+def _load_kernel(path: Path, wanted: str | None, rule: str = "compile-input"):
     """The KernelDef named `wanted` (variable or kernel name) among the
-    Python file's module-level ones, or its only one."""
+    Python file's module-level ones, or its only one. A file that cannot be
+    read or raises on import is a TileError `rule` (so is a missing kernel)."""
     import importlib.util
 
     from .builder import KernelDef
 
+    _read(str(path), rule)      # missing, a folder, not UTF-8: named here
     spec = importlib.util.spec_from_file_location(f"_tile_mlir_cli_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    with _user_code(path, rule, "importing the file", always=True):
+        spec.loader.exec_module(module)
     found = {var: k for var, k in vars(module).items() if isinstance(k, KernelDef)}
     if wanted is not None:
         for var, k in found.items():
             if wanted in (var, k.name):
                 return k
-        raise TileUsageError("compile-input", f"no @kernel '{wanted}' in {path} "
+        raise TileUsageError(rule, f"no @kernel '{wanted}' in {path} "
                              f"(it defines: {', '.join(found) or 'none'})")
     if len(found) != 1:
         raise TileUsageError(
-            "compile-input", f"{path} defines no @kernel (a KernelDef at module level)"
+            rule, f"{path} defines no @kernel (a KernelDef at module level)"
             if not found else f"{path} defines several kernels "
             f"({', '.join(found)}): pick one with --kernel NAME")
     return next(iter(found.values()))
@@ -270,29 +329,21 @@ def _compile(args) -> int:
 
     path = Path(args.file)
     out = Path(args.output) if args.output else Path(path.stem)
-    try:
-        if args.file == "-" and not args.output:
-            raise TileUsageError("compile-input", "standard input has no name "
-                                 "to derive the output folder from: give -o DIR")
-        if path.suffix == ".py":
-            source = _load_kernel(path, args.kernel)
-        elif path.suffix == ".mlir" or args.file == "-":
-            if args.kernel:
-                raise TileUsageError("compile-input", "--kernel picks a kernel of a "
-                                     "Python file; an MLIR file compiles whole")
-            source, _ = _read(args.file)
-        else:
-            raise TileUsageError("compile-input", f"{path}: expected a .mlir or "
-                                 ".py file")
+    if args.file == "-" and not args.output:
+        raise TileUsageError("compile-input", "standard input has no name "
+                             "to derive the output folder from: give -o DIR")
+    if path.suffix not in (".py", ".mlir") and args.file != "-":
+        raise TileUsageError("compile-input", f"{path}: expected a .mlir or "
+                             ".py file")
+    source, name = _source(args, "compile-input")
+    with _user_code(name, "compile-input", "building the kernel"):
         artifact = compiler.compile(source, arch=args.arch, cubin=not args.no_cubin,
                                     debug=args.debug)
+    try:
+        artifact.save(out)
     except OSError as err:
-        print(f"tile-mlir compile: error: {err}", file=sys.stderr)
-        return 1
-    except TileError as err:
-        _error(args.file, err)
-        return 1
-    artifact.save(out)
+        raise TileError("output-path", f"cannot write the artifact to {out}: "
+                        f"{err.strerror or err}") from None
     names = ", ".join(k["name"] for k in artifact.kernels)
     files = ["kernel.ptx"] + (["kernel.cubin"] if artifact.cubin else []) + ["manifest.json"]
     print(f"compiled {names} for {args.arch}: "
@@ -314,9 +365,8 @@ def _rules(args) -> int:
         import difflib
         close = difflib.get_close_matches(args.name, list(contract.RULES), n=3)
         hint = f" (did you mean: {', '.join(close)}?)" if close else ""
-        print(f"tile-mlir rules: error: no rule '{args.name}'{hint}; "
-              "`tile-mlir rules` lists them", file=sys.stderr)
-        return 1
+        raise TileUsageError("rule-name", f"no rule '{args.name}'{hint}; "
+                             "`tile-mlir rules` lists them") from None
 
     print(f"rule      [{r.name}]")
     print(f"kind      {r.kind} ({_KIND_TEXT[r.kind]})")
@@ -386,11 +436,18 @@ def _plugin(args) -> int:
 
 
 def main(argv=None) -> int:
+    """Runs the command `argv` (default: sys.argv[1:]); returns the exit
+    status. A TileError prints `FILE: error: [rule] message` (FILE: the
+    input, else the command) and returns 1."""
     args = _parser().parse_args(argv)
     try:
         status = args.run(args)
         sys.stdout.flush()
         return status
+    except TileError as err:
+        file = getattr(args, "file", None)
+        _error("<stdin>" if file == "-" else file or f"tile-mlir {args.command}", err)
+        return 1
     except BrokenPipeError:
         # The reader left (`tile-mlir rules | head`): quiet, as other tools are.
         # stdout goes to devnull so the interpreter's final flush fails no more.

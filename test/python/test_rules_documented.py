@@ -68,7 +68,8 @@ def raised() -> dict:
         for name in re.findall(rf'"[^"\n]*\[({_NAME})\]', text):
             add(name, path)
     patterns = [
-        rf'(?:TileError|TileRuntimeError|TileVerifyError|TileUsageError|\bcls)\(\s*"({_NAME})"',
+        rf'(?:TileError|TileRuntimeError|TileVerifyError|TileUsageError|ExplainError|'
+        rf'\bcls)\(\s*"({_NAME})"',
         rf'super\(\).__init__\(\s*"({_NAME})"',   # a TileError subclass's own rule
         rf'ValueError\(\s*f?"({_NAME}): ',   # the emulator's "rule: message"
         rf'\bcontract\.rule\(\s*"({_NAME})"\)',

@@ -24,10 +24,21 @@ from ..emulator.fields import resolve
 from ..emulator.indexing import axis_coordinates
 from ..emulator.load import slot_coords
 from ..emulator.swizzle import swizzle_period, swizzle_span
+from ..errors import TileError
 from ..runtime.tensormap import descriptor_layout
 from . import im2col as _ex_im2col
 from .slots import KIND_NAMES, OUT_OF_BOUNDS, PADDING, PAYLOAD, scatter_slot
 from .source import ExplainError, Isolated, Selected, attribute, operand_groups
+
+
+def _unsupported(message: str) -> ExplainError:
+    """A copy (or a case of one) the model does not cover."""
+    return ExplainError("explain-supported", message)
+
+
+def _needs_input(message: str) -> ExplainError:
+    """A value the copy's model needs and the input leaves out."""
+    return ExplainError("explain-input", message)
 
 # Modes explain can describe: each must be one the emulator models, and
 # explain must know the operands that address it (gather4/scatter4: rows).
@@ -247,7 +258,7 @@ def _dummy_global(fmt, logical: tuple) -> np.ndarray:
     try:
         return np.broadcast_to(np.zeros((), dtype=fmt.dtype), tuple(storage))
     except ValueError as err:
-        raise ExplainError(f"cannot model a global array of shape {logical}: "
+        raise _unsupported(f"cannot model a global array of shape {logical}: "
                            f"{err}; give --global-shape") from None
 
 
@@ -330,15 +341,15 @@ def check_supported(op) -> None:
     direction = attribute(op, "direction")
     mode = attribute(op, "mode")
     if direction not in EXPLAINED_DIRECTIONS:
-        raise ExplainError(f"explain does not support direction {direction} yet "
+        raise _unsupported(f"explain does not support direction {direction} yet "
                            f"(supported: {', '.join(EXPLAINED_DIRECTIONS)})")
     if mode not in EXPLAINED_MODES or mode not in _image.MODES:
-        raise ExplainError(f"explain does not support mode {mode} yet "
+        raise _unsupported(f"explain does not support mode {mode} yet "
                            f"(supported: {', '.join(EXPLAINED_MODES)})")
     if direction != "prefetch" and not operand_groups(op).get("shared"):
-        raise ExplainError("explain needs a shared buffer: this copy has none")
+        raise _unsupported("explain needs a shared buffer: this copy has none")
     if not isinstance(operand_groups(op)["global"][0].type, ir.MemRefType):
-        raise ExplainError("explain needs a memref global operand: the fields of "
+        raise _unsupported("explain needs a memref global operand: the fields of "
                            "an opaque tensor map (!llvm.ptr) are not in the IR")
 
 
@@ -347,7 +358,7 @@ def _emulated_format(spec: TensorMapSpec):
     try:
         return _formats.get_format(spec.format)
     except ValueError:
-        raise ExplainError(f"explain does not support format {spec.format} "
+        raise _unsupported(f"explain does not support format {spec.format} "
                            "yet (the emulator does not model it)") from None
 
 
@@ -364,7 +375,7 @@ def _repeat_slots(selected: Selected, isolated: Isolated, coord_steps,
     slots = list(slot_coords(isolated.coords, coord_steps, repeat_shape))
     count = tma.slot_count(selected.op)
     if len(slots) != count:
-        raise ExplainError(f"internal: {len(slots)} repeat slots from the shared "
+        raise _unsupported(f"internal: {len(slots)} repeat slots from the shared "
                            f"shape, the op issues {count}")
     return repeat_shape, slots
 
@@ -381,7 +392,7 @@ def _mode_args(isolated: Isolated, static: tuple, args: dict, notes: list):
                 pixel_box_upper=attribute(op, "pixel_box_upper"),
                 offsets=isolated.offsets)
     if any(s is None for s in static):
-        raise ExplainError("an im2col traversal depends on every global size "
+        raise _needs_input("an im2col traversal depends on every global size "
                            "(the bounding box ends at dim - 1 + upper): give "
                            "--global-shape")
     if mode in UNMEASURED_MODES:
@@ -402,9 +413,9 @@ def _transfers(fmt, static: tuple, args: dict, slots: list, notes: list, resolve
         return logical, [(k, c, resolver(dummy, **dict(args, coords=c)))
                          for k, c in slots]
     except ValueError as err:
-        if isinstance(err, ExplainError):
+        if isinstance(err, TileError):
             raise
-        raise ExplainError(f"the emulator does not model this copy: {err}") from None
+        raise _unsupported(f"the emulator does not model this copy: {err}") from None
 
 
 def _image_slots(transfers: list, repeat_shape: tuple, storage: int, logical: tuple,
@@ -449,7 +460,7 @@ def _checked_transaction_bytes(selected: Selected, isolated: Isolated, fmt, imag
         modelled = modelled * fmt.bits // 8
         image_bytes = image_bytes * fmt.bits // 8
     if modelled != tx or image_bytes != tx:
-        raise ExplainError(f"internal: the image holds {modelled} payload bytes, "
+        raise _unsupported(f"internal: the image holds {modelled} payload bytes, "
                            f"the op's transaction bytes are {tx}")
     return tx
 

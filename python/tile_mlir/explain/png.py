@@ -12,8 +12,10 @@ from __future__ import annotations
 import colorsys
 
 from ..contract import CHUNK_BYTES
+from ..errors import TileError
 from .model import OUT_OF_BOUNDS, PADDING, Explanation
-from .text import LINE_BYTES, chunk_label, xor_phase
+from .source import ExplainError
+from .text import LINE_BYTES, check_view, chunk_label, xor_phase
 
 INSTALL_HINT = ("drawing a PNG needs Pillow, which is not installed: "
                 "pip install 'tile-mlir[png]' (or: pip install pillow)")
@@ -23,16 +25,35 @@ LEFT, PAD = 112, 10
 MAX_LINES = 2048
 
 
-class MissingPillow(ImportError):
-    """Pillow is not installed; the message says how to install it."""
+class MissingPillow(TileError, ImportError):
+    """[optional-package] Pillow is not installed; the message says how to
+    install it."""
+
+    def __init__(self, message: str = INSTALL_HINT):
+        super().__init__("optional-package", message)
+
+
+def check_pillow() -> None:
+    """Raises MissingPillow unless Pillow can be imported (the CLI asks
+    before it prints anything)."""
+    _pillow()
 
 
 def _pillow():
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:
-        raise MissingPillow(INSTALL_HINT) from None
+        raise MissingPillow() from None
     return Image, ImageDraw, ImageFont
+
+
+def _save(img, path) -> None:
+    """Writes the PNG; a path that cannot be written is [output-path]."""
+    try:
+        img.save(str(path), format="PNG")
+    except OSError as err:
+        raise TileError("output-path", f"cannot write the PNG {path}: "
+                        f"{err.strerror or err}") from None
 
 
 def _color(index: int) -> tuple:
@@ -57,13 +78,15 @@ def render_png(ex: Explanation, path, *, slot: int | None = None,
     "chunk" (its global 16-byte chunk column: shows the swizzle's
     permutation) or "auto" (chunk when swizzled, else row)."""
     if not ex.slots:
-        raise ValueError("a prefetch moves nothing into shared memory: there "
-                         "is no image to draw")
+        raise ExplainError("explain-supported", "a prefetch moves nothing into "
+                           "shared memory: there is no image to draw")
     Image, ImageDraw, ImageFont = _pillow()
+    check_view(ex, slot=slot, max_lines=max_lines)
     if color_by == "auto":
         color_by = "chunk" if ex.swizzle else "row"
     if color_by not in ("row", "chunk"):
-        raise ValueError(f"color_by must be 'auto', 'row' or 'chunk', got {color_by!r}")
+        raise ExplainError("explain-input", "color_by must be 'auto', 'row' or "
+                           f"'chunk', got {color_by!r}")
     slots = ex.slots if slot is None else [ex.slots[slot]]
     font = ImageFont.load_default()
 
@@ -89,7 +112,7 @@ def render_png(ex: Explanation, path, *, slot: int | None = None,
     for line in _legend(ex):
         draw.text((PAD, y), line, fill="black", font=font)
         y += 14
-    img.save(str(path), format="PNG")
+    _save(img, path)
     return str(path)
 
 

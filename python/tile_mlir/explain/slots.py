@@ -28,7 +28,7 @@ def scatter_slot(rel: np.ndarray, coords: np.ndarray, within: np.ndarray,
     kind = np.full(size, PADDING, dtype=np.uint8)
     flat = rel.reshape(-1)
     if flat.min() < 0 or flat.max() >= size:
-        raise ExplainError("internal: an image byte falls outside its slot")
+        raise ExplainError("explain-supported", "internal: an image byte falls outside its slot")
     element[flat] = coords.reshape(-1, rank)
     byte[flat] = np.broadcast_to(within[None, :], (rows, payload)).reshape(-1)
     kind[flat] = np.where(valid.reshape(-1), PAYLOAD, OUT_OF_BOUNDS)

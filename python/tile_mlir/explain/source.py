@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 import mlir.ir as ir
 from mlir.dialects import arith, gpu, memref
 
-from .. import _native
+from .. import _native, contract
 from ..compiler import CompileError, _tensor_maps, lower_to_nvvm
-from ..errors import TileVerifyError, first_error_diagnostic, from_mlir_error
+from ..errors import _OP_DIAGNOSTIC  # what an op verifier's message starts with
+from ..errors import (TileError, TileUsageError, TileVerifyError, first_error_diagnostic,
+                      from_mlir_error)
 from ..spec import TensorMapSpec
 from ..tma import find_copies
 
@@ -35,8 +37,22 @@ _SSA = r"%[A-Za-z0-9_.$#-]+"
 _DEFINED = re.compile(rf"^\s*((?:{_SSA}(?::\d+)?\s*,\s*)*{_SSA}(?::\d+)?)\s*=", re.M)
 
 
-class ExplainError(ValueError):
-    """The op cannot be explained (not a verifier rejection)."""
+class ExplainError(TileError):
+    """The input cannot be explained (a verifier rejection is TileVerifyError):
+    `rule` is [explain-input] for input explain cannot read or that names no
+    copy, [explain-supported] for a copy its model does not cover, or the
+    range rule ([coord-range], [int-range], [global-dim-range]) of a value
+    given out of range."""
+
+
+def _input_error(message: str, where: str | None = None) -> ExplainError:
+    error = ExplainError("explain-input", message)
+    error.location = where      # the input's name, where the CLI prints it
+    return error
+
+
+def _supported_error(message: str) -> ExplainError:
+    return ExplainError("explain-supported", message)
 
 
 @dataclass
@@ -88,6 +104,19 @@ def _verify_error(err: ir.MLIRError, where: str | None = None,
     return error
 
 
+def _parse_error(err: ir.MLIRError, where: str, line_delta: int) -> TileError:
+    """A parse failure: text that does not parse is [mlir-syntax] (as
+    compile() names it), a verifier's diagnostic names its rule."""
+    error = _verify_error(err, where, line_delta)
+    first = first_error_diagnostic(err)
+    message = first.message if first is not None else str(err)
+    if error.rule != "mlir-verifier" or _OP_DIAGNOSTIC.match(message):
+        return error
+    syntax = TileUsageError("mlir-syntax", message)
+    syntax.location = error.location
+    return syntax
+
+
 def _context(context: ir.Context | None) -> ir.Context:
     ctx = context or ir.Context()
     _native.register_dialect(ctx)
@@ -121,10 +150,10 @@ def select_from_text(text: str, op_index: int = 0, *, name: str = "<input>",
     counts = [_count_in_text(c) for c in chunks]
     total = sum(counts)
     if total == 0:
-        raise ExplainError(f"{name}: no {OP_NAME} found")
+        raise _input_error(f"no {OP_NAME} found", name)
     if not 0 <= op_index < total:
-        raise ExplainError(f"{name}: --op-index {op_index} is out of range: the "
-                           f"input has {total} {OP_NAME} op(s) (0..{total - 1})")
+        raise _input_error(f"--op-index {op_index} is out of range: the input has "
+                           f"{total} {OP_NAME} op(s) (0..{total - 1})", name)
     before = 0
     for chunk, start, count in zip(chunks, starts, counts):
         if op_index < before + count:
@@ -141,12 +170,12 @@ def select_from_text(text: str, op_index: int = 0, *, name: str = "<input>",
         try:
             module = ir.Module.parse(padded, ctx)
         except ir.MLIRError as err:
-            raise _verify_error(err, name, delta) from None
+            raise _parse_error(err, name, delta) from None
         found = find_copies(module)
         local = op_index - before
         if local >= len(found):
-            raise ExplainError(f"{name}: could not locate {OP_NAME} number "
-                               f"{op_index} after parsing")
+            raise _input_error(f"could not locate {OP_NAME} number {op_index} "
+                               "after parsing", name)
         origin = name if total == 1 else f"{name}, op {op_index} of {total}"
         return Selected(found[local], op_index, total, origin, module,
                         _source_line(found[local], padded), name, delta)
@@ -189,27 +218,26 @@ def _snippet_types(line: str, name: str) -> dict[str, str]:
 
     def put(n: str, t: str):
         if types.setdefault(n, t) != t:
-            raise ExplainError(f"{name}: {n} is used as both {types[n]} and {t}")
+            raise _input_error(f"{n} is used as both {types[n]} and {t}", name)
 
     generic = re.search(r'"tile\.tma_copy"\s*\((.*?)\)', line)
     if generic:
         operands = _names(generic.group(1))
         sig = re.search(r":\s*\((.*)\)\s*->\s*\(\s*\)\s*$", line)
         if not sig:
-            raise ExplainError(f"{name}: cannot read the operand types of the "
-                               "generic op")
+            raise _input_error("cannot read the operand types of the generic op", name)
         for n, t in zip(operands, _split_types(sig.group(1))):
             put(n, t)
         return types
     head, sep, tail = line.rpartition(" : ")
     if not sep:
-        raise ExplainError(f"{name}: the op line has no ' : <types>' suffix")
+        raise _input_error("the op line has no ' : <types>' suffix", name)
     tys = _split_types(tail)
     body = re.sub(r"\{.*\}", " ", head)           # the attribute dictionary
     body = re.sub(r'"[^"]*"', " ", body)           # a PTX opcode string
     bufs = re.search(rf"({_SSA})\s*(?:,\s*({_SSA}))?\s*\[(.*?)\]", body)
     if not bufs:
-        raise ExplainError(f"{name}: cannot find the buffers of the op line")
+        raise _input_error("cannot find the buffers of the op line", name)
     if bufs.group(2):
         put(bufs.group(1), tys[0])
         put(bufs.group(2), tys[1] if len(tys) > 1 else tys[0])
@@ -246,8 +274,8 @@ def _wrap_snippet(chunk: str, name: str) -> str:
     used = set(_names(code))
     unknown = sorted(used - defined - set(args))
     if unknown:
-        raise ExplainError(f"{name}: cannot tell the types of {', '.join(unknown)} "
-                           "(define them in the snippet or give the whole module)")
+        raise _input_error(f"cannot tell the types of {', '.join(unknown)} (define "
+                           "them in the snippet or give the whole module)", name)
     # A shared buffer passed in has no alignment the IR proves: the wrapper
     # declares the 1024-byte base explain assumes (on its first line, so the
     # snippet keeps its line numbers).
@@ -262,16 +290,19 @@ def _wrap_snippet(chunk: str, name: str) -> str:
             f"{chunk}\n    gpu.return\n  }}\n}}\n")
 
 
-def select_from_op(op, op_index: int = 0) -> Selected:
-    """An op of the Python builder (or a module holding copies)."""
+def select_from_op(op, op_index: int = 0, *, origin: str = "python",
+                   module=None, where: str | None = None) -> Selected:
+    """An op of the Python builder (or a module holding copies); `origin`
+    names it in the header, `where` (the input's file) in errors, `module`
+    is kept alive with the op."""
     operation = getattr(op, "operation", op)
     if operation.name != OP_NAME:
         found = find_copies(operation)
         if not found:
-            raise ExplainError(f"no {OP_NAME} in the given {operation.name}")
+            raise _input_error(f"no {OP_NAME} in the given {operation.name}", where)
         if not 0 <= op_index < len(found):
-            raise ExplainError(f"op_index {op_index} is out of range: "
-                               f"{len(found)} {OP_NAME} op(s)")
+            raise _input_error(f"--op-index {op_index} is out of range: {len(found)} "
+                               f"{OP_NAME} op(s) (0..{len(found) - 1})", where)
         operation = found[op_index]
         index, count = op_index, len(found)
     else:
@@ -280,7 +311,9 @@ def select_from_op(op, op_index: int = 0) -> Selected:
         operation.verify()
     except ir.MLIRError as err:
         raise _verify_error(err) from None
-    return Selected(operation, index, count, "python")
+    if count > 1:
+        origin = f"{origin}, op {index} of {count}"
+    return Selected(operation, index, count, origin, module)
 
 
 # ---------------------------------------------------------------------------
@@ -345,29 +378,60 @@ def _shared_alignment(value: ir.Value) -> int | None:
     return None
 
 
+def given_ints(values, option: str) -> tuple:
+    """`values` (a sequence of ints) as a tuple; anything else is a
+    TileUsageError [explain-input] naming `option`."""
+    import operator
+
+    try:
+        items = tuple(values)
+        if any(isinstance(v, bool) for v in items):
+            raise TypeError
+        return tuple(operator.index(v) for v in items)
+    except TypeError:
+        raise TileUsageError("explain-input", f"{option} takes a sequence of "
+                             f"ints, got {values!r}") from None
+
+
+def check_range(values: tuple, option: str, kind: str, rule: str, bounds) -> None:
+    """Each of `values` lies in `bounds` (lo, hi), else ExplainError(rule)
+    naming the value: a value given is never wrapped to fit its type."""
+    lo, hi = bounds
+    for i, v in enumerate(values):
+        if not lo <= v <= hi:
+            raise ExplainError(rule, f"{option}: {kind} {i} is {v}, outside "
+                               f"{lo}..{hi}")
+
+
+def _type_bounds(ty: ir.Type) -> tuple[int, int]:
+    """The signed range of an integer (or index: 64-bit) operand type."""
+    bits = ir.IntegerType(ty).width if isinstance(ty, ir.IntegerType) else 64
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
 def _static_global(global_type: ir.Type, shape, notes: list) -> ir.Type:
     """`global_type` with its dynamic sizes replaced by `shape`'s."""
     if shape is None:
         return global_type
     if not isinstance(global_type, ir.MemRefType):
-        raise ExplainError("--global-shape needs a memref global operand")
+        raise _supported_error("--global-shape needs a memref global operand")
     mtype = ir.MemRefType(global_type)
-    shape = tuple(int(s) for s in shape)
+    shape = given_ints(shape, "--global-shape")
     if len(shape) != mtype.rank:
-        raise ExplainError(f"--global-shape has {len(shape)} sizes, the global "
+        raise _input_error(f"--global-shape has {len(shape)} sizes, the global "
                            f"memref has rank {mtype.rank}")
+    check_range(shape, "--global-shape", "size", "global-dim-range",
+                (1, contract.MAX_GLOBAL_DIM))
     dyn = ir.ShapedType.get_dynamic_size()
     for i, (given, declared) in enumerate(zip(shape, mtype.shape)):
         if declared != dyn and declared != given:
-            raise ExplainError(f"--global-shape: size {i} is {given}, but the "
+            raise _input_error(f"--global-shape: size {i} is {given}, but the "
                                f"memref type fixes it to {declared}")
-        if given < 1:
-            raise ExplainError(f"--global-shape: size {i} is {given}, expected >= 1")
     if all(d != dyn for d in mtype.shape):
         return global_type
     if not _is_identity(str(mtype.layout)):
-        raise ExplainError("--global-shape works on identity-layout memrefs only "
-                           f"(got {mtype})")
+        raise _supported_error("--global-shape works on identity-layout memrefs "
+                               f"only (got {mtype})")
     notes.append("global sizes from --global-shape: " +
                  ", ".join(str(s) for s in shape))
     return ir.MemRefType.get(list(shape), mtype.element_type,
@@ -386,7 +450,7 @@ def isolate(selected: Selected, *, coords=None, rows=None,
     op = selected.op
     groups = operand_groups(op)
     if sum(len(vs) for vs in groups.values()) != len(op.operands):
-        raise ExplainError(f"explain does not know every operand group of this "
+        raise _supported_error(f"explain does not know every operand group of this "
                            f"{OP_NAME} yet")
     notes: list[str] = []
     ctx = op.context
@@ -425,19 +489,24 @@ def isolate(selected: Selected, *, coords=None, rows=None,
                     notes, alignment, offset_values)
 
 
-def _constants(kind: str, values, given, option: str, notes: list) -> tuple:
+def _constants(kind: str, values, given, option: str, notes: list,
+               rule: str = "int-range", bounds=None) -> tuple:
     """The values of a group of index operands: `given` (checked against the
-    constants the IR has), else the IR's constants with each runtime value
-    taken as 0 (and noted)."""
+    constants the IR has, and against `bounds`, by default the operands'
+    type's range, under `rule`), else the IR's constants with each runtime
+    value taken as 0 (and noted)."""
     known = [_constant(v) for v in values]
     if given is not None:
-        given = tuple(int(c) for c in given)
+        given = given_ints(given, option)
         if len(given) != len(values):
-            raise ExplainError(f"{option} has {len(given)} values, the op "
+            raise _input_error(f"{option} has {len(given)} values, the op "
                                f"has {len(values)} {kind}")
+        if values:
+            check_range(given, option, kind.rstrip("s").split()[-1], rule,
+                        bounds or _type_bounds(values[0].type))
         for i, (k, g) in enumerate(zip(known, given)):
             if k is not None and k != g:
-                raise ExplainError(f"{option}: {kind} {i} is the constant {k} "
+                raise _input_error(f"{option}: {kind} {i} is the constant {k} "
                                    f"in the IR, not {g}")
         return given
     if any(k is None for k in known):
@@ -451,18 +520,21 @@ def _constants(kind: str, values, given, option: str, notes: list) -> tuple:
 def _operand_values(groups: dict, coords, rows, offsets, notes: list):
     """(coordinates, gather4/scatter4 rows or None, im2col offsets or None)
     of the copy, from the IR's constants and the values given."""
+    # Coordinates are the instruction's signed 32-bit values, whatever the
+    # operands' type (i32 or index).
     coord_values = _constants("coordinates", groups.get("coords", []), coords,
-                              "--coords", notes)
+                              "--coords", notes, "coord-range",
+                              (contract.COORD_RANGE.min, contract.COORD_RANGE.max))
     row_operands = groups.get("rows", [])
     row_values = (_constants("gather4/scatter4 rows", row_operands, rows,
                              "--gather-rows", notes) if row_operands else None)
     if rows is not None and not row_operands:
-        raise ExplainError("--gather-rows is for gather4/scatter4 copies only")
+        raise _input_error("--gather-rows is for gather4/scatter4 copies only")
     offset_operands = groups.get("offsets", [])
     offset_values = (_constants("im2col offsets", offset_operands, offsets,
                                 "--offsets", notes) if offset_operands else None)
     if offsets is not None and not offset_operands:
-        raise ExplainError("--offsets is for im2col copies with offsets operands "
+        raise _input_error("--offsets is for im2col copies with offsets operands "
                            "only")
     return coord_values, row_values, offset_values
 
@@ -533,10 +605,11 @@ def _lower_spec(module: ir.Module) -> TensorMapSpec:
     try:
         lowered = lower_to_nvvm(module)
     except CompileError as err:
-        raise ExplainError(f"tile-lower-tma failed on the isolated copy: {err}") from None
+        raise _supported_error(f"tile-lower-tma failed on the isolated copy: "
+                               f"{err.message}") from None
     maps = _tensor_maps(lowered).get("explain", [])
     if len(maps) != 1:
-        raise ExplainError(f"expected one tensor map for the isolated copy, got "
+        raise _supported_error(f"expected one tensor map for the isolated copy, got "
                            f"{len(maps)}")
     return TensorMapSpec.from_json(maps[0])
 

@@ -10,6 +10,7 @@ from .. import contract
 from ..contract import CHUNK_BYTES
 from .im2col import axis_names, spatial_names
 from .model import OUT_OF_BOUNDS, PADDING, Explanation, Slot, enum_name
+from .source import ExplainError
 
 # The widest swizzle row: the line every swizzle permutes chunks within.
 LINE_BYTES = max(contract.SWIZZLE_SPAN_BYTES)
@@ -413,6 +414,31 @@ def legend(ex: Explanation) -> list[str]:
     return ["legend: " + items[0]] + ["        " + i for i in items[1:]]
 
 
+def check_view(ex: Explanation, *, slot=None, rows=None, max_lines=None) -> None:
+    """The part of the image asked for exists: `slot` is one of the copy's
+    repeat slots, `rows` (start, stop) a non-empty range of 128-byte lines
+    that starts inside a slot, `max_lines` positive; else ExplainError
+    [explain-input] naming the value and the range."""
+    if slot is not None:
+        if isinstance(slot, bool) or not isinstance(slot, int):
+            raise ExplainError("explain-input", f"--slot takes an int, got {slot!r}")
+        if not 0 <= slot < ex.slot_count:
+            raise ExplainError("explain-input", f"--slot {slot} is out of range: "
+                               f"the copy has {ex.slot_count} slot(s) "
+                               f"(0..{ex.slot_count - 1})")
+    if rows is not None and ex.slots:
+        start, stop = rows
+        lines = max(-(-s.size // LINE_BYTES) for s in ex.slots)
+        if not 0 <= start < lines or (stop is not None and stop <= start):
+            shown = f"{start}:{'' if stop is None else stop}"
+            raise ExplainError("explain-input", f"--rows {shown} selects no line: "
+                               f"a slot has 128-byte lines 0..{lines - 1} "
+                               "(A:B shows lines A..B-1)")
+    if max_lines is not None and max_lines < 1:
+        raise ExplainError("explain-input", f"--max-lines is {max_lines}; it "
+                           "shows at least 1 line")
+
+
 def render_text(ex: Explanation, *, slot: int | None = None, rows=None,
                 elements: bool = False, max_lines: int = DEFAULT_MAX_LINES,
                 max_slots: int = DEFAULT_MAX_SLOTS) -> str:
@@ -425,10 +451,8 @@ def render_text(ex: Explanation, *, slot: int | None = None, rows=None,
             out.append("")
             out.extend(pixel_table(ex, ex.warm_pixels))
         return "\n".join(out) + "\n"
+    check_view(ex, slot=slot, rows=rows, max_lines=max_lines)
     if slot is not None:
-        if not 0 <= slot < ex.slot_count:
-            raise ValueError(f"--slot {slot} is out of range: the copy has "
-                             f"{ex.slot_count} slot(s)")
         chosen = [ex.slots[slot]]
     else:
         chosen = ex.slots[:max_slots]
@@ -444,4 +468,4 @@ def render_text(ex: Explanation, *, slot: int | None = None, rows=None,
     return "\n".join(out) + "\n"
 
 
-__all__ = ["render_text", "chunk_label", "xor_phase", "swizzle_sentence"]
+__all__ = ["render_text", "check_view", "chunk_label", "xor_phase", "swizzle_sentence"]

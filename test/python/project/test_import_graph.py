@@ -63,10 +63,6 @@ DEFERRED = {
     ("tile_mlir.cli", "_explain", "tile_mlir.explain"): CLI + "; " + MLIR,
     ("tile_mlir.cli", "_explain", "tile_mlir.explain.png"):
         CLI + "; only --png draws (with Pillow, the optional `png` extra)",
-    ("tile_mlir.explain", "explain", "tile_mlir.explain.model"):
-        "binds the submodule's name; imported at module level too",
-    ("tile_mlir.explain", "explain", "tile_mlir.explain.source"):
-        "binds the submodule's name; imported at module level too",
     ("tile_mlir.explain", "render_png", "tile_mlir.explain.png"):
         "the PNG drawing loads when a PNG is drawn (png.py imports Pillow, the "
         "optional `png` extra, itself)",
