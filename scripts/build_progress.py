@@ -25,8 +25,9 @@ import sys
 import time
 
 STATUS = re.compile(r"^\s*\[(\d+)/(\d+)\]\s*(.*)$")
-# ninja's own bookkeeping, run on every build: not a build step.
-BOOKKEEPING = ("Re-checking globbed directories",)
+# ninja's own bookkeeping, not build steps: the glob check runs on every
+# build; after CMake re-runs, ninja plans the build again with a new total.
+BOOKKEEPING = ("Re-checking globbed directories", "Re-running CMake")
 
 
 def _clock(seconds: float) -> str:
@@ -43,15 +44,19 @@ class Display:
         self.start = time.monotonic()
         self.steps = 0          # N of the last status line (ninja may re-plan)
         self.started = False    # a real step was seen
-        self.next_tenth = 1
+        self.next_tenth = 1     # print when done/total reaches next_tenth/10
         self.line_open = False
 
     def elapsed(self) -> str:
         return _clock(time.monotonic() - self.start)
 
     def status(self, done: int, total: int, text: str) -> None:
+        if text.startswith("Re-running CMake"):
+            self._print(f"{self.prefix}: re-running CMake (a CMake input changed)")
         if any(text.startswith(b) for b in BOOKKEEPING):
             return
+        if total != self.steps:   # a new plan: count its tenths afresh
+            self.next_tenth = done * 10 // total + 1
         self.steps = total
         if not self.started:
             self.started = True
