@@ -63,7 +63,8 @@ def kernel_spec(name: str) -> tuple[TensorMapSpec, str]:
 
     def k(A: tensor):
         shared = K.alloc_shared(shared_shape, tensor.dtype, align=align)
-        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        from tile_mlir.testing.barriers import compile_only_barrier
+        bar = compile_only_barrier()  # initialised and armed
         tma.apply(tma.format_opcode("load", mode, len(coords)), shared, A, box=box,
                   coords=coords, mbar=bar, **kwargs)
 

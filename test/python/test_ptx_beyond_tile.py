@@ -27,7 +27,8 @@ INSTRUCTION = re.compile(
 def hopper_forms(A, B, C, D):
     """im2col loads (3-D/4-D/5-D, swizzled, strided, multicast, hinted),
     prefetches, im2col_no_offs store and reduction, prefetch.tensormap."""
-    bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+    from tile_mlir.testing.barriers import compile_only_barrier
+    bar = compile_only_barrier()  # initialised and armed
     s4 = K.alloc_shared((32, 32), "float16", align=1024)
     s4w = K.alloc_shared((64, 64), "float16", align=1024)
     s3 = K.alloc_shared((16, 8), "float32", align=1024)
@@ -78,7 +79,8 @@ def blackwell_forms(A, F4, F6, G):
     """im2col_w / im2col_w_128 (wHalo constant), their prefetch, the swizzle
     atoms, 16U4_ALIGN8B load+store, 16U6_ALIGN16B load+store, an im2col
     load with cta_group::2."""
-    bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+    from tile_mlir.testing.barriers import compile_only_barrier
+    bar = compile_only_barrier()  # initialised and armed
     w = K.alloc_shared((64 + 2, 64), "float16", align=1024)
     w128 = K.alloc_shared((4 * (32 + 4), 64), "float16", align=1024)
     tile = K.alloc_shared((8, 64), "float16", align=1024)

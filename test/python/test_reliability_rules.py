@@ -22,7 +22,8 @@ def _kernel(body, cluster=None):
 
 
 def _bar():
-    return K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+    from tile_mlir.testing.barriers import compile_only_barrier
+    return compile_only_barrier()  # initialised and armed
 
 
 @pytest.mark.parametrize("offset, box, swizzle, message", [
@@ -82,7 +83,7 @@ def test_cta_mask_within_the_cluster():
 def _expect(expected):
     def body(A):
         tid = K.thread_id()
-        bar = _bar()
+        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
         shared = K.alloc_shared((64, 64), "uint16", align=1024)
         with K.if_(tid == 0):
             K.mbarrier_init(bar, 1)

@@ -764,7 +764,8 @@ def test_box_image_agrees_with_the_cpp_model(form):
 
     def body(A):
         sh = K.alloc_shared(tuple(repeat) + info["shape"], form["dtype"], align=1024)
-        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        from tile_mlir.testing.barriers import compile_only_barrier
+        bar = compile_only_barrier()  # initialised and armed
         extra = dict(gather4=(0, 3, 7, 11)) if form.get("gather4") else {}
         tma.apply(GATHER if form.get("gather4") else LOAD.format(r=rank), sh, A,
                   box=form["box"], coords=(0,) * rank, coord_steps=form.get("steps"),

@@ -167,7 +167,8 @@ def test_manifests_are_the_compilers(fmt, element, cu, align, inner, packing, nb
     def body(A):
         shared = K.alloc_shared((8, 64 if fmt.endswith("8b") else 128), "i8",
                                 align=1024)
-        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        from tile_mlir.testing.barriers import compile_only_barrier
+        bar = compile_only_barrier()  # initialised and armed
         tma.apply("cp.async.bulk.tensor.2d.shared::cta.global.tile."
                   "mbarrier::complete_tx::bytes", shared, A, box=(8, 128),
                   coords=(0, 0), mbar=bar, format=fmt)
