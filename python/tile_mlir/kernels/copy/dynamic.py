@@ -8,10 +8,12 @@ from ... import builder as K
 from ... import tma
 from ...builder import IrOps
 from ..common.opcodes import load_opcode, store_opcode
+from ..common.params import checked_params
 from .claims import TileClaims
 from .tiling import box_origin, tiling
 
 
+@checked_params
 def build_copy_dynamic(rows: int, cols: int, box=(64, 128), stages: int = 4,
                        grid: int = 132, dtype: str = "bfloat16", store_lag: int = 1,
                        swizzle: int = 0, name: str = "tma_copy_dynamic") -> K.KernelDef:

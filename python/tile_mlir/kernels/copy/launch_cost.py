@@ -5,13 +5,16 @@ from __future__ import annotations
 from ... import builder as K
 from ... import tma
 from ..common.opcodes import load_opcode
+from ..common.params import checked_params
 
 
+@checked_params
 def build_empty(name: str = "empty") -> K.KernelDef:
     """A kernel that does nothing: the raw launch cost."""
     return K.KernelDef(lambda: None, grid=1, block=32, params=[], name=name)
 
 
+@checked_params
 def build_two_box_load(dtype: str = "int32", name: str = "tma_small") -> K.KernelDef:
     """The contract's example (two 8x16 boxes of a 16x16 tensor through one
     mbarrier phase, shared memory copied to Out) on `dtype`: a TMA kernel

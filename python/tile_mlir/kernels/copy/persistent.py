@@ -17,6 +17,7 @@ from mlir.dialects import arith
 from ... import builder as K
 from ... import tma
 from ..common.opcodes import EVICT_FIRST, load_opcode, store_opcode
+from ..common.params import checked_params
 from .tiling import box_origin, round_robin_count, tile_order, tiling
 
 
@@ -50,6 +51,7 @@ def store_lag_pipeline(bars, stages: int, count, store_lag: int, load, store) ->
     K.bulk_wait_group(0)
 
 
+@checked_params
 def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int = 132,
                swizzle: int = 0, dtype: str = "bfloat16", name: str = "tma_copy",
                l2_promotion: int = 0, evict_first: bool = False, store_lag: int = 1,
@@ -63,6 +65,7 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
     if not 1 <= store_lag < stages:
         raise ValueError("store_lag must be in 1..stages-1")
     tiles_c, n_tiles, stage_bytes = tiling(rows, cols, box, dtype)
+    tile_order(0, n_tiles, grid, order)  # an unknown order fails here, not in the trace
     br, bc = box
     policy = {"cache_policy": EVICT_FIRST} if evict_first else {}
 
@@ -94,6 +97,7 @@ def build_copy(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int =
                        name=name)
 
 
+@checked_params
 def build_load_only(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int = 132,
                     dtype: str = "bfloat16", name: str = "tma_load_only",
                     checksum: bool = True) -> K.KernelDef:
@@ -185,6 +189,7 @@ def _load_and_wait(A, buf, bar, box, coords, tag: str) -> None:
     K.mbarrier_wait(bar, 0)
 
 
+@checked_params
 def build_store_only(rows: int, cols: int, box=(64, 128), grid: int = 132,
                      dtype: str = "bfloat16", name: str = "tma_store_only",
                      in_flight: int = 4) -> K.KernelDef:
@@ -219,6 +224,7 @@ def build_store_only(rows: int, cols: int, box=(64, 128), grid: int = 132,
                        name=name)
 
 
+@checked_params
 def build_copy_one_tile(rows: int, cols: int, box=(64, 128), dtype: str = "bfloat16",
                         name: str = "tma_copy_one_tile") -> K.KernelDef:
     """One box per CTA, grid = the number of boxes (many waves; the block

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from ... import builder as K
 from ...builder import IrOps
+from ..common.params import checked_params
 from .tiling import elem_bytes
 
 
+@checked_params
 def build_simt_copy(rows: int, cols: int, grid: int = 1024, block: int = 256,
                     unroll: int = 4, dtype: str = "bfloat16", name: str = "simt_copy",
                     layout: str = "spread") -> K.KernelDef:

@@ -42,6 +42,7 @@ from ... import tma
 from ...builder import IrOps
 from ...emulator.swizzle import swizzle_address
 from ..common.opcodes import load_opcode, store_opcode
+from ..common.params import checked_params
 from .tiling import round_robin_count
 from .transpose_plan import make_plan
 
@@ -52,6 +53,7 @@ def swizzled(addr: K.Expr, swizzle: int) -> K.Expr:
     return swizzle_address(addr, swizzle, ops=IrOps)
 
 
+@checked_params
 def build_transpose(rows: int, cols: int, tile=(64, 64), stages: int = 4,
                     grid: int = 264, swizzle: int = 3, dtype: str = "bfloat16",
                     threads: int = 128, out_stages: int = 2,

@@ -16,6 +16,7 @@ from ... import builder as K
 from ... import tma
 from ...builder import IrOps
 from ..common.opcodes import EVICT_FIRST, load_opcode, store_opcode
+from ..common.params import checked_params
 from .claims import TileClaims
 from .transpose import swizzled
 from .transpose_plan import SHARED_LIMIT, Plan, make_plan
@@ -112,6 +113,7 @@ def _tensors(plan: Plan) -> list:
                            else (plan.cols, plan.rows), dtype))]
 
 
+@checked_params
 def build_transpose_one_tile(rows: int, cols: int, tile=(64, 64), swizzle: int = 3,
                              dtype: str = "bfloat16", threads: int = 128,
                              group: int = 1, order: str = "row",
@@ -168,6 +170,7 @@ def build_transpose_one_tile(rows: int, cols: int, tile=(64, 64), swizzle: int =
     return kdef
 
 
+@checked_params
 def build_transpose_dynamic(rows: int, cols: int, tile=(128, 128), stages: int = 3,
                             store_lag: int = 1, grid: int = 132, swizzle: int = 3,
                             dtype: str = "bfloat16", threads: int = 256,

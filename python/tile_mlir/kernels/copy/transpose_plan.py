@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ... import contract
+from ..common.params import checked_params
 
 METHODS = ("ldmatrix", "scalar")
 # The transpose moves 16-bit elements: bytes of each signed or unsigned
@@ -176,6 +177,7 @@ class Plan:
         return self.in_elem(r, c, ops), self.out_elem(c, r, ops)
 
 
+@checked_params
 def make_plan(rows: int, cols: int, tile=(64, 64), stages: int = 4,
               out_stages: int = 2, threads: int = 128, grid: int = 264,
               swizzle: int = 3, method: str = "ldmatrix",

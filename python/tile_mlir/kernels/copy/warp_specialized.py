@@ -9,6 +9,7 @@ from ... import builder as K
 from ... import tma
 from ...builder import IrOps
 from ..common.opcodes import load_opcode, store_opcode
+from ..common.params import checked_params
 from .tiling import box_origin, elem_bytes, round_robin_count, tile_order, tiling
 
 
@@ -44,6 +45,7 @@ def ring_and_producer(A, box, dtype: str, stages: int, stage_bytes: int, count,
     return bufs, full, empty
 
 
+@checked_params
 def build_copy_ws(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: int = 132,
                   dtype: str = "bfloat16", name: str = "tma_copy_ws", store_lag: int = 1,
                   order: str = "round_robin") -> K.KernelDef:
@@ -61,6 +63,7 @@ def build_copy_ws(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: in
     if not 1 <= store_lag < stages:
         raise ValueError("store_lag must be in 1..stages-1")
     tiles_c, n_tiles, stage_bytes = tiling(rows, cols, box, dtype)
+    tile_order(0, n_tiles, grid, order)  # an unknown order fails here, not in the trace
 
     def body(A, B):
         tid = K.thread_id()
@@ -90,6 +93,7 @@ def build_copy_ws(rows: int, cols: int, box=(64, 128), stages: int = 4, grid: in
                        name=name)
 
 
+@checked_params
 def build_copy_tma_simt(rows: int, cols: int, box=(64, 128), stages: int = 4,
                         grid: int = 132, consumer_warps: int = 4, dtype: str = "bfloat16",
                         name: str = "tma_load_simt_store") -> K.KernelDef:

@@ -48,6 +48,7 @@ from ... import tma
 from ...contract import dtype_bytes
 from ...tensormaps import derive
 from ..common.opcodes import load_opcode, store_opcode
+from ..common.params import checked_params
 from ..copy.persistent import store_lag_pipeline
 
 THREADS = 32          # one warp: lanes derive maps, thread 0 copies
@@ -228,6 +229,7 @@ class _GroupedKernel:
         K.fence_proxy_async_shared_cta()
 
 
+@checked_params
 def build_grouped_copy(dtype: str = "bfloat16", box=None, stages: int = 4,
                        store_lag: int = 1, grid: int = 132,
                        name: str = "grouped_copy") -> K.KernelDef:
