@@ -46,6 +46,10 @@ if [ ! -f build/build.ninja ] \
   fi
   note="a first build takes about 10 minutes on 2 cores"
 fi
+# ninja 1.13 cannot recover a damaged deps log (two builds at once, a killed
+# build: "premature end of file; recovering") and then rebuilds the same
+# objects every time; rewriting the log first (cheap) keeps a no-op a no-op.
+ninja -C build -t recompact >/dev/null 2>&1 || true
 # Progress on one line (a terminal) or every 10% (a log); the whole output
 # in build/last-build.log, its errors printed if it fails.
 python scripts/build_progress.py --log build/last-build.log --prefix setup \
