@@ -76,6 +76,9 @@ class ArtifactData:
             raise TileUsageError("output-path", f"cannot write the artifact folder "
                                  f"{str(folder)!r}: {where}: {err.strerror or err}") \
                 from None
+        except ValueError as err:  # a NUL byte: no path the system takes
+            raise TileUsageError("output-path", f"cannot write the artifact folder "
+                                 f"{str(folder)!r}: {err}") from None
         return folder
 
     @classmethod

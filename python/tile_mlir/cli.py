@@ -217,6 +217,8 @@ def _read(path: str, rule: str) -> tuple[str, str]:
         except OSError as err:
             raise TileError(rule, f"cannot read {path}: "
                             f"{err.strerror or err}") from None
+        except ValueError as err:  # a NUL byte: no path the system takes
+            raise TileError(rule, f"cannot read {path!r}: {err}") from None
     try:
         return data.decode("utf-8"), name
     except UnicodeDecodeError as err:
@@ -258,8 +260,10 @@ def _source(args, rule: str):
 
 
 def _error(name: str, err) -> None:
-    print(f"{getattr(err, 'location', None) or name}: error: [{err.rule}] "
-          f"{err.message}", file=sys.stderr)
+    where = str(getattr(err, "location", None) or name)
+    if not where.isprintable():  # a NUL byte or a newline in a path: one line still
+        where = repr(where)
+    print(f"{where}: error: [{err.rule}] {err.message}", file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -47,7 +47,7 @@ class CompileError(TileError, RuntimeError):
 def target_attr(arch: str) -> str:
     """The `#nvvm.target` attribute for `arch` (one of targets.ARCHES, else a
     TileUsageError [compile-arch])."""
-    if arch not in ARCHES:
+    if not isinstance(arch, str) or arch not in ARCHES:
         raise TileUsageError("compile-arch", f"unsupported arch {arch!r} "
                              f"(supported: {', '.join(ARCHES)})")
     return f'#nvvm.target<chip = "{arch}", features = "{PTX_FEATURES}">'

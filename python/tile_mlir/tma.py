@@ -336,7 +336,7 @@ def _operand_order_hint(err: TileVerifyError, direction: str, shared,
 def prefetch_tensormap(tag: str) -> None:
     """`prefetch.tensormap` of every distinct tensor map the copies tagged
     `tag` use (opt-in: call it early, from one thread)."""
-    _tile.PrefetchTensorMapOp(tag)
+    _tile.PrefetchTensorMapOp(_tag(tag, "prefetch_tensormap"))
 
 
 @emits_ir
@@ -344,7 +344,15 @@ def tx_bytes(tag: str) -> ir.Value:
     """An i32 holding the transaction bytes of every copy tagged `tag` in
     this kernel (checked when the kernel is verified, folded to a constant).
     Emit it before the copies, for `mbarrier_arrive_expect_tx`."""
-    return _tile.TxBytesOp(ir.IntegerType.get_signless(32), tag).result
+    return _tile.TxBytesOp(ir.IntegerType.get_signless(32), _tag(tag, "tx_bytes")).result
+
+
+def _tag(tag, what: str) -> str:
+    """[kernel-value]: a copy's tag is a str (as apply's `tag=`)."""
+    if not isinstance(tag, str):
+        raise TileUsageError("kernel-value", f"{what}: a tag is a string (a copy's "
+                             f"tag=), got {tag!r}")
+    return tag
 
 
 def transaction_bytes(op) -> int:

@@ -20,7 +20,7 @@ from mlir.dialects import gpu
 from mlir.passmanager import PassManager
 
 from .. import _native
-from ..errors import TileUsageError, from_mlir_error, verify_operation
+from ..errors import TileError, TileUsageError, from_mlir_error, verify_operation
 from ..launch_shape import check_launch, check_symbol, dim3
 from .scalar import Scalar
 from .tensor import Tensor
@@ -55,13 +55,18 @@ def _closure(fn: Callable) -> dict:
 def signature_params(fn: Callable) -> list[tuple[str, Param]]:
     """(name, Tensor or Scalar) per parameter of `fn`, from its annotations; string
     annotations are evaluated in `fn`'s module and closure."""
+    fn_name = getattr(fn, "__name__", repr(fn))
     try:
-        sig = inspect.signature(fn, globals=fn.__globals__, locals=_closure(fn),
+        sig = inspect.signature(fn, globals=getattr(fn, "__globals__", None),
+                                locals=_closure(fn) if hasattr(fn, "__code__") else None,
                                 eval_str=True)
-    except NameError as err:
-        raise TileUsageError("kernel-signature", f"kernel '{fn.__name__}': cannot "
-                             f"evaluate a parameter annotation ({err}); pass "
-                             "params=[(name, Tensor(...)), ...] instead") from None
+    except TileError:  # an annotation's own Tensor(...) / Scalar(...) error
+        raise
+    except Exception as err:  # noqa: BLE001 - any annotation that does not evaluate
+        raise TileUsageError("kernel-signature", f"kernel '{fn_name}': cannot "
+                             f"evaluate a parameter annotation ({type(err).__name__}: "
+                             f"{err}); pass params=[(name, Tensor(...)), ...] "
+                             "instead") from None
     params = []
     for name, param in sig.parameters.items():
         if not isinstance(param.annotation, (Tensor, Scalar)):
@@ -84,6 +89,23 @@ def _explicit_params(params) -> list[tuple[str, Param]]:
     return [(name, tensor) for name, tensor in items]
 
 
+def _check_body_takes(body, count: int) -> None:
+    """[kernel-signature]: `body` is called with one value per parameter, so
+    a body that cannot take `count` positional arguments is rejected here,
+    not as Python's TypeError in the middle of build()."""
+    try:
+        sig = inspect.signature(body)
+    except (TypeError, ValueError):  # no signature to read (a builtin): build() tells
+        return
+    try:
+        sig.bind(*range(count))
+    except TypeError as err:
+        name = getattr(body, "__name__", repr(body))
+        raise TileUsageError("kernel-signature", f"kernel body {name}{sig} cannot take "
+                             f"the {count} parameter(s) of its signature, one per "
+                             f"(name, Tensor/Scalar) pair ({err})") from None
+
+
 class KernelDef:
     """A traced kernel: `build()` returns its module, `.grid` / `.block` /
     `.cluster` its launch shape.
@@ -100,6 +122,9 @@ class KernelDef:
     def __init__(self, body: Callable, grid=1, block=32, cluster=None,
                  target: str = DEFAULT_TARGET, *, params: Params | None = None,
                  name: str | None = None):
+        if not callable(body):
+            raise TileUsageError("kernel-signature", f"a kernel body is a callable, got "
+                                 f"{body!r}")
         self.fn = body
         self.grid = dim3(grid)
         self.block = dim3(block)
@@ -108,6 +133,7 @@ class KernelDef:
         self.target = target
         self.params = (signature_params(body) if params is None
                        else _explicit_params(params))
+        _check_body_takes(body, len(self.params))
         # A name the NVPTX back end cannot emit aborts the process at compile.
         self.name = check_symbol(getattr(body, "__name__", None) if name is None
                                  else name)

@@ -7,13 +7,33 @@ from __future__ import annotations
 import mlir.ir as ir
 from mlir.dialects import arith, llvm, memref
 
+from ..errors import TileUsageError
 from .trace import emits_ir
-from .values import Buffer, Expr, int_constant
+from .values import Buffer, Expr, int_constant, is_shared
+
+
+def _buffer(buf, what: str) -> Buffer:
+    """`buf` as a Buffer: a Buffer, or an MLIR value of memref type
+    ([kernel-value] names anything else)."""
+    if isinstance(buf, Buffer):
+        return buf
+    if isinstance(buf, ir.Value) and isinstance(buf.type, ir.MemRefType):
+        return Buffer(buf)
+    if isinstance(buf, Expr):
+        kind = f"a builder value of type {buf.value.type}"
+    elif isinstance(buf, ir.Value):
+        kind = f"an MLIR value of type {buf.type}"
+    else:
+        kind = repr(buf)
+    raise TileUsageError("kernel-value", f"{what} takes a buffer (a kernel parameter, "
+                         f"alloc_shared or dynamic_shared), got {kind}")
 
 
 @emits_ir
 def base_address(buf: Buffer) -> Expr:
-    """The buffer's aligned base address as an index value."""
+    """The buffer's aligned base address as an index value (a Buffer, or an
+    MLIR memref value)."""
+    buf = _buffer(buf, "base_address")
     return Expr(memref.extract_aligned_pointer_as_index(buf.value))
 
 
@@ -33,7 +53,13 @@ def shared_pointer(addr: Expr) -> ir.Value:
 
 @emits_ir
 def global_pointer(buf: Buffer) -> ir.Value:
-    """Generic `!llvm.ptr` to element 0 of a global tensor."""
+    """Generic `!llvm.ptr` to element 0 of a global tensor (a Buffer of a
+    kernel parameter, or an MLIR memref value of global memory)."""
+    buf = _buffer(buf, "global_pointer")
+    if is_shared(buf.type.memory_space):
+        raise TileUsageError("kernel-value", "global_pointer takes a global tensor; "
+                             f"got a shared buffer of type {buf.type} (a shared "
+                             "address is no generic pointer)")
     i64 = ir.IntegerType.get_signless(64)
     addr = arith.index_cast(i64, memref.extract_aligned_pointer_as_index(buf.value))
     return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), addr)

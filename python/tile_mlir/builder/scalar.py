@@ -28,7 +28,7 @@ class Scalar:
     dtype: str
 
     def __post_init__(self):
-        if self.dtype not in SCALAR_TYPES:
+        if not isinstance(self.dtype, str) or self.dtype not in SCALAR_TYPES:
             raise TileUsageError("kernel-signature", f"unknown scalar type "
                                  f"{self.dtype!r} (known: {', '.join(SCALAR_TYPES)})")
 

@@ -54,6 +54,9 @@ def _save(img, path) -> None:
     except OSError as err:
         raise TileError("output-path", f"cannot write the PNG {path}: "
                         f"{err.strerror or err}") from None
+    except ValueError as err:  # a NUL byte: no path the system takes
+        raise TileError("output-path", f"cannot write the PNG {str(path)!r}: "
+                        f"{err}") from None
 
 
 def _color(index: int) -> tuple:

@@ -414,18 +414,32 @@ def legend(ex: Explanation) -> list[str]:
     return ["legend: " + items[0]] + ["        " + i for i in items[1:]]
 
 
-def check_view(ex: Explanation, *, slot=None, rows=None, max_lines=None) -> None:
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_view(ex: Explanation, *, slot=None, rows=None,
+               max_lines=DEFAULT_MAX_LINES) -> None:
     """The part of the image asked for exists: `slot` is one of the copy's
     repeat slots, `rows` (start, stop) a non-empty range of 128-byte lines
-    that starts inside a slot, `max_lines` positive; else ExplainError
-    [explain-input] naming the value and the range."""
+    that starts inside a slot (ints; stop None: to the end), `max_lines` a
+    positive int; else ExplainError [explain-input] naming the value and the
+    range."""
+    if not isinstance(ex, Explanation):
+        raise ExplainError("explain-input", "rendering takes an Explanation (what "
+                           f"explain() returns), got {type(ex).__name__}")
     if slot is not None:
-        if isinstance(slot, bool) or not isinstance(slot, int):
+        if not _is_int(slot):
             raise ExplainError("explain-input", f"--slot takes an int, got {slot!r}")
         if not 0 <= slot < ex.slot_count:
             raise ExplainError("explain-input", f"--slot {slot} is out of range: "
                                f"the copy has {ex.slot_count} slot(s) "
                                f"(0..{ex.slot_count - 1})")
+    if rows is not None:
+        if not isinstance(rows, (tuple, list)) or len(rows) != 2 or \
+                not _is_int(rows[0]) or not (rows[1] is None or _is_int(rows[1])):
+            raise ExplainError("explain-input", "--rows takes (start, stop): an int "
+                               f"and an int or None, got {rows!r}")
     if rows is not None and ex.slots:
         start, stop = rows
         lines = max(-(-s.size // LINE_BYTES) for s in ex.slots)
@@ -434,9 +448,9 @@ def check_view(ex: Explanation, *, slot=None, rows=None, max_lines=None) -> None
             raise ExplainError("explain-input", f"--rows {shown} selects no line: "
                                f"a slot has 128-byte lines 0..{lines - 1} "
                                "(A:B shows lines A..B-1)")
-    if max_lines is not None and max_lines < 1:
-        raise ExplainError("explain-input", f"--max-lines is {max_lines}; it "
-                           "shows at least 1 line")
+    if not _is_int(max_lines) or max_lines < 1:
+        raise ExplainError("explain-input", f"--max-lines is {max_lines!r}; it "
+                           "takes an int and shows at least 1 line")
 
 
 def render_text(ex: Explanation, *, slot: int | None = None, rows=None,
@@ -445,6 +459,8 @@ def render_text(ex: Explanation, *, slot: int | None = None, rows=None,
     """The whole report. `slot`: only that slot; `rows`: (start, stop) of
     the 128-byte lines to show in each slot (stop None: to the end);
     `elements`: one line per chunk listing every element."""
+    if not isinstance(ex, Explanation):
+        check_view(ex)  # names what was given instead
     out = header(ex)
     if ex.prefetch:
         if ex.warm_pixels is not None:
@@ -452,6 +468,9 @@ def render_text(ex: Explanation, *, slot: int | None = None, rows=None,
             out.extend(pixel_table(ex, ex.warm_pixels))
         return "\n".join(out) + "\n"
     check_view(ex, slot=slot, rows=rows, max_lines=max_lines)
+    if not _is_int(max_slots) or max_slots < 1:
+        raise ExplainError("explain-input", f"max_slots is {max_slots!r}; it takes "
+                           "an int and shows at least 1 slot")
     if slot is not None:
         chosen = [ex.slots[slot]]
     else:

@@ -8,7 +8,7 @@ import pytest
 
 ir = pytest.importorskip("mlir.ir")
 
-from tile_mlir import contract, kernel as K, tma  # noqa: E402
+from tile_mlir import contract, kernel as K, tensormaps, tma  # noqa: E402
 from tile_mlir.errors import TileError, TileUsageError, TileVerifyError  # noqa: E402
 
 LOAD = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
@@ -104,6 +104,13 @@ def test_mbarrier_counts_at_the_bounds_are_kept():
                          ".mbarrier::complete_tx::bytes.multicast::cluster",
                          K.alloc_shared((8, 16), "uint32", align=128), A, box=(8, 16),
                          coords=(0, 0), mbar=barrier(), cta_mask=2 ** 16), str(2 ** 16)),
+    # tensormaps.derive's operands: dims are i32, strides i64.
+    (lambda A: tensormaps.derive(A, K.global_pointer(A), strides=(10 ** 30,),
+                                 box=(16, 16)), str(10 ** 30)),
+    (lambda A: tensormaps.derive(A, K.global_pointer(A), dims=(2 ** 32, 16),
+                                 box=(16, 16)), str(2 ** 32)),
+    (lambda A: tensormaps.derive(A, K.global_pointer(A), address=2 ** 64,
+                                 box=(16, 16)), str(2 ** 64)),
 ])
 def test_ints_beyond_their_type_are_int_range(fn, shown):
     err = error_in(fn)
@@ -126,6 +133,37 @@ def test_i32_constants_take_either_signedness():
     # 0xFFFFFFFF as an i32 is -1: the bits, not a wrapped larger int.
     assert "arith.constant -1 : i32" in text
     assert f"arith.constant {-2 ** 31} : i32" in text
+
+
+# --- [kernel-value]: arguments of another kind -----------------------------------
+
+def _index_value(A):
+    return K.Expr.of(0)
+
+
+@pytest.mark.parametrize("fn, shown", [
+    (lambda A: K.global_pointer(_index_value(A)), "type index"),
+    (lambda A: K.base_address(_index_value(A)), "type index"),
+    (lambda A: K.global_pointer(K.lane_id()), "builder value of type"),
+    (lambda A: K.global_pointer(7), "7"),
+    (lambda A: K.base_address("A"), "'A'"),
+    (lambda A: K.global_pointer(K.alloc_shared((4,), "uint32")), "memref<4xui32, 3>"),
+    (lambda A: tma.tx_bytes(()), "()"),
+    (lambda A: tma.prefetch_tensormap({}), "{}"),
+    (lambda A: tma.tx_bytes(None), "None"),
+])
+def test_arguments_of_another_kind_are_kernel_value(fn, shown):
+    err = error_in(fn)
+    assert err.rule == "kernel-value" and shown in err.message
+
+
+def test_pointers_take_a_buffer_or_its_mlir_memref_value():
+    def body(A):
+        K.global_pointer(A.value)
+        K.base_address(A.value)
+        K.base_address(K.alloc_shared((4,), "uint32"))
+
+    define(body).build()
 
 
 # --- build() runs the static barrier checks ---------------------------------------

@@ -54,3 +54,44 @@ def test_a_bad_scalar_type_is_kernel_signature():
     with pytest.raises(TileUsageError) as err:
         K.KernelDef(lambda a: None, params=[("a", int)])
     assert err.value.rule == "kernel-signature"
+
+
+@pytest.mark.parametrize("body, params", [
+    (lambda A, Out: None, []),
+    (lambda: None, [("A", K.Tensor((4,), "int32"))]),
+    (lambda A, *, n: None, [("A", K.Tensor((4,), "int32"))]),
+])
+def test_a_body_that_cannot_take_its_parameters_is_kernel_signature(body, params):
+    # Found when constructed, not as Python's TypeError inside build().
+    with pytest.raises(TileUsageError) as err:
+        K.KernelDef(body, params=params, name="k")
+    assert err.value.rule == "kernel-signature"
+    assert f"the {len(params)} parameter(s)" in err.value.message
+    assert "<lambda>(" in err.value.message
+
+
+def test_a_body_taking_any_number_of_parameters_is_kept():
+    K.KernelDef(lambda *args: None, params=[("A", K.Tensor((4,), "int32"))],
+                name="k").build()
+
+
+def test_a_body_that_is_not_callable_is_kernel_signature():
+    with pytest.raises(TileUsageError) as err:
+        K.KernelDef(42, params=[], name="k")
+    assert err.value.rule == "kernel-signature" and "42" in err.value.message
+
+
+@pytest.mark.parametrize("dtype", [{}, [], None, 32])
+def test_a_scalar_type_that_is_not_a_name_is_kernel_signature(dtype):
+    with pytest.raises(TileUsageError) as err:
+        K.Scalar(dtype)
+    assert err.value.rule == "kernel-signature" and repr(dtype) in err.value.message
+
+
+@pytest.mark.parametrize("annotation", ["1 +", "Tensor((", "undefined_name"])
+def test_an_annotation_that_does_not_evaluate_is_kernel_signature(annotation):
+    scope = {}
+    exec(f"def body(A: {annotation!r}):\n    pass\n", scope)
+    with pytest.raises(TileUsageError) as err:
+        K.KernelDef(scope["body"], name="k")
+    assert err.value.rule == "kernel-signature" and "body" in err.value.message

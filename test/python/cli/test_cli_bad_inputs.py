@@ -195,3 +195,22 @@ def test_no_traceback_from_a_real_process(tmp_path):
                           timeout=120)
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr
     assert proc.stderr.startswith(b"<stdin>: error: [explain-input] <stdin> is not UTF-8")
+
+
+@pytest.mark.parametrize("argv, rule", [
+    (["explain", "a\x00b.mlir"], "explain-input"),
+    (["explain", "a\x00b.py"], "explain-input"),
+    (["compile", "a\x00b.mlir", "-o", "out"], "compile-input"),
+    (["compile", "a\x00b.py", "-o", "out"], "compile-input"),
+])
+def test_a_path_with_a_nul_byte_is_the_inputs_rule(capsys, argv, rule):
+    # No system call takes such a path (Python's ValueError): named, one line.
+    line = fails(capsys, *argv, rule=rule, where=repr(argv[1]))
+    assert f"cannot read {argv[1]!r}" in line and "null byte" in line
+
+
+def test_an_output_path_with_a_nul_byte_is_output_path(tmp_path, capsys):
+    out = str(tmp_path / "o\x00ut")
+    line = fails(capsys, "compile", SWIZZLE, "--no-cubin", "-o", out, rule="output-path",
+                 where=SWIZZLE)
+    assert repr(out) in line and "null byte" in line

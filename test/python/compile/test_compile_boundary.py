@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ir = pytest.importorskip("mlir.ir")
@@ -311,3 +312,11 @@ def test_a_kernel_changed_after_construction_is_checked_again():
     k.block = (2048, 1, 1)
     err = raised(TileUsageError, compiler.compile, k, cubin=False, cache=False)
     assert err.rule == "block-limit" and "2048" in err.message
+
+
+@pytest.mark.parametrize("arch", [np.zeros(2), None, 90, ["sm_90a"], b"sm_90a"])
+def test_an_arch_that_is_not_a_name_is_compile_arch(arch):
+    # Checked before the input is read: any input shows the arch's error.
+    err = raised(TileUsageError, compiler.compile, "module {}", arch=arch)
+    assert err.rule == "compile-arch" and repr(arch) in err.message
+    assert "sm_90a" in err.message

@@ -16,7 +16,7 @@ ir = pytest.importorskip("mlir.ir")
 
 from tile_mlir import cli, tma  # noqa: E402
 from tile_mlir.errors import TileError, TileUsageError, TileVerifyError  # noqa: E402
-from tile_mlir.explain import ExplainError, explain, render_png  # noqa: E402
+from tile_mlir.explain import ExplainError, explain, render_png, render_text  # noqa: E402
 
 from test_explain import SM100, copy_text, im2col_text, payload  # noqa: E402
 
@@ -274,6 +274,31 @@ def test_views_out_of_range_are_explain_input(tmp_path, capsys):
         assert rc == 1 and out == "", argv
         assert f"error: [explain-input] {named}" in err, (argv, err)
         assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("kwargs, named", [
+    ({"max_lines": None}, "--max-lines is None"),
+    ({"max_lines": "8"}, "--max-lines is '8'"),
+    ({"max_lines": 2.5}, "--max-lines is 2.5"),
+    ({"rows": "ab"}, "got 'ab'"),
+    ({"rows": (None, 2)}, "got (None, 2)"),
+    ({"rows": (0, 1, 2)}, "got (0, 1, 2)"),
+    ({"rows": (0, "2")}, "got (0, '2')"),
+    ({"rows": 3}, "got 3"),
+    ({"slot": "0"}, "got '0'"),
+    ({"max_slots": 0}, "max_slots is 0"),
+])
+def test_render_text_arguments_of_another_kind_are_explain_input(kwargs, named):
+    ex = explain(simple_copy())
+    with pytest.raises(ExplainError) as err:
+        render_text(ex, **kwargs)
+    assert rule_of(err) == "explain-input" and named in err.value.message
+
+
+def test_render_text_takes_an_explanation():
+    with pytest.raises(ExplainError) as err:
+        render_text(simple_copy())
+    assert rule_of(err) == "explain-input" and "got str" in err.value.message
 
 
 # ---------------------------------------------------------------------------

@@ -319,6 +319,9 @@ def test_save_into_an_unwritable_place_is_output_path(compiled, tmp_path):
         assert err.rule == "output-path" and str(where) in err.message
         assert reason in err.message
     assert rule_of(compiled.save, 3, cls=TileUsageError).rule == "output-path"
+    nul = str(tmp_path / "a\x00b")           # no system call takes it (ValueError)
+    err = rule_of(compiled.save, nul, cls=TileUsageError)
+    assert err.rule == "output-path" and repr(nul) in err.message
 
 
 def test_save_then_load_round_trips(compiled, tmp_path):
