@@ -36,7 +36,13 @@ def init(drv) -> None:
             "cuda-driver-missing",
             f"cuda-python is installed but the CUDA driver could not be loaded "
             f"({type(err).__name__}: {err}); {INSTALL_DRIVER}") from err
-    check(result, "cuInit")
+    status = int(result[0] if isinstance(result, tuple) else result)
+    if status == NO_DEVICE:
+        raise TileRuntimeError("cuda-device-missing", "the CUDA driver is installed but "
+                               "cuInit found no GPU (CUDA_ERROR_NO_DEVICE)")
+    if status != 0:  # a driver that cannot start is as good as none
+        raise TileRuntimeError("cuda-driver-missing", "the CUDA driver did not start: "
+                               f"{CudaError('cuInit', status)}; {INSTALL_DRIVER}")
 
 
 def check(result, call: str):
@@ -58,6 +64,7 @@ def check(result, call: str):
 # context current for that call only (`on_device`) and restores what the
 # thread had (another device's, a context of the program's own, or none).
 _primary: dict = {}
+NO_DEVICE = 100  # CUDA_ERROR_NO_DEVICE: cuInit found no GPU
 INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT: no (or another) context current
 
 
@@ -173,13 +180,10 @@ def gpu_available() -> tuple[bool, str]:
         return False, f"cuda-python is not installed: {INSTALL_CUDA_PYTHON}"
     try:
         init(drv)
-    except TileRuntimeError:
-        return False, "no CUDA driver (libcuda could not be loaded)"
-    except CudaError as err:
-        name = getattr(err.status, "name", str(err.status))
-        if name == "CUDA_ERROR_NO_DEVICE":
+    except TileRuntimeError as err:
+        if err.rule == "cuda-device-missing":
             return False, "no CUDA GPU (the driver is installed, cuInit found no device)"
-        return False, f"the CUDA driver did not start: {err}"
+        return False, f"no CUDA driver: {err.message}"
     status, count = drv.cuDeviceGetCount()
     if int(status) != 0 or count == 0:
         return False, "no CUDA GPU (the driver reports no device)"

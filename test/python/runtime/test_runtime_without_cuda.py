@@ -58,10 +58,27 @@ def test_missing_driver(monkeypatch, fresh_driver):
 
 def test_missing_gpu(monkeypatch, fresh_driver):
     monkeypatch.setattr(driver, "cuda", lambda: NoDevice())
-    with pytest.raises(driver.CudaError):
+    with pytest.raises(TileRuntimeError) as err:
         driver.primary_context()
+    assert err.value.rule == "cuda-device-missing"
+    assert "CUDA_ERROR_NO_DEVICE" in str(err.value)
     ok, why = driver.gpu_available()
     assert not ok and why.startswith("no CUDA GPU")
+
+
+class BrokenDriver:
+    def cuInit(self, flags):
+        return (999,)  # CUDA_ERROR_UNKNOWN: a driver that does not start
+
+
+def test_a_driver_that_does_not_start(monkeypatch, fresh_driver):
+    monkeypatch.setattr(driver, "cuda", lambda: BrokenDriver())
+    with pytest.raises(TileRuntimeError) as err:
+        driver.primary_context()
+    assert err.value.rule == "cuda-driver-missing"
+    assert "cuInit failed" in str(err.value)
+    ok, why = driver.gpu_available()
+    assert not ok and why.startswith("no CUDA driver")
 
 
 class Recorder:
