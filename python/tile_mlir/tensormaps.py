@@ -25,20 +25,17 @@ import mlir.ir as ir
 from mlir.dialects import arith
 
 from .builder.trace import emits_ir
+from .builder.values import int_constant
 from .dialects import tile as _tile
 from .errors import TileUsageError
-from .tma import _enum, _fits, _format_name, _int, _ints, _sequence, _value, verify
+from .tma import _enum, _format_name, _int, _ints, _sequence, _value, verify
 
 
 def _typed(value, width: int, what: str) -> ir.Value:
     """An i`width` operand from an int, an index value or an i`width` value."""
     ty = ir.IntegerType.get_signless(width)
-    if isinstance(value, int):
-        if not _fits(value, width):  # MLIR would not take it (nor wrap it)
-            raise TileUsageError("int-range", f"{what} {value} does not fit the "
-                                 f"operand's {width} bits ({-(1 << (width - 1))}.."
-                                 f"{(1 << width) - 1})")
-        return arith.constant(ty, value)
+    if isinstance(value, int):  # range-checked ([int-range]), never wrapped
+        return int_constant(ty, value, what)
     value = _value(value)
     if isinstance(value.type, ir.IndexType):
         return arith.index_cast(ty, value)

@@ -8,6 +8,7 @@ from typing import Sequence
 import mlir.ir as ir
 from mlir.dialects import gpu, memref
 
+from .. import contract
 from ..errors import TileUsageError
 from .dtypes import element_type
 from .trace import current_trace
@@ -26,6 +27,17 @@ def _static_shape(shape) -> list[int]:
     return dims
 
 
+def _check_align(align) -> None:
+    """[kernel-value]: a shared buffer's alignment is a power of two no larger
+    than a block's shared memory (a larger one cannot be honoured, and LLVM
+    aborts on one beyond 2^32)."""
+    most = 1 << (contract.MAX_SHARED_BYTES_PER_BLOCK.bit_length() - 1)
+    if isinstance(align, bool) or not isinstance(align, int) or align < 1 or \
+            align & (align - 1) or align > most:
+        raise TileUsageError("kernel-value", f"alloc_shared's align is a power of two "
+                             f"from 1 to {most} bytes, got {align!r}")
+
+
 def alloc_shared(shape: Sequence[int], dtype: str, layout: str = "default",
                  align: int = 16) -> Buffer:
     """A static shared allocation (memref.global in address space 3)."""
@@ -33,6 +45,7 @@ def alloc_shared(shape: Sequence[int], dtype: str, layout: str = "default",
         raise TileUsageError("shared-layout", f"layout {layout!r} is not supported "
                              "(only 'default')")
     trace = current_trace("alloc_shared")
+    _check_align(align)
     name = f"__tile_smem{trace.shared_count}"
     trace.shared_count += 1
     mtype = ir.MemRefType.get(_static_shape(shape), element_type(dtype),
@@ -58,6 +71,12 @@ def dynamic_shared(shape: Sequence[int], dtype: str, offset: int = 0) -> Buffer:
                              f"an int >= 0, got {offset!r}")
     elem = element_type(dtype)
     nbytes = prod(shape) * elem.width // 8
+    if offset + nbytes > contract.MAX_SHARED_BYTES_PER_BLOCK:
+        # No launch could give it; found here, not as an overflowing attribute.
+        raise TileUsageError("shared-memory-limit", f"dynamic_shared({tuple(shape)}, "
+                             f"{dtype!r}, offset={offset}) ends at byte {offset + nbytes}; "
+                             f"a block has at most {contract.MAX_SHARED_BYTES_PER_BLOCK} "
+                             "bytes of shared memory")
     trace.dynamic_bytes = max(trace.dynamic_bytes, offset + nbytes)
     workgroup = ir.Attribute.parse("#gpu.address_space<workgroup>")
     raw = gpu.dynamic_shared_memory(

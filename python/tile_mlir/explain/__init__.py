@@ -63,6 +63,9 @@ def _select(source, op_index, name, context):
     """The copy `op_index` of `source`, verified (see explain())."""
     if isinstance(op_index, bool) or not isinstance(op_index, int):
         raise TileUsageError("explain-input", f"op_index takes an int, got {op_index!r}")
+    if name is not None and not isinstance(name, str):
+        raise TileUsageError("explain-input", f"name (the input's name in messages) is "
+                             f"a str, got {name!r}")
     if isinstance(source, bytes):
         try:
             source = source.decode("utf-8")

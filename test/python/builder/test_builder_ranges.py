@@ -111,6 +111,8 @@ def test_mbarrier_counts_at_the_bounds_are_kept():
                                  box=(16, 16)), str(2 ** 32)),
     (lambda A: tensormaps.derive(A, K.global_pointer(A), address=2 ** 64,
                                  box=(16, 16)), str(2 ** 64)),
+    (lambda A: tensormaps.derive(A, K.global_pointer(A), strides=(2 ** 63,),
+                                 box=(16, 16)), str(2 ** 63)),     # i64 is signed
 ])
 def test_ints_beyond_their_type_are_int_range(fn, shown):
     err = error_in(fn)
@@ -150,11 +152,30 @@ def _index_value(A):
     (lambda A: K.global_pointer(K.alloc_shared((4,), "uint32")), "memref<4xui32, 3>"),
     (lambda A: tma.tx_bytes(()), "()"),
     (lambda A: tma.prefetch_tensormap({}), "{}"),
+    # An alignment is a power of two a block's shared memory can honour.
+    (lambda A: K.alloc_shared((4,), "uint32", align=2 ** 40), str(2 ** 40)),
+    (lambda A: K.alloc_shared((4,), "uint32", align=2 ** 64), str(2 ** 64)),
+    (lambda A: K.alloc_shared((4,), "uint32", align=1.5), "1.5"),
+    (lambda A: K.alloc_shared((4,), "uint32", align=96), "96"),
     (lambda A: tma.tx_bytes(None), "None"),
 ])
 def test_arguments_of_another_kind_are_kernel_value(fn, shown):
     err = error_in(fn)
     assert err.rule == "kernel-value" and shown in err.message
+
+
+def test_dynamic_shared_beyond_a_blocks_shared_memory_is_shared_memory_limit():
+    most = contract.MAX_SHARED_BYTES_PER_BLOCK
+    err = error_in(lambda A: K.dynamic_shared((16,), "uint8", most - 8))
+    assert err.rule == "shared-memory-limit" and str(most + 8) in err.message
+    err = error_in(lambda A: K.dynamic_shared((4,), "uint32", 2 ** 63 - 1))
+    assert err.rule == "shared-memory-limit" and str(2 ** 63 - 1) in err.message
+
+    def body(A):
+        K.dynamic_shared((16,), "uint8", most - 16)    # ends at the last byte
+        K.alloc_shared((4,), "uint32", align=1)
+
+    define(body).build()
 
 
 def test_pointers_take_a_buffer_or_its_mlir_memref_value():

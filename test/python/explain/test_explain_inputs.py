@@ -295,6 +295,13 @@ def test_render_text_arguments_of_another_kind_are_explain_input(kwargs, named):
     assert rule_of(err) == "explain-input" and named in err.value.message
 
 
+@pytest.mark.parametrize("name", [("a",), 3, b"x"])
+def test_a_name_that_is_not_a_str_is_explain_input(name):
+    with pytest.raises(TileUsageError) as err:
+        explain(simple_copy(), name=name)
+    assert rule_of(err) == "explain-input" and repr(name) in err.value.message
+
+
 def test_render_text_takes_an_explanation():
     with pytest.raises(ExplainError) as err:
         render_text(simple_copy())
