@@ -34,12 +34,21 @@ Around the copy: its shared operand is a memref.global, a kernel argument
 dynamic shared memory at a constant or runtime byte offset, one stage of a
 ring global (a strided subview) or a workgroup attribution; a multicast
 copy's kernel declares its cluster (tile.cluster_size, known_cluster_size or
-nvvm.cluster_dim) and may take a constant cta_mask; a load may come with
-barrier accounting: an `mbarrier.arrive.expect_tx` of constant bytes or of
-`tile.tx_bytes` (times a loop's trip count when the copy sits in a
-constant-trip `scf.for`), and a wait. Mutations misalign views, drop or
-break the cluster, set mask bits beyond it and get the expected bytes wrong
-(named by [barrier-tx-mismatch] when tile-lower-tma runs).
+nvvm.cluster_dim) and may take a constant cta_mask. Kernels are ones a host
+can launch (one thread a block): a load's mbarrier is a shared allocation (a
+memref.global), initialised for one arrival and armed by an
+`mbarrier.arrive.expect_tx` with the copy's bytes, then waited on; some
+vary that accounting: the bytes of `tile.tx_bytes`, or a constant computed
+here (times a loop's trip count when the copy sits in a constant-trip
+`scf.for`), or a run-time count, the expect_tx after the copy, no wait.
+Run-time i16 operands (cta_mask, im2col offsets) are i32 parameters
+truncated. Mutations misalign views, drop or break the cluster, set mask
+bits beyond it, get the expected bytes wrong and leave the barrier
+uninitialised or unarmed (named by [barrier-tx-mismatch],
+[mbarrier-uninitialized] and [mbarrier-unarmed] when tile-lower-tma runs).
+Two forms keep a parameter no host can pass, for the verifier's sake: a
+shared memref and an opaque tensor-map pointer as kernel parameters
+(compile rejects those kernels with [kernel-param-type]).
 
 The copy is written in the keyword form, as a PTX opcode string (also
 mutated PTX strings; `cp.async.bulk.prefetch.tensor...` for prefetches) or in
@@ -246,8 +255,13 @@ class Form:
     cluster_dims: list | None = None   # the kernel's declared cluster shape
     cluster_attr: str = "tile.cluster_size"
     # Barrier accounting: {"expect": int | "tx" | "arg", "place": "before" |
-    # "after", "wait": bool, "loop": trip count (0: none)}.
+    # "after", "wait": bool, "loop": trip count (0: none)}; a mutation may
+    # add "init": False or "armed": False (a barrier set up wrong).
     barrier: dict | None = None
+    # The bytes the load's mbarrier phase receives (None: more than one
+    # expect_tx can say): what a barrier with no other accounting is armed
+    # with.
+    tx_expect: int | None = None
     cache_policy: bool = False
     # Attributes.
     box: list = field(default_factory=list)
@@ -286,6 +300,10 @@ class Case:
     style: str
     builder: dict | None      # tma.apply arguments, or None
     ptx_ok: bool              # eligible for the PTX/ptxas sample
+    # Every kernel parameter is one a host can pass (else compile rejects
+    # the kernel with [kernel-param-type]: a shared memref or an opaque
+    # tensor-map pointer as a parameter, forms the verifier still judges).
+    launchable: bool = True
 
     def python_call(self) -> str:
         """The builder call as Python source (values by SSA name)."""
@@ -407,6 +425,15 @@ def _im2col_fields(rng: random.Random, f: Form, halo: int):
                      ("arg",) if rng.random() < 0.4 else
                      ("const", rng.randint(contract.IM2COL_W_OFFSET_RANGE.min,
                                            contract.IM2COL_W_OFFSET_RANGE.max))]
+
+
+def _tx_expect(f: Form, copy_bytes: int) -> int | None:
+    """The bytes a barrier with no other accounting is armed with: the
+    copy's (a multicast: every CTA of the cluster sends its box to all), or
+    None past what one expect_tx can say. Draws nothing: the form stays the
+    one build_valid chose."""
+    tx = copy_bytes * (math.prod(f.cluster_dims) if f.multicast else 1)
+    return tx if tx <= contract.MAX_TX_BYTES else None
 
 
 def build_valid(rng: random.Random) -> Form:
@@ -709,6 +736,8 @@ def build_valid(rng: random.Random) -> Form:
         if bytes_ < 2 ** 20:
             f.barrier = {"expect": expect, "place": rng.choice(["before", "after"]),
                          "wait": rng.random() < 0.7, "loop": loop}
+    if f.mbar:
+        f.tx_expect = _tx_expect(f, math.prod(repeat) * payload)
     f.targets = _pick_targets(rng, f)
     f.style = rng.choices(["keyword", "ptx", "generic"], [50, 35, 15])[0]
     return f
@@ -1088,7 +1117,8 @@ def m_cta_mask_value(rng, f):
 
 
 def m_barrier(rng, f):
-    """Expected bytes that do not match the copy, or ones the IR does not fix."""
+    """Expected bytes that do not match the copy, or ones the IR does not fix;
+    sometimes a barrier never initialised or never armed."""
     if f.barrier is None:
         f.barrier = {"expect": 0, "place": rng.choice(["before", "after"]),
                      "wait": rng.random() < 0.5, "loop": rng.choice([0, 2])}
@@ -1098,6 +1128,11 @@ def m_barrier(rng, f):
                               "arg", 2 ** 20 - 1])
     if rng.random() < 0.2:
         b["loop"] = rng.choice([0, 2, 4])
+    setup = rng.random()
+    if setup < 0.15:
+        b["init"] = False       # [mbarrier-uninitialized]
+    elif setup < 0.3:
+        b["armed"] = False      # [mbarrier-unarmed]
     f.barrier = b
 
 
@@ -1555,11 +1590,20 @@ class _Kernel:
     defs: list = field(default_factory=list)        # (name, text)
     module_defs: list = field(default_factory=list)  # text lines
     workgroup: list = field(default_factory=list)    # (name, type, attr text)
+    foreign: list = field(default_factory=list)      # parameters no host passes
 
-    def arg(self, name, ty):
+    def arg(self, name, ty, host=True):
         if name not in [a for a, _ in self.args]:
             self.args.append((name, ty))
+            if not host:
+                self.foreign.append(name)
         return name
+
+    def arg_i16(self, name):
+        """A run-time i16 operand: an i32 parameter (what a host passes)
+        truncated in the kernel."""
+        wide = self.arg(f"{name}_i32", "i32")
+        return self.define(name, f"{name} = arith.trunci {wide} : i32 to i16")
 
     def define(self, name, text):
         if name not in [d for d, _ in self.defs]:
@@ -1573,8 +1617,85 @@ def _const(k: _Kernel, value: int, ty: str = "i32") -> str:
     return k.define(name, f"{name} = arith.constant {value} : {ty}")
 
 
+BARRIER_TYPE = "memref<1xi64, 3>"
+# The copy engine completes transactions on the barrier: its initialisation
+# is made visible to the async proxy first.
+FENCE_INIT = ("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, "
+              "space = #nvvm.shared_space<cta>}")
+
+
+def _barrier(k: _Kernel) -> str:
+    """%bar: the kernel's mbarrier, one i64 of a shared memref.global, as
+    the pointer the copy and the nvvm ops take (a named allocation, so the
+    barrier checks follow it: initialised, armed, its phases' bytes)."""
+    if "%bar" not in [d for d, _ in k.defs]:
+        k.module_defs.append(f'memref.global "private" @mbar : {BARRIER_TYPE} '
+                             "{alignment = 8}")
+        k.define("%mbars", f"%mbars = memref.get_global @mbar : {BARRIER_TYPE}")
+        k.define("%mbari", "%mbari = memref.extract_aligned_pointer_as_index %mbars : "
+                           f"{BARRIER_TYPE} -> index")
+        k.define("%mbar64", "%mbar64 = arith.index_cast %mbari : index to i64")
+    return k.define("%bar", "%bar = llvm.inttoptr %mbar64 : i64 to !llvm.ptr<3>")
+
+
+def _barrier_plan(f: Form) -> dict | None:
+    """The accounting of the kernel's barrier: the form's own, else (a copy
+    on a barrier) init, arm with the copy's bytes, wait."""
+    if f.barrier is not None or not f.mbar:
+        return f.barrier
+    expect = "arg" if f.tx_expect is None else f.tx_expect
+    return {"expect": expect, "place": "before", "wait": True, "loop": 0}
+
+
+def _accounting(f: Form, k: _Kernel, b: dict | None):
+    """The kernel's barrier set-up and accounting of plan `b`: (init lines,
+    expect_tx lines, where they go ('before'/'after' the copy or None), the
+    head of a constant-trip loop around the copy or None, the wait or
+    None)."""
+    setup, barrier_lines, arrive, loop_head, wait_line = [], [], None, None, None
+    if b is None:
+        return setup, barrier_lines, arrive, loop_head, wait_line
+    bar = _barrier(k)
+    if b.get("init", True):
+        setup = [f"nvvm.mbarrier.init {bar}, {_const(k, 1)} : !llvm.ptr<3>, i32",
+                 FENCE_INIT]
+    trips = b["loop"]
+    if trips:
+        lo, hi, one = (_const(k, v, "index") for v in (0, trips, 1))
+        loop_head = f"scf.for %li = {lo} to {hi} step {one} {{"
+    if not b.get("armed", True):
+        count = ""
+    elif b["expect"] == "tx" and f.tx_bytes:
+        count = "%tx"
+        if trips:
+            barrier_lines.append(f"%txn = arith.muli %tx, {_const(k, trips)} : i32")
+            count = "%txn"
+    elif b["expect"] == "arg" or b["expect"] == "tx":
+        count = k.arg("%ntx", "i32")
+    else:
+        count = _const(k, b["expect"])
+    if count:
+        barrier_lines.append(f"nvvm.mbarrier.arrive.expect_tx {bar}, {count} : "
+                             "!llvm.ptr<3>, i32")
+        arrive = b["place"] if not (count.startswith("%tx") and
+                                    f.tx_bytes == "after") else "after"
+    if b["wait"]:
+        zero = _const(k, 0)
+        wait_line = f"nvvm.mbarrier.try_wait.parity {bar}, {zero}, {zero} : " \
+                    "!llvm.ptr<3>, i32, i32"
+    return setup, barrier_lines, arrive, loop_head, wait_line
+
+
+def _host_memref(f: Form) -> bool:
+    """Whether the host passes the global memref parameter: global memory
+    of an element type the runtime knows."""
+    return (f.global_space in (None, "0", "1", "#gpu.address_space<global>")
+            and f.elem in _ELEMENTS)
+
+
 def render(f: Form, index: int, rng: random.Random):
-    """(module text, copy line, builder spec or None, ptx_ok)."""
+    """(module text, copy line, builder spec or None, ptx_ok, style,
+    launchable)."""
     k = _Kernel()
     ptx_ok = True
     # Global operand.
@@ -1592,22 +1713,23 @@ def render(f: Form, index: int, rng: random.Random):
             gname = k.define("%G", f"%G = memref.alloc() : {gtype}")
             ptx_ok = False
         else:
-            gname = k.arg("%A", gtype)
+            gname = k.arg("%A", gtype, _host_memref(f))
     else:
         gtype = "!llvm.ptr" if f.ptr_space == 0 else f"!llvm.ptr<{f.ptr_space}>"
         if f.ptr_source == "inttoptr":
             addr = _const(k, 4096, "i64")
             gname = k.define("%map", f"%map = llvm.inttoptr {addr} : i64 to {gtype}")
         else:
-            gname = k.arg("%A", gtype)
+            # A tensor map passed by pointer: no host passes one.
+            gname = k.arg("%A", gtype, host=False)
         if f.ptr_space not in (0, 1, 4):
             ptx_ok = False
     # Runtime operands.
-    mbar = k.arg("%bar", "!llvm.ptr<3>") if f.mbar else None
+    mbar = _barrier(k) if f.mbar else None
     mask = None
     if f.cta_mask:
         if f.cta_mask_value is None:
-            mask = k.arg("%mask", "i16")
+            mask = k.arg_i16("%mask")
         else:
             v = f.cta_mask_value
             mask = _const(k, v - (1 << 16) if v >= 1 << 15 else v, "i16")
@@ -1625,7 +1747,7 @@ def render(f: Form, index: int, rng: random.Random):
     offsets = []
     for i, o in enumerate(f.offsets or []):
         if o[0] == "arg":
-            offsets.append(k.arg(f"%o{i}", "i16"))
+            offsets.append(k.arg_i16(f"%o{i}"))
         else:
             offsets.append(_const(k, o[1], "i16"))
     # Shared operand (none for a prefetch).
@@ -1699,51 +1821,27 @@ def render(f: Form, index: int, rng: random.Random):
             ts.append(f'#nvvm.target<chip = "{chip}"' +
                       (f', features = "{feats}"' if feats else "") + ">")
         targets = f" [{', '.join(ts)}]"
+    # Barrier accounting around the copy (not in the builder's skeleton).
+    b = _barrier_plan(f)
+    setup, barrier_lines, arrive, loop_head, wait_line = _accounting(f, k, b)
     lines = [f"gpu.module @m{index}{targets} {{"]
     lines += [f"  {d}" for d in k.module_defs]
-    # Barrier accounting around the copy: the expect_tx, a constant-trip
-    # loop around the copy, the wait (not in the builder's skeleton).
-    barrier_lines, arrive, loop_head = [], None, None
-    if f.barrier is not None:
-        b = f.barrier
-        bar = k.arg("%bar", "!llvm.ptr<3>")
-        trips = b["loop"]
-        if trips:
-            lo, hi, one = (_const(k, v, "index") for v in (0, trips, 1))
-            loop_head = f"scf.for %li = {lo} to {hi} step {one} {{"
-        if b["expect"] == "tx" and f.tx_bytes:
-            count = "%tx"
-            if trips:
-                barrier_lines.append(f"%txn = arith.muli %tx, {_const(k, trips)} : i32")
-                count = "%txn"
-        elif b["expect"] == "arg" or b["expect"] == "tx":
-            count = k.arg("%ntx", "i32")
-        else:
-            count = _const(k, b["expect"])
-        barrier_lines.append(f"nvvm.mbarrier.arrive.expect_tx {bar}, {count} : "
-                             "!llvm.ptr<3>, i32")
-        arrive = b["place"] if not (count.startswith("%tx") and f.tx_bytes == "after") \
-            else "after"
-        if b["wait"]:
-            zero = _const(k, 0)
-            wait_line = f"nvvm.mbarrier.try_wait.parity {bar}, {zero}, {zero} : " \
-                        "!llvm.ptr<3>, i32, i32"
-        else:
-            wait_line = None
     sig = ", ".join(f"{n}: {t}" for n, t in k.args)
     wg = ""
     if k.workgroup:
         wg = " workgroup(" + ", ".join(f"{n} : {t}{a}" for n, t, a in k.workgroup) + ")"
     kw = " kernel" if f.kernel else ""
-    fattrs = ""
+    # One thread per block: it initialises the barrier for one arrival.
+    fattrs = ["known_block_size = array<i32: 1, 1, 1>"] if f.kernel else []
     if f.cluster_dims is not None:
         name, ty = f.cluster_attr, "i32"
         if name.endswith(":i64"):
             name, ty = name[:-4], "i64"
         dims = ", ".join(map(str, f.cluster_dims))
-        fattrs = f" attributes {{{name} = array<{ty}: {dims}>}}"
+        fattrs.append(f"{name} = array<{ty}: {dims}>")
+    fattrs = f" attributes {{{', '.join(fattrs)}}}" if fattrs else ""
     lines.append(f"  gpu.func @k{index}({sig}){wg}{kw}{fattrs} {{")
-    body = [text for _, text in k.defs]
+    body = [text for _, text in k.defs] + setup
     tx = None
     if f.tx_bytes:
         tx = f"%tx = tile.tx_bytes {_str(f.tx_tag or '')} : i32"
@@ -1767,7 +1865,7 @@ def render(f: Form, index: int, rng: random.Random):
             body.append(extra)
     if arrive == "after":
         body += barrier_lines
-    if f.barrier is not None and wait_line:
+    if b is not None and wait_line:
         body.append(wait_line)
         barrier_lines.append(wait_line)
     body.append("gpu.return")
@@ -1820,7 +1918,7 @@ def render(f: Form, index: int, rng: random.Random):
             "args": [n for n, _ in k.args] + [n for n, _, _ in k.workgroup],
             "defs": [n for n, t in k.defs],
         }
-    return text, copy_line, builder, ptx_ok, style
+    return text, copy_line, builder, ptx_ok, style, not k.foreign
 
 
 def _canonical_strides(shape) -> list:
@@ -1900,7 +1998,7 @@ def _render_shared(f: Form, k: _Kernel):
         k.workgroup.append(("%w", stype, attr))
         sname = "%w"
     else:
-        sname = k.arg("%S", stype)
+        sname = k.arg("%S", stype, host=False)
         ptx_ok = ptx_ok and static and not slayout
     if f.shared_assume is not None:
         sname = k.define("%s", f"%s = memref.assume_alignment {sname}, "
@@ -2068,14 +2166,15 @@ def generate(seed: int, index: int) -> Case:
         for fn in rng.choices(fns, weights, k=n):
             fn(rng, f)
             mutations.append(fn.__name__[2:])
-    text, copy_line, builder, ptx_ok, style = render(f, index, rng)
+    text, copy_line, builder, ptx_ok, style, launchable = render(f, index, rng)
     if kind == "garbage":
         text, how = garbage(rng, text, copy_line)
         mutations.append("garbage:" + how)
         builder = None
         ptx_ok = False
     return Case(seed=seed, index=index, kind=kind, text=text, copy_line=copy_line,
-                mutations=mutations, style=style, builder=builder, ptx_ok=ptx_ok)
+                mutations=mutations, style=style, builder=builder, ptx_ok=ptx_ok,
+                launchable=launchable)
 
 
 def generate_many(seed: int, start: int, count: int):

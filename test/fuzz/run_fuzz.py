@@ -19,7 +19,12 @@ Per batch of cases (each case one `gpu.module`, joined with `// -----`):
    verdict (accepted, or the rule of the TileError) must be the textual one.
 5. A sample of the accepted cases (1 in --ptx-every, at most --ptx-cap) is
    compiled to PTX and assembled with ptxas for sm_90a and sm_100a (each arch
-   the case verifies for; skipped without ptxas).
+   the case verifies for; skipped without ptxas). Kernels are launchable:
+   the mbarrier is a shared allocation, initialised and armed (so step 2's
+   barrier checks judge every phase), run-time i16 operands come from i32
+   parameters. A form whose parameter no host can pass (a shared memref or
+   an opaque tensor-map pointer as a kernel parameter) must be rejected by
+   compile with [kernel-param-type].
 
 Failures: a crash or abort (a signal, or 'Assertion', 'LLVM ERROR', 'PLEASE
 submit a bug report', 'Stack dump' in stderr), a hang (--timeout), a
@@ -127,8 +132,10 @@ PARSER_RES = [(re.compile(p), why) for p, why in PARSER_MESSAGES]
 # Every rule of Rules.def (through the generated contract tables).
 RULES = set(contract.RULES)
 # Rules decided after verification, by the analyses tile-lower-tma runs first
-# (tile-check-barriers): a verified case may be rejected there, by name.
-LOWERING_RULES = {"barrier-tx-mismatch"}
+# (tile-check-barriers: the kernel's mbarrier, a shared allocation, is
+# initialised, armed and each phase's bytes match): a verified case may be
+# rejected there, by name.
+LOWERING_RULES = {"barrier-tx-mismatch", "mbarrier-uninitialized", "mbarrier-unarmed"}
 
 
 def template(msg: str) -> str:
@@ -298,8 +305,11 @@ class Native:
             return "ok", None
 
     def ptx(self, case, arches=("sm_90a", "sm_100a")):
-        """{arch: 'assembled' | 'skipped:<rule>' | 'no-ptxas'} or raises
-        RuntimeError with the reason of a failure."""
+        """{arch: 'assembled' | 'skipped:<rule>' | 'rejected:kernel-param-type'
+        | 'no-ptxas'} or raises RuntimeError with the reason of a failure.
+        A kernel with a parameter no host can pass (case.launchable false)
+        must be rejected by compile with [kernel-param-type], and only such
+        a kernel."""
         ir, compiler = self.ir, self.compiler
         ptxas = compiler.find_ptxas()
         out = {}
@@ -322,8 +332,16 @@ class Native:
                 continue
             try:
                 art = compiler.compile(module, arch, cubin=False)
+            except self.TileError as err:
+                if err.rule == "kernel-param-type" and not case.launchable:
+                    out[arch] = "rejected:kernel-param-type"
+                    continue
+                raise RuntimeError(f"{arch}: compile failed: {err}") from None
             except Exception as err:
                 raise RuntimeError(f"{arch}: compile failed: {err}") from None
+            if not case.launchable:
+                raise RuntimeError(f"{arch}: compile accepted a kernel with a parameter "
+                                   "no host can pass (expected [kernel-param-type])")
             if ptxas is None:
                 out[arch] = "no-ptxas"
                 continue
