@@ -19,13 +19,26 @@ SWIZZLE = ROOT / "examples" / "swizzle_128b.mlir"
 # Subprocesses import the same tile_mlir as this test.
 ENV = dict(os.environ, PYTHONPATH=str(Path(cli.__file__).resolve().parents[1]))
 
+# A launchable kernel (its mbarrier in shared memory, initialised, armed with
+# the 8 x 256 float32 buffer's 8192 bytes, waited on) but for the box.
 BAD_BOX = """
 gpu.module @k {
   memref.global "private" @smem : memref<8x256xf32, 3> {alignment = 1024}
-  gpu.func @box_extent(%A: memref<64x512xf32>, %bar: !llvm.ptr<3>) kernel {
+  memref.global "private" @bars : memref<1xi64, 3> {alignment = 8}
+  gpu.func @box_extent(%A: memref<64x512xf32>) kernel
+      attributes {known_block_size = array<i32: 1, 1, 1>} {
     %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %bytes = arith.constant 8192 : i32
     %s = memref.get_global @smem : memref<8x256xf32, 3>
+    %b = memref.get_global @bars : memref<1xi64, 3>
+    %bi = memref.extract_aligned_pointer_as_index %b : memref<1xi64, 3> -> index
+    %bi64 = arith.index_cast %bi : index to i64
+    %bar = llvm.inttoptr %bi64 : i64 to !llvm.ptr<3>
+    nvvm.mbarrier.init %bar, %c1 : !llvm.ptr<3>, i32
+    nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32
     tile.tma_copy load tile 2d %s, %A[%c0, %c0] mbar(%bar) {box = array<i64: 8, 300>} : memref<8x256xf32, 3>, memref<64x512xf32>
+    nvvm.mbarrier.try_wait.parity %bar, %c0, %c0 : !llvm.ptr<3>, i32, i32
     gpu.return
   }
 }
