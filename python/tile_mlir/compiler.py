@@ -16,6 +16,7 @@ manifest's `debug` entry carries to the runtime.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import tempfile
@@ -243,13 +244,17 @@ def compile_keyed(kernel, arch: str = "sm_90a", cubin: bool = True, debug: bool 
     """compile(), also returning the artifact's IR-level cache key (None
     with cache=False)."""
     target_attr(arch)  # an unsupported arch fails before anything is built
+    for switch, value in (("cubin", cubin), ("debug", debug), ("cache", cache)):
+        if not isinstance(value, bool):  # a truth value Python may not even have
+            raise TileUsageError("compile-input", f"compile()'s {switch} is a bool, "
+                                 f"got {value!r}")
     text, module, launch = _source(kernel)
     key = None
     if cache:
         key = ir_cache.ir_key(text + json.dumps(launch), arch, debug)
         hit = ir_cache.lookup_ir(key, cubin)
         if hit is not None:
-            return hit, key
+            return (hit if cubin else _without_cubin(hit)), key
     if module is None:
         module = parse_module(text, make_context())
     art = _compile_module(module, launch, arch, cubin, debug)
@@ -293,6 +298,16 @@ def _source(kernel) -> tuple[str, ir.Module | None, dict | None]:
         return str(module), module, None
     raise TileUsageError("compile-input", "compile() takes a KernelDef, an "
                          f"mlir.ir.Module or MLIR text, got {type(kernel).__name__}")
+
+
+def _without_cubin(art: Artifact) -> Artifact:
+    """A cached artifact as cubin=False makes it: no cubin, and no entry
+    of ptxas's report (registers) in the manifest."""
+    if art.cubin is None:
+        return art
+    kernels = [{k: v for k, v in info.items() if k != "registers"}
+               for info in art.manifest["kernels"]]
+    return dataclasses.replace(art, cubin=None, manifest={**art.manifest, "kernels": kernels})
 
 
 def _compile_module(module: ir.Module, launch: dict | None, arch: str, cubin: bool,
