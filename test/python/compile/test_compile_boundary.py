@@ -320,3 +320,12 @@ def test_an_arch_that_is_not_a_name_is_compile_arch(arch):
     err = raised(TileUsageError, compiler.compile, "module {}", arch=arch)
     assert err.rule == "compile-arch" and repr(arch) in err.message
     assert "sm_90a" in err.message
+
+
+@pytest.mark.parametrize("switch", ["cubin", "debug", "cache"])
+@pytest.mark.parametrize("value", [np.zeros(2), "no", None, 1])
+def test_a_switch_that_is_not_a_bool_is_compile_input(switch, value):
+    # np.zeros(2) has no truth value; "no" would be true: neither is guessed.
+    err = raised(TileUsageError, compiler.compile, define(), **{switch: value})
+    assert err.rule == "compile-input" and switch in err.message
+    assert repr(value) in err.message

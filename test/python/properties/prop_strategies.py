@@ -651,10 +651,12 @@ def py_sources(draw):
     return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
 
 
+# "\x00" in a path: no system call takes it (test_cli_main only: no process
+# can be given such an argument).
 FILE_ARGS = ["input.mlir", "kernel.py", "-", "missing.mlir", "notes.txt", "", ".",
-             "folder", "/dev/null", "/proc/nope.mlir"]
+             "folder", "/dev/null", "/proc/nope.mlir", "in\x00put.mlir", "k\x00.py"]
 OUT_ARGS = ["out", "out/deeper/still", "input.mlir", "/proc/prop-out", "/dev/null/x", "",
-            "folder"]
+            "folder", "o\x00ut"]
 int_text = weighted((3, st.integers(-3, 40).map(str)), (1, st.text(max_size=5)),
                     (1, huge_ints.map(str)))
 csv_text = weighted((3, st.lists(st.integers(-5, 300), max_size=6).map(
@@ -684,7 +686,8 @@ def cli_specs(draw):
         argv = ["explain", file_arg] + _options(draw, {
             "--op-index": int_text, "--slot": int_text, "--rows": st.sampled_from(
                 ["0:4", "2", "5:", ":3", "a:b", "-1:2", "9999999999:"]),
-            "--elements": None, "--png": st.sampled_from(["x.png", "/proc/x.png", "folder"]),
+            "--elements": None,
+            "--png": st.sampled_from(["x.png", "/proc/x.png", "folder", "x\x00.png"]),
             "--color-by": st.sampled_from(["auto", "row", "chunk", "x"]),
             "--coords": csv_text, "--offsets": csv_text, "--gather-rows": csv_text,
             "--global-shape": csv_text, "--max-lines": int_text})

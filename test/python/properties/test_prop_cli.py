@@ -12,7 +12,7 @@ examples, so that the real exit status and signals are seen too.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 
 import prop_strategies as S
 from prop_harness import check_cli, check_cli_result, examples, run_cli_process
@@ -27,5 +27,9 @@ def test_cli_main(worker, rules, spec):
 @settings(max_examples=examples(60))
 @given(spec=S.cli_specs())
 def test_cli_process(child_env, rules, spec):
+    # No process can be given an argument holding a NUL byte (exec takes C
+    # strings; subprocess raises ValueError before any tile-mlir code runs):
+    # test_cli_main passes such arguments to main() itself.
+    assume(not any("\x00" in arg for arg in spec["argv"]))
     code, out, err = run_cli_process(spec, child_env)
     check_cli_result(rules, "cli-process", spec, code, out, err)
