@@ -220,7 +220,8 @@ def compile(kernel: KernelDef | ir.Module | str, arch: str = "sm_90a",
     module the verifier rejects raises TileVerifyError naming the rule
     ([mlir-verifier] for an upstream op's verifier); text that does not parse
     and anything else as `kernel` raise TileUsageError ([mlir-syntax],
-    [compile-input]: also a module without a kernel); a failing stage raises
+    [compile-input]: also a module without a kernel, and a `cubin`, `debug` or
+    `cache` that is not a bool); a failing stage raises
     CompileError [compile-stage]. A kernel that could never launch is a
     TileUsageError before any pipeline runs (tile_mlir.kernel_checks): a
     symbol PTX does not take [kernel-symbol], launch attributes beyond CUDA's

@@ -111,8 +111,9 @@ class KernelDef:
     `.cluster` its launch shape.
 
     `body` is called with one `Buffer` per Tensor parameter and one `Expr`
-    per Scalar parameter, in order. `params` ((name, Tensor | Scalar)
-    pairs or a dict) and `name` give the signature
+    per Scalar parameter, in order (a body that cannot take them is a
+    [kernel-signature] error here, at construction). `params` ((name,
+    Tensor | Scalar) pairs or a dict) and `name` give the signature
     explicitly; without them they come from `body`'s annotations and
     `__name__`. The name is a PTX identifier ([kernel-symbol]: give a lambda
     `name=`) and the launch shape within CUDA's limits ([block-limit],
