@@ -74,7 +74,7 @@ def test_no_arrive_is_mbarrier_timeout(artifacts, rng):
     mod = _load(artifacts, "no_arrive", TIMEOUT)
     a, out = _box(rng), np.zeros(BOX, np.float32)
     start = time.perf_counter()
-    fault = _fault(mod, a, np.array([BOX_BYTES], np.int32), out)
+    fault = _fault(mod, a, np.array([0], np.int32), out)  # 0: the barrier is not armed
     assert fault.rule == "mbarrier-timeout"
     assert fault.values["expect_tx_ops"] == 0  # nothing arrived
     assert fault.values["issued_bytes"] == BOX_BYTES and fault.values["copies"] == 1

@@ -9,8 +9,9 @@ release) into debug/<name>/.
 
 * expect_tx: one 32x64 float32 box (8192 bytes) into shared memory; the
   mbarrier's expect_tx bytes are Tx[0] (4096: [barrier-tx-mismatch]).
-* no_arrive: the same load with no arrive on the barrier at all
-  ([mbarrier-timeout]).
+* no_arrive: the same load, its barrier armed only when Tx[0] > 0: Tx[0] = 0
+  leaves it with no arrive at all ([mbarrier-timeout]). (A barrier no code
+  arms is [mbarrier-unarmed] at build; a runtime branch hides it.)
 * coords: a load from A at (C[0], C[1]) and a store of the box to Out at
   (C[2], C[3]); an innermost C[1] of 3 elements (12 bytes) is
   [inner-coord-alignment], a negative C[2] [store-coords-nonnegative].
@@ -54,6 +55,9 @@ def _load_kernel(name: str, arrive: bool) -> K.KernelDef:
         with K.if_(tid == 0):
             if arrive:
                 K.mbarrier_arrive_expect_tx(bar, Tx[0])
+            else:
+                with K.if_(Tx[0] > 0):
+                    K.mbarrier_arrive_expect_tx(bar, Tx[0])
             tma.apply(LOAD, shared, A, box=BOX, coords=(0, 0), mbar=bar)
         K.mbarrier_wait(bar, 0)
         K.cta_sync()
