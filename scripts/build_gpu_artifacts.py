@@ -64,7 +64,7 @@ def main() -> int:
     return 1 if failed else 0
 
 
-# docs/tutorial.md's kernels (examples/tutorial/*.py), for test/gpu/test_tutorial.py.
+# docs/tutorial.md's kernels (examples/tutorial/*.py), for test/gpu/test_tutorial_kernels.py.
 TUTORIAL = ("load", "store", "multicast")
 
 

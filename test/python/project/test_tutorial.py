@@ -3,7 +3,7 @@ compile as written, and the tutorial's text matches them.
 
 Each script runs as a user runs it (`python examples/tutorial/load.py`, ...):
 it builds and compiles its kernel (a cubin where ptxas is found) and, with
-no GPU here, says what it skipped. test/gpu/test_tutorial.py runs them on
+no GPU here, says what it skipped. test/gpu/test_tutorial_kernels.py runs them on
 a GPU.
 """
 
