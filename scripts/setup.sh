@@ -44,7 +44,7 @@ if [ ! -f build/build.ninja ] \
     echo "setup: CMake configure failed (log: build/last-configure.log)" >&2
     exit 1
   fi
-  note="a first build takes about 10 minutes on 2 cores"
+  note="a first build takes about 3 minutes on 2 cores"
 fi
 # ninja 1.13 cannot recover a damaged deps log (two builds at once, a killed
 # build: "premature end of file; recovering") and then rebuilds the same

@@ -11,7 +11,7 @@
 #                                              removed when every check passed)
 #   TILE_WHEEL=path/to/tile_mlir-*.whl bash scripts/test_wheel.sh   # skip the build
 #
-# A wheel build compiles the whole project (about 10 minutes on 2 cores; it
+# A wheel build compiles the whole project (3 to 4 minutes on 2 cores; it
 # shows its progress and keeps pip's output in WORK_DIR/wheel-build.log), so
 # CI (.ci/run) runs this after the test suite, and pytest only when
 # TILE_TEST_WHEEL=1 (test_wheel_install.py).
@@ -52,7 +52,7 @@ if [ -z "$wheel" ]; then
     | tar -xf - -C "$WORK/src"
   start=$SECONDS
   echo "test_wheel: building the wheel with pip (its build environment, CMake configure," \
-       "then a full compile: about 10 minutes on 2 cores)"
+       "then a full compile: 3 to 4 minutes on 2 cores)"
   # pip -v passes the build's ninja lines on: one progress line, the rest
   # in the log (its errors printed if it fails).
   "$BIN/python" "$ROOT/scripts/build_progress.py" --log "$WORK/wheel-build.log" \
