@@ -256,6 +256,25 @@ std::string mlir::tile::printPtxOpcode(const OpcodeFields &f) {
   return s;
 }
 
+std::optional<int64_t> mlir::tile::outOfRangeOpcodeRank(llvm::StringRef opcode) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  opcode.split(parts, '.');
+  for (size_t i = 0; i < parts.size(); ++i) {
+    llvm::StringRef part = parts[i];
+    int64_t rank;
+    if (!part.consume_back("d") || part.empty() || part.getAsInteger(10, rank))
+      continue;
+    if (kRankRange.contains(rank))
+      return std::nullopt;
+    parts[i] = "1d";  // the same spelling at rank 1: well formed?
+    std::string error;
+    if (parsePtxOpcode(llvm::join(parts, "."), error))
+      return rank;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 OpcodeFields mlir::tile::getOpcodeFields(TmaCopyOp op) {
   OpcodeFields f;
   f.direction = op.getDirection();

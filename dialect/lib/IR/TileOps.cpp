@@ -58,9 +58,14 @@ static ParseResult parseOpcode(OpAsmParser &parser, DirectionAttr &direction,
   if (succeeded(parser.parseOptionalString(&spelling))) {
     std::string error;
     std::optional<OpcodeFields> parsed = parsePtxOpcode(spelling, error);
-    if (!parsed)
+    if (!parsed) {
+      if (std::optional<int64_t> badRank = outOfRangeOpcodeRank(spelling))
+        return parser.emitError(loc)
+               << "[" << ruleName(Rule::RankRange) << "] '" << spelling
+               << "': rank " << *badRank << " is outside " << kRankRange.str();
       return parser.emitError(loc) << syntaxRule() << "'" << spelling
                                    << "': " << error;
+    }
     f = *parsed;
   } else {
     // Every malformed keyword form is an [opcode-syntax] (or, for a rank or

@@ -29,6 +29,11 @@ struct OpcodeFields {
 std::optional<OpcodeFields> parsePtxOpcode(llvm::StringRef opcode,
                                            std::string &error);
 
+/// The rank of a spelling that is well formed but for its `.Nd` (`.6d`): a
+/// [rank-range] fault rather than an [opcode-syntax] one, as the keyword
+/// form says. nullopt for any other spelling.
+std::optional<int64_t> outOfRangeOpcodeRank(llvm::StringRef opcode);
+
 /// The PTX load-mode qualifier of `mode`, without the dot (`im2col::w`).
 llvm::StringRef ptxModeSpelling(Mode mode);
 

@@ -83,7 +83,7 @@ gpu.module @k {
   gpu.func @opcode_syntax_rank(%A: memref<2x2x2x8x16xf32>, %bar: !llvm.ptr<3>) kernel {
     %c0 = arith.constant 0 : i32
     %s = memref.get_global @smem : memref<1x1x1x8x16xf32, 3>
-    // expected-error @+1 {{[opcode-syntax] 'cp.async.bulk.tensor.6d.shared::cta.global.tile.mbarrier::complete_tx::bytes': part '6d' (position 4): expected the rank '1d'..'5d'}}
+    // expected-error @+1 {{[rank-range] 'cp.async.bulk.tensor.6d.shared::cta.global.tile.mbarrier::complete_tx::bytes': rank 6 is outside 1..5}}
     tile.tma_copy "cp.async.bulk.tensor.6d.shared::cta.global.tile.mbarrier::complete_tx::bytes" %s, %A[%c0, %c0, %c0, %c0, %c0] mbar(%bar) {box = array<i64: 1, 1, 1, 8, 16>} : memref<1x1x1x8x16xf32, 3>, memref<2x2x2x8x16xf32>
     gpu.return
   }
