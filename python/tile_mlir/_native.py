@@ -52,6 +52,8 @@ def _lib() -> ctypes.CDLL:
         ctypes.c_char_p, ctypes.POINTER(ctypes.c_int), ctypes.c_char_p,
         ctypes.c_size_t]
     lib.tileParsePtxOpcode.restype = ctypes.c_int
+    lib.tileOutOfRangeOpcodeRank.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64)]
+    lib.tileOutOfRangeOpcodeRank.restype = ctypes.c_int
     lib.tilePrintPtxOpcode.argtypes = [
         ctypes.POINTER(ctypes.c_int), ctypes.c_char_p, ctypes.c_size_t]
     lib.tilePrintPtxOpcode.restype = ctypes.c_int64
@@ -93,6 +95,15 @@ def parse_ptx_opcode(opcode: str) -> tuple[int, ...] | str:
     if _lib().tileParsePtxOpcode(opcode.encode(), out, err, len(err)):
         return tuple(out)
     return err.value.decode()
+
+
+def out_of_range_opcode_rank(opcode: str) -> int | None:
+    """The rank of a spelling well formed but for its `.Nd` (the verifier's
+    [rank-range] case), else None."""
+    rank = ctypes.c_int64()
+    if _lib().tileOutOfRangeOpcodeRank(opcode.encode(), ctypes.byref(rank)):
+        return rank.value
+    return None
 
 
 def print_ptx_opcode(fields) -> str:

@@ -17,7 +17,6 @@ unknown opcode or format too), an operand of the wrong kind `TileUsageError`
 
 from __future__ import annotations
 
-import re
 from typing import Iterable, Sequence
 
 import mlir.ir as ir
@@ -128,19 +127,12 @@ def parse_opcode(opcode: str) -> dict:
     }
 
 
-# The `.Nd` of an opcode spelling.
-_RANK_FIELD = re.compile(r"\.(\d+)d(?=\.)")
-
-
 def _check_opcode_rank(opcode: str) -> None:
     """A spelling that is well formed but for its `.Nd` (`.6d`) breaks
     [rank-range], as tile-opt's verifier says, not [opcode-syntax]."""
-    match = _RANK_FIELD.search(opcode)
-    if match is None or int(match.group(1)) in RANK_RANGE:
-        return
-    with_rank_1 = opcode[:match.start(1)] + "1" + opcode[match.end(1):]
-    if not isinstance(_native.parse_ptx_opcode(with_rank_1), str):
-        raise TileVerifyError("rank-range", f"'{opcode}': rank {match.group(1)} is "
+    rank = _native.out_of_range_opcode_rank(opcode)
+    if rank is not None:
+        raise TileVerifyError("rank-range", f"'{opcode}': rank {rank} is "
                               f"outside {RANK_RANGE.min}..{RANK_RANGE.max}")
 
 

@@ -65,6 +65,16 @@ int tileParsePtxOpcode(const char *opcode, int *out, char *error,
   return 1;
 }
 
+/// Whether `opcode` is well formed but for its `.Nd` (a [rank-range] fault,
+/// not an [opcode-syntax] one); if so returns 1 and writes the rank.
+int tileOutOfRangeOpcodeRank(const char *opcode, int64_t *rank) {
+  std::optional<int64_t> bad = mlir::tile::outOfRangeOpcodeRank(opcode);
+  if (!bad)
+    return 0;
+  *rank = *bad;
+  return 1;
+}
+
 /// Transaction bytes of a verified tile.tma_copy (all slots, payload only);
 /// -1 when `op` is not one.
 int64_t tileTransactionBytes(MlirOperation op) {
