@@ -66,6 +66,11 @@ DEFERRED = {
     ("tile_mlir.explain", "render_png", "tile_mlir.explain.png"):
         "the PNG drawing loads when a PNG is drawn (png.py imports Pillow, the "
         "optional `png` extra, itself)",
+    ("tile_mlir.kernels.layout.torch_ops", "_library",
+     "tile_mlir.kernels.layout.torch_library"):
+        "it imports torch (optional) and defines the layout ops' torch custom ops on "
+        "import: the ops import torch_ops at no cost, and the first trace (Dynamo runs "
+        "an import for real) defines them",
     ("tile_mlir.testing.racecheck", "build_variant", "tile_mlir.builder"):
         MLIR + " (the GPU machine reads VARIANTS; building a form needs MLIR)",
     ("tile_mlir.testing.racecheck", "build_variant", "tile_mlir.tma"):
