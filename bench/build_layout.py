@@ -1,7 +1,7 @@
 """Compiles every kernel the layout ops' GPU tests (test/gpu/test_layout*.py,
 test_narrow_transpose.py, test_simt_transpose.py, test_simt_rows.py) and
 benchmarks (bench/layout.py, narrow_permute.py, unaligned_permute.py,
-rows_permute.py) run into a compile cache folder, here where MLIR is: the
+rows_permute.py, layout_sweep.py) run into a compile cache folder, here where MLIR is: the
 recipes of tile_mlir.kernels.layout.permute, pad and unfold (`cache_recipes()`),
 for sm_90a. Carry the folder (default .artifacts/layout) with
 build/python_packages to the GPU machine and run
@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = tuple(f"tile_mlir.testing.layout_recipes.{op}:cache_recipes"
-              for op in ("permute", "pad", "unfold"))
+              for op in ("permute", "pad", "unfold", "sweep", "calls"))
 
 
 def main() -> int:
