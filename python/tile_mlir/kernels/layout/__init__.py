@@ -3,6 +3,8 @@
 
   permute.py, pad.py, unfold.py   the public ops and their call paths
   grad.py                         autograd: each op's adjoint, registered by the op
+  torch_ops.py, torch_library.py  the ops as torch custom ops (torch.ops.tile_mlir),
+                                  what they call while torch.compile or torch.export traces
   call.py                         array handling and kernel launch shared by the ops
   tuning.py                       per-GPU defaults of the permute kernels
   limits.py                       the numbers the kernels plan and tile by
