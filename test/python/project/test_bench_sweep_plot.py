@@ -1,0 +1,96 @@
+"""bench/sweep_plot.py: the layout sweep's heat map, drawn with Pillow from
+a small made-up JSON: the picture's size, the colour of a cell above 1.0
+(blue), below (red), failed (dark grey) and not run (light grey), the
+legend's scale, and merging runs."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+Image = pytest.importorskip("PIL.Image")
+
+BENCH = Path(__file__).resolve().parents[3] / "bench"
+spec = importlib.util.spec_from_file_location("sweep_plot", BENCH / "sweep_plot.py")
+SP = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(SP)
+
+MIB = 1 << 20
+
+
+def cell(cls, op, elem, size, ratio, failed=False, copy=None):
+    return {"key": f"{op}|{cls}|{size}|{elem}", "op": op, "class": cls, "elem": elem,
+            "size": size, "size_name": f"{size // MIB}M", "in_bytes": size,
+            "ratio": None if failed else ratio, "failed": failed,
+            "goal_ratio": (ratio >= 1.0) if not failed else False,
+            "copy_ratio": copy, "goal_copy": None if copy is None else copy >= 0.93}
+
+
+DOC = {"device": "Test GPU", "date": "2026-01-02", "cells": [
+    cell("transpose (1, 0)", "permute", 2, MIB, 1.8),
+    cell("transpose (1, 0)", "permute", 2, 256 * MIB, 0.6, copy=0.9),
+    cell("(1, 1, 1, 1)", "pad", 2, MIB, 1.0, failed=True),
+    cell("(1, 1, 1, 1)", "pad", 4, MIB, 1.2),
+]}
+
+
+def inside(image, box, inset=5):
+    """A pixel near the cell's top-left corner, clear of its outline and text."""
+    return image.getpixel((box[0] + inset, box[1] + inset))
+
+
+def test_cells_take_the_colour_of_their_ratio(tmp_path):
+    image, layout = SP.render(DOC)
+    assert (image.width, image.height) == (layout.width, layout.height)
+    # Rows: the permute class then the pad one; columns: 1M and 256M per element size.
+    assert [r[1] for r in layout.rows] == ["transpose (1, 0)", "(1, 1, 1, 1)"]
+    assert layout.sizes == [MIB, 256 * MIB] and layout.elems == [2, 4]
+    r, g, b = inside(image, layout.box("transpose (1, 0)", 2, MIB))
+    assert b > r + 60, (r, g, b)        # 1.8: blue
+    r, g, b = inside(image, layout.box("transpose (1, 0)", 2, 256 * MIB))
+    assert r > b + 60, (r, g, b)        # 0.6: red
+    assert inside(image, layout.box("(1, 1, 1, 1)", 2, MIB)) == SP.FAILED
+    assert inside(image, layout.box("transpose (1, 0)", 4, MIB)) == SP.MISSING
+    # A cell below its goal is outlined: the outline's dark pixels at its edge.
+    below = layout.box("transpose (1, 0)", 2, 256 * MIB)
+    assert image.getpixel((below[0] + 2, below[1] + 10)) == SP.OUTLINE
+    above = layout.box("transpose (1, 0)", 2, MIB)
+    assert image.getpixel((above[0] + 2, above[1] + 10)) != SP.OUTLINE
+
+
+def test_the_scale_is_centred_at_one():
+    assert SP.colour(1.0) == SP.WHITE
+    assert SP.colour(4.0) == SP.HIGH and SP.colour(100.0) == SP.HIGH
+    assert SP.colour(0.25) == SP.LOW and SP.colour(0.0) == SP.LOW
+    # Symmetric in log: 2 and 1/2 are as far from white.
+    half, double = SP.colour(0.5), SP.colour(2.0)
+    assert sum(255 - c for c in half) > 0 and sum(255 - c for c in double) > 0
+    assert half[0] > half[2] and double[2] > double[0]
+
+
+def test_main_writes_the_png_and_merges_runs(tmp_path):
+    first = tmp_path / "a.json"
+    second = tmp_path / "b.json"
+    first.write_text(json.dumps(DOC))
+    later = dict(DOC, date="2026-01-03",
+                 cells=[cell("transpose (1, 0)", "permute", 2, MIB, 0.5)])
+    second.write_text(json.dumps(later))
+    out = tmp_path / "sweep.png"
+    assert SP.main([str(first), str(second), "--out", str(out)]) == 0
+    image = Image.open(out)
+    assert image.format == "PNG"
+    _, layout = SP.render(SP.merge([DOC, later]))
+    assert image.size == (layout.width, layout.height)
+    # The later run's cell wins: 0.5 is red.
+    r, g, b = inside(image.convert("RGB"), layout.box("transpose (1, 0)", 2, MIB))
+    assert r > b + 60
+    assert SP.merge([DOC, later])["date"] == "2026-01-02, 2026-01-03"
+
+
+def test_an_empty_sweep_is_refused(tmp_path, capsys):
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"device": "x", "date": "y", "cells": []}))
+    with pytest.raises(SystemExit):
+        SP.main([str(empty), "--out", str(tmp_path / "x.png")])
+    assert "no cells" in capsys.readouterr().err
