@@ -108,9 +108,8 @@ def fill_value(value) -> float:
 
 
 def call(name: str, x, *args):
-    """torch.ops.tile_mlir.<name>(x, ...) with the public op's arguments."""
-    if name not in _ARGS:
-        raise TileUsageError("layout-array", f"no layout op {name!r}: one of {OPS}")
+    """torch.ops.tile_mlir.<name>(x, ...) with the public op's arguments
+    (`name` one of OPS)."""
     return getattr(namespace(), name)(x, *_ARGS[name](x.dim(), *args))
 
 

@@ -16,6 +16,7 @@ torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
 from tile_mlir.errors import TileUsageError
+from tile_mlir.kernels import pad, permute, unfold
 from tile_mlir.kernels.layout import torch_ops
 from tile_mlir.kernels.layout.plan.common import normalize_dims
 from tile_mlir.kernels.layout.plan.pad import canonical_pad
@@ -310,6 +311,37 @@ def test_compile_aot_eager_traces_the_gradients():
     assert "aten.col2im.default" in backward
     assert [t for t in backward if "tile_mlir" in t] == [
         "tile_mlir.pad.default", "tile_mlir.permute.default"]
+
+
+def public_chain(x):
+    """chain() through the public ops (which call the custom ops while a
+    trace runs)."""
+    y = permute(x * 2, (0, 1, 3, 2))
+    y = pad(y, (1, 2, -1, 0), value=1.5)
+    return unfold(y + 1, 3, 1, (1, 2), 1, "NCHW") - 1
+
+
+class PublicChain(torch.nn.Module):
+    def forward(self, x):
+        return public_chain(x)
+
+
+def test_the_public_ops_trace_to_the_custom_ops():
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm
+
+    x = meta((2, 3, 8, 6))
+    out = torch.compile(public_chain, fullgraph=True, backend=backend)(x)
+    assert layout(out) == layout(chain_reference(x))
+    assert [t for t in targets(graphs[0].graph) if "tile_mlir" in t] == [
+        "tile_mlir.permute", "tile_mlir.pad", "tile_mlir.unfold"]
+    for strict in (False, True):
+        program = torch.export.export(PublicChain(), (x,), strict=strict)
+        assert [t for t in targets(program.graph) if "tile_mlir" in t] == [
+            "tile_mlir.permute.default", "tile_mlir.pad.default", "tile_mlir.unfold.default"]
 
 
 def test_registration_is_once_a_process():
