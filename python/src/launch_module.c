@@ -19,6 +19,11 @@
  * It returns -1 for anything it does not handle (a miss, another kind of
  * array, a launch that must synchronize), and the Python path then runs.
  *
+ * Relocated: a bound launch whose array addresses change per call. Its own copy
+ * of the parameters holds pointer slots and tensor maps that each call
+ * rewrites from its base addresses (a slot: base + offset; a map:
+ * cuTensorMapReplaceAddress) before the launch, all under the GIL.
+ *
  * Built against the stable ABI, so one build serves every CPython >= 3.10. */
 #ifndef Py_LIMITED_API
 #define Py_LIMITED_API 0x030A0000 /* CMake defines it from USE_SABI */
@@ -35,9 +40,11 @@ typedef int (*LaunchKernelFn)(void *function, unsigned gx, unsigned gy, unsigned
                               void *stream, void **params, void **extra);
 
 typedef int (*CtxGetCurrentFn)(void **context);
+typedef int (*ReplaceAddressFn)(void *map, void *address);
 
 static LaunchKernelFn launch_kernel;
 static CtxGetCurrentFn ctx_get_current;
+static ReplaceAddressFn replace_address; /* NULL on drivers before CUDA 12.0 */
 static PyObject *s_data_ptr, *s_shape, *s_stride, *s_dtype, *s_direct;
 static PyObject *bound_type;
 
@@ -326,6 +333,178 @@ static PyType_Slot bound_slots[] = {
 
 static PyType_Spec bound_spec = {"tile_mlir.runtime._launch.Bound", sizeof(Bound), 0,
                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, bound_slots};
+
+/* ---- Relocated --------------------------------------------------------- */
+
+typedef struct {
+  char kind;        /* 'p': a 64-bit pointer slot, 'm': a tensor map */
+  void *where;      /* the slot or the map in the Relocated's own parameters */
+  Py_ssize_t base;  /* which base address of the call */
+  long long offset; /* bytes from that base */
+} Patch;
+
+typedef struct {
+  PyObject_HEAD
+  void *function;
+  unsigned grid[3], block[3], shared;
+  void **params;
+  void *context;
+  PyObject *owner; /* keeps the parameter copies alive */
+  Py_ssize_t npatches, nbases;
+  Patch *patches;
+} Relocated;
+
+static int relocated_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
+  Relocated *self = (Relocated *)self_obj;
+  static char *names[] = {"function", "grid", "block", "shared", "params", "owner",
+                          "patches", "context", NULL};
+  unsigned long long function, params, context = 0;
+  PyObject *owner, *patches;
+  PyObject *dims[7];
+  unsigned values[7];
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K(OOO)(OOO)OKOO|K", names, &function,
+                                   &dims[0], &dims[1], &dims[2], &dims[3], &dims[4],
+                                   &dims[5], &dims[6], &params, &owner, &patches, &context))
+    return -1;
+  for (int i = 0; i < 7; i++)
+    if (read_u32(dims[i], &values[i]) < 0)
+      return -1;
+  PyObject *seq = PySequence_Tuple(patches);
+  if (!seq)
+    return -1;
+  Py_ssize_t n = PyTuple_Size(seq), nbases = 0;
+  Patch *list = n ? PyMem_Calloc((size_t)n, sizeof(Patch)) : NULL;
+  if (n && !list) {
+    Py_DECREF(seq);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    int kind;
+    unsigned long long where;
+    Patch *p = &list[i];
+    if (!PyArg_ParseTuple(PyTuple_GetItem(seq, i), "CKnL", &kind, &where, &p->base,
+                          &p->offset)) {
+      PyMem_Free(list);
+      Py_DECREF(seq);
+      return -1;
+    }
+    if ((kind != 'p' && kind != 'm') || p->base < 0 || p->base >= 8 || !where ||
+        (kind == 'm' && !replace_address)) {
+      PyErr_SetString(PyExc_ValueError, "a patch is ('p' or 'm', a non-null address, "
+                                        "base 0..7, offset); 'm' needs a CUDA 12 driver");
+      PyMem_Free(list);
+      Py_DECREF(seq);
+      return -1;
+    }
+    p->kind = (char)kind;
+    p->where = (void *)(uintptr_t)where;
+    if (p->base + 1 > nbases)
+      nbases = p->base + 1;
+  }
+  Py_DECREF(seq);
+  PyMem_Free(self->patches);
+  self->patches = list;
+  self->npatches = n;
+  self->nbases = nbases;
+  for (int i = 0; i < 3; i++) {
+    self->grid[i] = values[i];
+    self->block[i] = values[3 + i];
+  }
+  self->shared = values[6];
+  self->function = (void *)(uintptr_t)function;
+  self->params = (void **)(uintptr_t)params;
+  self->context = (void *)(uintptr_t)context;
+  PyObject *old = self->owner;
+  Py_INCREF(owner);
+  self->owner = owner;
+  Py_XDECREF(old);
+  return 0;
+}
+
+/* relocated(stream, base0, base1, ...): the status of the launch (201 with
+ * nothing rewritten or launched when another context is current). */
+static PyObject *relocated_call(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
+  Relocated *self = (Relocated *)self_obj;
+  if (!self->owner) {
+    PyErr_SetString(PyExc_TypeError, "the Relocated was not initialised");
+    return NULL;
+  }
+  Py_ssize_t nargs = PyTuple_Size(args);
+  if (kwargs || nargs < 1 + self->nbases || nargs > 9) {
+    PyErr_Format(PyExc_TypeError, "a relocated launch takes a stream handle and %zd to 8 "
+                                  "base addresses", self->nbases);
+    return NULL;
+  }
+  void *stream = stream_of(PyTuple_GetItem(args, 0));
+  if (stream == NULL && PyErr_Occurred())
+    return NULL;
+  unsigned long long base[8];
+  for (Py_ssize_t i = 0; i < self->nbases; i++) {
+    base[i] = PyLong_AsUnsignedLongLong(PyTuple_GetItem(args, i + 1));
+    if (PyErr_Occurred())
+      return NULL;
+  }
+  int status = 0;
+  if (self->context) {
+    void *current = NULL;
+    if (ctx_get_current(&current) != 0 || current != self->context)
+      status = WRONG_CONTEXT;
+  }
+  for (Py_ssize_t i = 0; status == 0 && i < self->npatches; i++) {
+    const Patch *p = &self->patches[i];
+    uint64_t address = base[p->base] + (uint64_t)p->offset;
+    if (p->kind == 'p')
+      *(uint64_t *)p->where = address;
+    else
+      status = replace_address(p->where, (void *)(uintptr_t)address);
+  }
+  if (status == 0)
+    status = launch_kernel(self->function, self->grid[0], self->grid[1], self->grid[2],
+                           self->block[0], self->block[1], self->block[2], self->shared,
+                           stream, self->params, NULL);
+  return PyLong_FromLong(status);
+}
+
+static int relocated_traverse(PyObject *self_obj, visitproc visit, void *arg) {
+  Py_VISIT(((Relocated *)self_obj)->owner);
+  Py_VISIT((PyObject *)Py_TYPE(self_obj));
+  return 0;
+}
+
+static int relocated_clear(PyObject *self_obj) {
+  Py_CLEAR(((Relocated *)self_obj)->owner);
+  return 0;
+}
+
+static void relocated_dealloc(PyObject *self_obj) {
+  Relocated *self = (Relocated *)self_obj;
+  PyTypeObject *type = Py_TYPE(self_obj);
+  PyObject_GC_UnTrack(self_obj);
+  relocated_clear(self_obj);
+  PyMem_Free(self->patches);
+  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  tp_free(self_obj);
+  Py_DECREF(type);
+}
+
+static PyType_Slot relocated_slots[] = {
+    {Py_tp_init, relocated_init},
+    {Py_tp_call, relocated_call},
+    {Py_tp_dealloc, relocated_dealloc},
+    {Py_tp_traverse, relocated_traverse},
+    {Py_tp_clear, relocated_clear},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_doc, "Relocated(function, grid, block, shared, params, owner, patches, "
+                "context=0): call with a stream handle and the base addresses; each "
+                "patch (kind, address, base, offset) is rewritten, then the kernel "
+                "launched; returns the CUresult as an int."},
+    {0, NULL},
+};
+
+static PyType_Spec relocated_spec = {"tile_mlir.runtime._launch.Relocated", sizeof(Relocated),
+                                     0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+                                     relocated_slots};
 
 /* ---- Dispatch ---------------------------------------------------------- */
 
@@ -644,6 +823,7 @@ PyMODINIT_FUNC PyInit__launch(void) {
   if (libcuda) {
     launch_kernel = (LaunchKernelFn)dlsym(libcuda, "cuLaunchKernel");
     ctx_get_current = (CtxGetCurrentFn)dlsym(libcuda, "cuCtxGetCurrent");
+    replace_address = (ReplaceAddressFn)dlsym(libcuda, "cuTensorMapReplaceAddress");
   }
   if (!launch_kernel || !ctx_get_current) {
     PyErr_SetString(PyExc_ImportError,
@@ -661,7 +841,8 @@ PyMODINIT_FUNC PyInit__launch(void) {
   if (!module)
     return NULL;
   if (add_type(module, &bound_spec, &bound_type) < 0 ||
-      add_type(module, &dispatch_spec, NULL) < 0) {
+      add_type(module, &dispatch_spec, NULL) < 0 ||
+      add_type(module, &relocated_spec, NULL) < 0) {
     Py_DECREF(module);
     return NULL;
   }

@@ -38,6 +38,7 @@ _REASON = _gpu_reason()
 # The suites of the layout ops, whose kernels bench/build_layout.py builds
 # into a folder of their own (a cache of about 1,300 kernels).
 LAYOUT_SUITES = {"test_layout.py", "test_layout_grad.py", "test_layout_long_axes.py",
+                 "test_layout_prepared.py",
                  "test_layout_torch.py",
                  "test_narrow_transpose.py", "test_simt_rows.py", "test_simt_transpose.py"}
 

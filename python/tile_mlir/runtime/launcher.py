@@ -392,23 +392,33 @@ class BoundLaunch:
 
 
 class _Params:
-    """Keeps the packed parameter values alive for the launch."""
+    """Keeps the packed parameter values alive for the launch, and says
+    where each array's addresses went (runtime/relocate.py rewrites them)."""
 
     def __init__(self):
         self.values = []
         self.pointers = []
-        self.scalar_slots = {}  # argument index -> its ctypes value
+        self.sizes = []          # bytes of each parameter
+        self.scalar_slots = {}   # argument index -> its ctypes value
+        self.pointer_slots = {}  # argument index -> parameter numbers of its addresses
+        self.map_slots = {}      # argument index -> parameter numbers of its tensor maps
 
     def add(self, value) -> None:
         self.values.append(value)
         self.pointers.append(ctypes.addressof(value))
+        self.sizes.append(ctypes.sizeof(value))
 
-    def add_address(self, address: int) -> None:
+    def add_address(self, address: int, size: int) -> None:
         self.pointers.append(address)
+        self.sizes.append(size)
 
     def array(self):
         self.raw = (ctypes.c_void_p * len(self.pointers))(*self.pointers)
         return ctypes.addressof(self.raw)
+
+
+# A CUtensorMap: 128 bytes, passed by value.
+TENSOR_MAP_BYTES = 128
 
 
 def _pack(params_info, views, specs, maps) -> _Params:
@@ -424,6 +434,7 @@ def _pack(params_info, views, specs, maps) -> _Params:
             params.scalar_slots[index] = slot
             params.add(slot)
             continue
+        params.pointer_slots[index] = (len(params.pointers), len(params.pointers) + 1)
         params.add(ctypes.c_uint64(view.ptr))
         params.add(ctypes.c_uint64(view.ptr))
         params.add(ctypes.c_int64(0))
@@ -433,7 +444,8 @@ def _pack(params_info, views, specs, maps) -> _Params:
         for stride in strides:
             params.add(ctypes.c_int64(stride))
     for spec, tmap in sorted(zip(specs, maps), key=lambda p: p[0].param):
-        params.add_address(int(tmap.getPtr()))
+        params.map_slots.setdefault(spec.source, []).append(len(params.pointers))
+        params.add_address(int(tmap.getPtr()), TENSOR_MAP_BYTES)
     return params
 
 

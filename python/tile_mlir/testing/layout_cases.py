@@ -397,3 +397,31 @@ def grad_pad_cases():
             yield shape, pad, elem, "zero"
             yield shape, pad, elem, "value"
             yield out, tuple(-p for p in pad), elem, "zero"
+
+
+# Calls of every op whose second call takes the prepared path
+# (kernels/layout/prepared.py): the GPU test of repeated calls and
+# bench/layout_call_cost.py. (op, shape, args, elem); pad's args are
+# (pad, value), unfold's (kernel_size, padding, stride, dilation, layout).
+CALL_CASES = [
+    ("permute", (64, 64), ((1, 0),), 2),
+    ("permute", (64, 64), ((0, 1),), 2),
+    ("permute", (8, 64, 32, 32), ((0, 2, 3, 1),), 2),
+    ("permute", (2048, 4096), ((1, 0),), 4),
+    ("permute", (33, 70), ((1, 0),), 1),
+    ("permute", (4, 6, 8), ((2, 0, 1),), 8),
+    ("permute", (3, 5, 7, 9, 11), ((4, 3, 2, 1, 0),), 2),
+    ("permute", (16, 3, 32, 32), ((0, 2, 3, 1),), 2),
+    ("pad", (8, 16, 32, 32), ((1, 1, 1, 1), 0), 2),
+    ("pad", (8, 16, 32, 32), ((1, 1, 1, 1), 1.5), 2),
+    ("pad", (8, 16, 32, 32), ((1, 1, 1, 1), float("nan")), 2),
+    ("pad", (64, 100), ((0, 8), 0), 1),
+    ("pad", (8, 64), ((-1, -2), 0), 4),
+    ("pad", (8, 16, 32), ((2, -1, -1, 3), 0), 4),
+    ("unfold", (2, 16, 32, 32), (3, 1, 1, 1, "NCHW"), 2),
+    ("unfold", (2, 32, 32, 16), (3, 1, 1, 1, "NHWC"), 2),
+    ("unfold", (16, 20, 20), (3, 0, 2, 2, "NCHW"), 4),
+]
+# A channels_last (N, C, H, W) input padded (1, 1, 1, 1): F.pad keeps its
+# format, so the kernel pads its memory order (N, H, W, C).
+CALL_CHANNELS_LAST = ((4, 16, 8, 8), (1, 1, 1, 1), 2)

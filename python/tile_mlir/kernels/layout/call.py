@@ -12,7 +12,9 @@ stream run one after the other, and each leaves the counter at zero.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import threading
 
 from ...cache import load_kernel
 from ...errors import TileUsageError
@@ -197,14 +199,52 @@ def persistent_grid(device, built: int = PERSISTENT_GRID) -> int:
 
 def counter(device):
     """The (2,) int32 tile counter of the current stream on `device` (zero
-    before a launch; the kernel's last CTA resets it)."""
+    before a launch; the kernel's last CTA resets it). While the stream is
+    captured into a CUDA graph, a new counter that the graph zeroes itself
+    (a counter made there would be zeroed only when the graph replays, so
+    it is not kept for later launches)."""
     torch = torch_module()
     stream = torch.cuda.current_stream(device)
     key = (device.index or 0, stream.cuda_stream)
     ctr = _counters.get(key)
     if ctr is None:
-        ctr = _counters[key] = torch.zeros(2, dtype=torch.int32, device=device)
+        ctr = torch.zeros(2, dtype=torch.int32, device=device)
+        if not torch.cuda.is_current_stream_capturing():
+            _counters[key] = ctr
+    rec = getattr(_recording, "active", None)
+    if rec is not None:
+        rec.counters.append(ctr)
     return ctr
+
+
+def stream_counter(index: int, stream: int, device):
+    """counter() for the current stream, whose handle is `stream`, of device
+    `index` (the prepared calls' lookup: no stream object made)."""
+    ctr = _counters.get((index, stream))
+    return ctr if ctr is not None else counter(device)
+
+
+class Recording:
+    """What one op call launched (`recording()`): (module, args, launch
+    keywords) of each launch, and the tile counters it was given."""
+
+    def __init__(self):
+        self.launches, self.counters = [], []
+
+
+_recording = threading.local()
+
+
+@contextlib.contextmanager
+def recording():
+    """Records the launches and counters of the calls made inside (this
+    thread's), for kernels.layout.prepared."""
+    previous = getattr(_recording, "active", None)
+    rec = _recording.active = Recording()
+    try:
+        yield rec
+    finally:
+        _recording.active = previous
 
 
 def recipe_key(builder: str, params: dict) -> tuple:
@@ -246,6 +286,9 @@ def launch(builder, params: dict, args, grid, block=None) -> None:
     if block is not None:
         kwargs["block"] = (int(block), 1, 1)
     mod(*args, **kwargs)
+    rec = getattr(_recording, "active", None)
+    if rec is not None:
+        rec.launches.append((mod, args, kwargs))
 
 
 def strided(t, shape, strides):

@@ -59,6 +59,7 @@ from .call import (
     unique_recipes,
     vector_grid,
 )
+from . import prepared
 from .geometry.pad import equal_tile_height
 from .grad import apply as grad_apply
 from .grad import needs_grad
@@ -246,12 +247,16 @@ def _fill_of(t, value):
 def pad(x, pad, value=0):
     """F.pad(x, pad, value=value) (see the module docstring); a tensor that
     requires a gradient gets one (layout/grad.py)."""
+    out = prepared.call("pad", x, (pad, value), pad_tensor)
+    if out is not None:
+        return out
     t, back = as_tensor(x)
     if is_sequence(pad):
         pad = tuple(pad)   # read once: the op reads the spec more than once
     if needs_grad(t):
         return grad_apply("pad", t, pad, value)
-    return back(pad_tensor(t, pad, value))
+    out = prepared.call("pad", t, (pad, value), pad_tensor)   # a DLPack array's view
+    return back(pad_tensor(t, pad, value) if out is None else out)
 
 
 def pad_tensor(t, pad, value=0):

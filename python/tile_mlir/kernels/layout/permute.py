@@ -40,6 +40,7 @@ from .call import (
     unique_recipes,
     vector_grid,
 )
+from . import prepared
 from .geometry.narrow import stage_bytes
 from .geometry.smem_transpose import (
     threads_error,
@@ -232,10 +233,14 @@ def plan_for(shape, strides, dims, elem: int, beyond: bool = False):
 def permute(x, dims):
     """x.permute(dims) as a new contiguous tensor (see the module docstring);
     a tensor that requires a gradient gets one (layout/grad.py)."""
+    out = prepared.call("permute", x, (dims,), permute_tensor)
+    if out is not None:
+        return out
     t, back = as_tensor(x)
     if needs_grad(t):
         return grad_apply("permute", t, dims)
-    return back(permute_tensor(t, dims))
+    out = prepared.call("permute", t, (dims,), permute_tensor)   # a DLPack array's view
+    return back(permute_tensor(t, dims) if out is None else out)
 
 
 def permute_tensor(t, dims):

@@ -40,6 +40,7 @@ from .call import (
     torch_module,
     unique_recipes,
 )
+from . import prepared
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
@@ -91,10 +92,19 @@ def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: s
 def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
     """im2col of x (see the module docstring); a tensor that requires a
     gradient gets one (layout/grad.py)."""
+    args = (kernel_size, padding, stride, dilation, layout)
+    out = prepared.call("unfold", x, args, _unfold_result)
+    if out is not None:
+        return out
     t, back = as_tensor(x)
     if needs_grad(t):
-        return grad_apply("unfold", t, kernel_size, padding, stride, dilation, layout)
-    return back(unfold_tensor(t, kernel_size, padding, stride, dilation, layout)[0])
+        return grad_apply("unfold", t, *args)
+    out = prepared.call("unfold", t, args, _unfold_result)   # a DLPack array's view
+    return back(_unfold_result(t, *args) if out is None else out)
+
+
+def _unfold_result(t, *args):
+    return unfold_tensor(t, *args)[0]
 
 
 def unfold_tensor(t, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):

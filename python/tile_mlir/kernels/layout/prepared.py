@@ -1,0 +1,207 @@
+"""Prepared calls: a repeated layout call in a few microseconds.
+
+A call's plan, kernel, tensor maps, scalars and launch shape depend only
+on the input's shape, strides, dtype, device and base alignment and on
+the op's arguments; only the addresses change from call to call. The first
+call with such a key runs the planned path (plan, kernel from the compile
+cache, the runtime's checks and encoding) while `call.recording()` notes
+each launch and tile counter, and keeps a `Prepared`: the result's layout
+and each launch made relocatable (runtime/relocate.py: its own copy of the
+parameters, pointer slots and tensor maps rewritten per call from the
+input's, the result's and the counter's addresses). A repeated call then
+allocates the result, takes the current stream and launches, one C call a
+launch.
+
+A call is prepared only where nothing else touched the data: every array
+a launch took is a view of the input's or the result's memory, or a tile
+counter, and the result is a whole fresh allocation. A call that copied
+its input first (an input whose base is not 16-byte aligned, strides the
+kernels cannot read, a lazy conjugate) takes the planned path every time,
+as do tensors that need a gradient, other array types and tensor
+subclasses.
+"""
+
+from __future__ import annotations
+
+from ...runtime.driver import relaunch_on
+from ...runtime.errors import CudaError
+from ...runtime.relocate import relocatable
+from .call import as_tensor, recording, stream_counter, torch_module
+
+# At most this many keys are kept (the oldest dropped first).
+MAX_ENTRIES = 4096
+
+# Bases of a relocated launch: the input, the result, the tile counter.
+INPUT, RESULT, COUNTER = 0, 1, 2
+
+_entries: dict = {}
+_UNPREPARED = "unprepared"   # a key whose calls take the planned path
+_state: dict = {}            # torch's tensor type, stream accessor, forward AD
+
+
+class _NoKey(Exception):
+    """An argument with no exact key (the planned path takes it)."""
+
+
+def _arg_key(value):
+    """A key equal only for arguments the op treats the same: ints, floats
+    by their bits (-0.0 and NaN kept apart), strings, None, and tuples or
+    lists of ints; a bool never equals an int."""
+    kind = type(value)
+    if kind is int or kind is str or value is None:
+        return value
+    if kind is float:
+        return ("f", value.hex())
+    if kind is bool:
+        return ("b", value)
+    if kind is tuple or kind is list:
+        for item in value:
+            if type(item) is not int:
+                raise _NoKey
+        return tuple(value)
+    raise _NoKey
+
+
+def _setup() -> dict:
+    torch = torch_module()
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    _state.update(tensor=torch.Tensor, torch=torch,
+                  stream=raw or (lambda i: torch.cuda.current_stream(i).cuda_stream),
+                  forward_ad=torch.autograd.forward_ad,
+                  grad_enabled=torch.is_grad_enabled)
+    return _state
+
+
+def call(op: str, x, args: tuple, planned):
+    """op(x, *args) through the prepared calls: the result, or None where
+    this path does not take the call (the caller then runs its own path).
+    `planned(x, *args)` is the op's planned path on a CUDA torch tensor
+    without gradient, run (and recorded) on a key's first call."""
+    state = _state or _setup()
+    if type(x) is not state["tensor"] or x.requires_grad and state["grad_enabled"]() or \
+            state["forward_ad"]._current_level >= 0:
+        return None
+    try:
+        key = (op, tuple(_arg_key(a) for a in args), x.shape, x.stride(), x.dtype,
+               x.get_device(), x.data_ptr() & 15, x.is_conj() or x.is_neg())
+    except (_NoKey, RuntimeError):   # RuntimeError: a sparse tensor has no strides
+        return None
+    entry = _entries.get(key)
+    if entry is None:
+        if key[5] < 0:   # not a CUDA tensor: the planned path names the rule
+            return None
+        return _first_call(key, x, args, planned)
+    if entry is _UNPREPARED:
+        return None
+    return entry.run(x, state)
+
+
+def _first_call(key, x, args, planned):
+    t, _ = as_tensor(x)   # the op's checks of the array, by rule
+    if t is not x:        # resolved first (a lazy conjugate): never prepared
+        return planned(t, *args)
+    with recording() as rec:
+        result = planned(x, *args)
+    entry = _prepare(x, result, rec)
+    if len(_entries) >= MAX_ENTRIES:
+        del _entries[next(iter(_entries))]
+    _entries[key] = entry if entry is not None else _UNPREPARED
+    return result
+
+
+def _storage(t) -> int:
+    return t.untyped_storage().data_ptr()
+
+
+def _whole(result) -> bool:
+    """Whether result is a whole allocation: offset 0, its storage exactly
+    the bytes its shape and strides reach (so empty_strided remakes it)."""
+    if result.storage_offset() != 0:
+        return False
+    reach = 0 if result.numel() == 0 else \
+        1 + sum((d - 1) * s for d, s in zip(result.shape, result.stride()))
+    return result.untyped_storage().nbytes() == reach * result.element_size()
+
+
+def _prepare(x, result, rec):
+    """The Prepared of a recorded first call, or None where it cannot be
+    replayed (see the module docstring)."""
+    torch = _state["torch"]
+    if not isinstance(result, torch.Tensor) or type(result) is not torch.Tensor or \
+            not _whole(result) or result.dtype != x.dtype or result.device != x.device:
+        return None
+    input_storage, result_storage = _storage(x), _storage(result)
+    launches = []
+    counted = False
+    for mod, args, kwargs in rec.launches:
+        sources = {}
+        for i, a in enumerate(args):
+            if not isinstance(a, torch.Tensor):
+                continue
+            if any(a is c for c in rec.counters):
+                sources[i] = (COUNTER, 0)
+                counted = True
+            elif _storage(a) == input_storage and _storage(a) != result_storage:
+                sources[i] = (INPUT, a.data_ptr() - x.data_ptr())
+            elif _storage(a) == result_storage:
+                sources[i] = (RESULT, a.data_ptr() - result.data_ptr())
+            else:
+                return None   # a copy the planned path made
+        relocation = relocatable(mod.bind(*args, **kwargs), sources)
+        if relocation is None:
+            return None
+        launches.append(relocation.call)
+    return Prepared(tuple(result.shape), result.stride(), x.device, tuple(launches),
+                    counted)
+
+
+class Prepared:
+    """A key's replayable call: the result's layout and its launches."""
+
+    __slots__ = ("shape", "strides", "device", "index", "launches", "counted")
+
+    def __init__(self, shape, strides, device, launches, counted: bool):
+        self.shape, self.strides, self.device = shape, strides, device
+        self.index = device.index or 0
+        self.launches, self.counted = launches, counted
+
+    def run(self, x, state):
+        out = x.new_empty_strided(self.shape, self.strides)
+        if not self.launches:
+            return out
+        stream = state["stream"](self.index)
+        ctr = stream_counter(self.index, stream, self.device) if self.counted else None
+        bases = (x.data_ptr(), out.data_ptr(), 0 if ctr is None else ctr.data_ptr())
+        for launch in self.launches:
+            status = launch(stream, *bases)
+            if status:
+                self._failed(status, launch, stream, bases)
+        return out
+
+    def _failed(self, status, launch, stream, bases) -> None:
+        """Another context current (the launch is made under the device's),
+        or the driver's error."""
+        status = relaunch_on(self.index, status, lambda: launch(stream, *bases))
+        if status:
+            raise CudaError("cuLaunchKernel", status)
+
+
+def state(op: str, x, args: tuple) -> str | None:
+    """How a repeated call op(x, *args) runs: "prepared" (replayed),
+    "planned" (planned every time), or None (not called yet, or not a key
+    of this path)."""
+    try:
+        key = (op, tuple(_arg_key(a) for a in args), x.shape, x.stride(), x.dtype,
+               x.get_device(), x.data_ptr() & 15, x.is_conj() or x.is_neg())
+    except (_NoKey, RuntimeError):
+        return None
+    entry = _entries.get(key)
+    return None if entry is None else "planned" if entry is _UNPREPARED else "prepared"
+
+
+def clear() -> None:
+    """Forgets every prepared call (the next call of each key plans again)."""
+    _entries.clear()
+
+
+__all__ = ["MAX_ENTRIES", "Prepared", "call", "clear", "state"]
