@@ -59,11 +59,10 @@ import time
 import zlib
 from pathlib import Path
 
+import row_filter as R  # a sibling script (its folder is first on sys.path)
 from tile_mlir.kernels.layout.plan.permute import canonical_permutation
 from tile_mlir.kernels.layout.plan.unfold import unfold_spec
 from tile_mlir.testing import layout_sweep as S
-
-import row_filter as R   # a sibling script (its folder is first on sys.path)
 
 GOAL_RATIO = 1.0   # ours / max(torch, Triton)
 GOAL_COPY = 0.93   # ours / torch copy_, cells moving COPY_GOAL_BYTES or more
@@ -88,11 +87,10 @@ DEVICE = "cuda"
 def _import_gpu() -> None:
     """torch, Triton's peers and our ops (after TRITON_CACHE_DIR is set)."""
     global torch, F, T, ours
+    import layout_triton as T_  # a sibling script: the Triton peers
+    import tile_mlir.kernels as ours_
     import torch as torch_
     import torch.nn.functional as F_
-
-    import layout_triton as T_   # a sibling script: the Triton peers
-    import tile_mlir.kernels as ours_
     torch, F, T, ours = torch_, F_, T_, ours_
 
 
@@ -157,7 +155,7 @@ def bits(t):
 
 
 def same(a, ref) -> str | None:
-    """None if a equals ref bit for bit (with ref's strides where `strides`),
+    """None if a equals ref bit for bit (shape and every element's bits),
     else what differs."""
     _sync()
     if tuple(a.shape) != tuple(ref.shape):
@@ -362,7 +360,6 @@ def run_triton(rec, cell, x, ref, sweep) -> None:
                 rec["impl"]["triton"] = {**t, "name": name}
                 break
     rec["triton_seconds"] = round(time.perf_counter() - t0, 2)
-    del out
 
 
 def rank_triton(rec, cell, variants, out, ref, sweep) -> list:
@@ -403,7 +400,6 @@ def run_copy(rec, cell, sweep) -> None:
         t = sweep.timed(lambda: dst.copy_(src))
         t["tbps"] = rec["moved"] / t["ms"] / 1e9
         rec["impl"]["copy"] = t
-        del src, dst
     except Exception as err:
         rec["errors"]["copy"] = error_text(err)
 

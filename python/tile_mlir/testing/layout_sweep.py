@@ -21,8 +21,9 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
+from ..errors import TileUsageError
 from ..kernels.layout.plan.pad import normalize_pad
 from ..kernels.layout.plan.unfold import unfold_spec
 
@@ -240,7 +241,7 @@ def _valid(cls: SweepClass, shape: tuple, elem: int) -> bool:
         return True
     try:
         out = out_shape(cls, shape)
-    except Exception:   # unfold_spec's [unfold-spec]: no output positions
+    except TileUsageError:   # unfold_spec's [unfold-spec]: no output positions
         return False
     if min(out) < 1:
         return False
@@ -253,7 +254,7 @@ SEARCH_OCTAVES = 4
 STEPS = 64
 
 
-@lru_cache(maxsize=None)
+@cache
 def fit_shape(cls: SweepClass, size: int, elem: int) -> tuple:
     """The class's valid shape whose input bytes are nearest `size` (in log)."""
     want = size / elem

@@ -143,8 +143,7 @@ def test_every_cell_is_checked_timed_and_scored(cpu, tmp_path, monkeypatch):
     assert code == 1   # ours is wrong in one cell and fails in another
     crop = cells["crop (-1, -1, -2, -2)"]
     assert crop["failed"] and crop["exact"]["ours"] is False
-    assert crop["errors"]["ours"] == "not exact: 1 of %d elements differ" % \
-        (1 * 10 * 6 * 22)
+    assert crop["errors"]["ours"] == f"not exact: 1 of {1 * 10 * 6 * 22} elements differ"
     failing = cells["(0, 2, 1)"]
     assert failing["failed"] and "no kernel for this one" in failing["errors"]["ours"]
     good = [c for c in doc["cells"] if not c["failed"]]
@@ -163,7 +162,7 @@ def test_every_cell_is_checked_timed_and_scored(cpu, tmp_path, monkeypatch):
 
 
 def test_triton_ranking_keeps_the_exact_variants(cpu, tmp_path):
-    code, doc = run(cpu, tmp_path, "--sizes", "4K", "--elems", "8",
+    _, doc = run(cpu, tmp_path, "--sizes", "4K", "--elems", "8",
                     "--triton-shortlist", "3")
     cells = {c["class"]: c for c in doc["cells"]}
     for name in ("transpose (1, 0)", "narrow NCHW->NHWC C=3", "(4, 3, 2, 1, 0)"):

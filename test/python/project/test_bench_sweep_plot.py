@@ -83,7 +83,7 @@ def test_main_writes_the_png_and_merges_runs(tmp_path):
     _, layout = SP.render(SP.merge([DOC, later]))
     assert image.size == (layout.width, layout.height)
     # The later run's cell wins: 0.5 is red.
-    r, g, b = inside(image.convert("RGB"), layout.box("transpose (1, 0)", 2, MIB))
+    r, _, b = inside(image.convert("RGB"), layout.box("transpose (1, 0)", 2, MIB))
     assert r > b + 60
     assert SP.merge([DOC, later])["date"] == "2026-01-02, 2026-01-03"
 

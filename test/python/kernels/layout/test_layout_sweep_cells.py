@@ -7,7 +7,6 @@ the recipes (the ops run on meta tensors with a recording kernel loader)."""
 import math
 
 import pytest
-
 from tile_mlir.testing import layout_sweep as S
 from tile_mlir.testing.layout_recipes import sweep as SW
 
