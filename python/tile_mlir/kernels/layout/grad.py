@@ -29,10 +29,16 @@ _FUNCTIONS: dict = {}
 _OPS: dict = {}
 
 
-def register(name: str, op, op_tensor) -> None:
+def register(name: str, op, op_tensor, repeated=None) -> None:
     """Makes `name` differentiable: `op` is the public op, `op_tensor` its
-    no-gradient form on a CUDA torch tensor."""
+    no-gradient form on a CUDA torch tensor; `repeated(t, *args)`, its
+    result through the prepared calls (the custom op's implementation)."""
     _OPS[name] = (op, op_tensor)
+    _REPEATED[name] = repeated or op_tensor
+
+
+# name -> the no-gradient result through the prepared calls (layout/prepared.py).
+_REPEATED: dict = {}
 
 
 def needs_grad(x) -> bool:

@@ -59,7 +59,7 @@ from .call import (
     unique_recipes,
     vector_grid,
 )
-from . import prepared
+from . import prepared, torch_ops
 from .geometry.pad import equal_tile_height
 from .grad import apply as grad_apply
 from .grad import needs_grad
@@ -247,6 +247,8 @@ def _fill_of(t, value):
 def pad(x, pad, value=0):
     """F.pad(x, pad, value=value) (see the module docstring); a tensor that
     requires a gradient gets one (layout/grad.py)."""
+    if torch_ops.is_compiling():   # Dynamo / torch.export: the custom op
+        return torch_ops.traced("pad", x, pad, value)
     out = prepared.call("pad", x, (pad, value), pad_tensor)
     if out is not None:
         return out
@@ -506,4 +508,10 @@ def boxes_forms(plan, dtype_name: str) -> list:
     return [("vectors", kernel_for(plan, dtype_name))] + engine
 
 
-register_grad("pad", pad, pad_tensor)
+def _repeated(t, pad, value):
+    """pad_tensor through the prepared calls (the custom op's implementation)."""
+    out = prepared.call("pad", t, (pad, value), pad_tensor)
+    return pad_tensor(t, pad, value) if out is None else out
+
+
+register_grad("pad", pad, pad_tensor, _repeated)

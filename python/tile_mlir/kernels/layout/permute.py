@@ -40,7 +40,7 @@ from .call import (
     unique_recipes,
     vector_grid,
 )
-from . import prepared
+from . import prepared, torch_ops
 from .geometry.narrow import stage_bytes
 from .geometry.smem_transpose import (
     threads_error,
@@ -233,6 +233,8 @@ def plan_for(shape, strides, dims, elem: int, beyond: bool = False):
 def permute(x, dims):
     """x.permute(dims) as a new contiguous tensor (see the module docstring);
     a tensor that requires a gradient gets one (layout/grad.py)."""
+    if torch_ops.is_compiling():   # Dynamo / torch.export: the custom op
+        return torch_ops.traced("permute", x, dims)
     out = prepared.call("permute", x, (dims,), permute_tensor)
     if out is not None:
         return out
@@ -636,4 +638,10 @@ def thread_load_forms(plan) -> list:
     return [(name, k) for name, k in forms if threads_fit(k[1])]
 
 
-register_grad("permute", permute, permute_tensor)
+def _repeated(t, dims):
+    """permute_tensor through the prepared calls (the custom op's implementation)."""
+    out = prepared.call("permute", t, (dims,), permute_tensor)
+    return permute_tensor(t, dims) if out is None else out
+
+
+register_grad("permute", permute, permute_tensor, _repeated)

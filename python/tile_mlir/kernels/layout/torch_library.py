@@ -28,7 +28,7 @@ import numbers
 import torch
 
 from ...errors import TileUsageError
-from .grad import _OPS, _fold
+from .grad import _REPEATED, _fold
 from .plan.common import (
     check_elem,
     contiguous_strides,
@@ -122,8 +122,9 @@ def _tensor(x):
 
 
 def _eager(name: str):
-    """The op's no-gradient form on a CUDA tensor (registered by its module)."""
-    return _OPS[name][1]
+    """The op's no-gradient result on a CUDA tensor, through the prepared
+    calls (registered by its module)."""
+    return _REPEATED[name]
 
 
 # The real implementations (CUDA tensors).
@@ -138,7 +139,7 @@ def _pad(x: torch.Tensor, pad: list[int], value: float) -> torch.Tensor:
 
 def _unfold(x: torch.Tensor, kernel_size: list[int], padding: list[int], stride: list[int],
             dilation: list[int], layout: str) -> torch.Tensor:
-    return _eager("unfold")(_tensor(x), kernel_size, padding, stride, dilation, layout)[0]
+    return _eager("unfold")(_tensor(x), kernel_size, padding, stride, dilation, layout)
 
 
 # The fake implementations: the output's shape and strides, the op's checks.

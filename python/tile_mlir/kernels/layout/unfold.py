@@ -40,7 +40,7 @@ from .call import (
     torch_module,
     unique_recipes,
 )
-from . import prepared
+from . import prepared, torch_ops
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
@@ -92,6 +92,8 @@ def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: s
 def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
     """im2col of x (see the module docstring); a tensor that requires a
     gradient gets one (layout/grad.py)."""
+    if torch_ops.is_compiling():   # Dynamo / torch.export: the custom op
+        return torch_ops.traced("unfold", x, kernel_size, padding, stride, dilation, layout)
     args = (kernel_size, padding, stride, dilation, layout)
     out = prepared.call("unfold", x, args, _unfold_result)
     if out is not None:
@@ -202,4 +204,11 @@ def recipes_for(cases) -> list:
                           for shape, k, p, s, d, layout, elem in cases)
 
 
-register_grad("unfold", unfold, unfold_tensor)
+def _repeated(t, *args):
+    """unfold_tensor's result through the prepared calls (the custom op's
+    implementation)."""
+    out = prepared.call("unfold", t, args, _unfold_result)
+    return _unfold_result(t, *args) if out is None else out
+
+
+register_grad("unfold", unfold, unfold_tensor, _repeated)
