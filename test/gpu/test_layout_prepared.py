@@ -145,3 +145,23 @@ def test_arguments_equal_as_values_but_not_as_calls(gen):
     with pytest.raises(TileUsageError) as err:
         permute(x, (True, False))
     assert err.value.rule == "layout-permutation"
+
+
+def test_a_missing_kernel_names_its_recipe(tmp_path):
+    """Where no MLIR is (the GPU machine), a call whose kernel is not in the
+    cache is a named miss: the recipe's builder and parameters, the folder."""
+    import os
+    import subprocess
+    import sys
+    code = ("import torch\nfrom tile_mlir.kernels import permute\n"
+            "from tile_mlir.errors import TileError\n"
+            "try:\n    permute(torch.zeros(64, 96, dtype=torch.bfloat16, device='cuda'), (1, 0))\n"
+            "except TileError as err:\n    print('RULE', err.rule)\n    print(err.message)\n")
+    env = dict(os.environ, TILE_MLIR_CACHE_DIR=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    if "RULE compile-cache-miss" not in proc.stdout:
+        pytest.skip(f"MLIR is importable here: the kernel compiled ({proc.stdout[:200]})")
+    assert "build_permute_transpose(" in proc.stdout and "elem=2" in proc.stdout
+    assert str(tmp_path) in proc.stdout

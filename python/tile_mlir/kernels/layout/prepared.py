@@ -62,6 +62,13 @@ def _arg_key(value):
     raise _NoKey
 
 
+def _key(op: str, x, args: tuple) -> tuple:
+    """The call's key (the module docstring); _NoKey for an argument
+    without one."""
+    return (op, x.shape, x.stride(), x.dtype, x.get_device(), x.data_ptr() & 15,
+            x.is_conj(), x.is_neg(), *map(_arg_key, args))
+
+
 def _setup() -> dict:
     torch = torch_module()
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
@@ -82,13 +89,12 @@ def call(op: str, x, args: tuple, planned):
             state["forward_ad"]._current_level >= 0:
         return None
     try:
-        key = (op, tuple(_arg_key(a) for a in args), x.shape, x.stride(), x.dtype,
-               x.get_device(), x.data_ptr() & 15, x.is_conj() or x.is_neg())
+        key = _key(op, x, args)
     except (_NoKey, RuntimeError):   # RuntimeError: a sparse tensor has no strides
         return None
     entry = _entries.get(key)
     if entry is None:
-        if key[5] < 0:   # not a CUDA tensor: the planned path names the rule
+        if key[4] < 0:   # not a CUDA tensor: the planned path names the rule
             return None
         return _first_call(key, x, args, planned)
     if entry is _UNPREPARED:
@@ -191,8 +197,7 @@ def state(op: str, x, args: tuple) -> str | None:
     "planned" (planned every time), or None (not called yet, or not a key
     of this path)."""
     try:
-        key = (op, tuple(_arg_key(a) for a in args), x.shape, x.stride(), x.dtype,
-               x.get_device(), x.data_ptr() & 15, x.is_conj() or x.is_neg())
+        key = _key(op, x, args)
     except (_NoKey, RuntimeError):
         return None
     entry = _entries.get(key)
