@@ -298,8 +298,27 @@ def run(plan, t, out, kernel=None) -> None:
     if params["grid"] == 0:   # one tile per CTA
         grid = transpose_tile_count(plan.canonical, params)
     else:
-        grid = persistent_grid(t.device, params["grid"])
+        grid = min(persistent_grid(t.device, params["grid"]),
+                   _tiles(plan, params, src.shape))
     launch(builder, params, (src, dst, counter(t.device)), grid)
+
+
+def _tiles(plan, params, shape) -> int:
+    """The tiles of a persistent kernel's launch where the host knows them
+    (a CTA without a tile only claims and leaves: a small call launches no
+    more CTAs than tiles), else an unbounded count. Any bound of at least
+    one is correct: the CTAs claim tiles until none is left."""
+    if plan.kind == "transpose" and not params.get("wide_in") and not params.get("wide_out"):
+        return max(1, transpose_tile_count(plan.canonical, params))
+    if builder_box(params) and len(params["box"]) == len(shape):
+        return max(1, box_tiles(shape, params["box"]))
+    return MAX_TILES
+
+
+def builder_box(params) -> bool:
+    """Whether params are a boxes kernel's whose tiles are its boxes over
+    the input view (not the permuted-store form)."""
+    return "box" in params and not params.get("permuted_store")
 
 
 # The permuted-store boxes kernel sees an innermost axis longer than a box
