@@ -33,6 +33,15 @@ if ! missing="$(python scripts/requirements.py --check 2>/dev/null)"; then
   echo "setup: packages installed in $((SECONDS - start)) s"
 fi
 
+# torch, for the CPU tests of the layout ops' torch custom ops (fake
+# tensors, torch.compile and torch.export traces): installed where
+# TILE_MLIR_TEST_TORCH names a version (.ci/run names the CPU build its
+# machines hold); elsewhere those tests skip.
+if [ -n "${TILE_MLIR_TEST_TORCH:-}" ] && ! python -c "import torch" 2>/dev/null; then
+  echo "setup: installing torch==$TILE_MLIR_TEST_TORCH (TILE_MLIR_TEST_TORCH: the torch ops' CPU tests)"
+  python -m pip install -q "torch==$TILE_MLIR_TEST_TORCH"
+fi
+
 note=""
 if [ ! -f build/build.ninja ] \
    || ! grep -qx "Python3_EXECUTABLE:[A-Z]*=$ROOT/.venv/bin/python" build/CMakeCache.txt; then
