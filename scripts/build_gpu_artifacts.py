@@ -56,6 +56,7 @@ def main() -> int:
     build_bench_kernels(out / "bench_kernels", args.arch, compiler)
     build_debug_kernels(out / "debug", args.arch, compiler, seed["tma_load"])
     build_tutorial(out / "tutorial", args.arch, compiler)
+    build_wgmma(out / "wgmma", args.arch, compiler)
     populate_cache(out / "cache", args.arch)
     (out / "index.json").write_text(json.dumps({"arch": args.arch, "cases": names}) + "\n")
     print(f"built {len(names)} artifacts into {out}")
@@ -86,6 +87,14 @@ CACHE_RECIPES = (
     "tile_mlir.testing.runtime_kernels:cache_recipes",
     "tile_mlir.testing.grouped_copy_bench:bench_recipes",
 )
+
+
+def build_wgmma(folder: Path, arch: str, compiler) -> None:
+    """The warpgroup MMA kernels of test/gpu/test_wgmma_tma.py."""
+    from tile_mlir.testing.wgmma_kernels import NS, build_wgmma_bf16
+
+    for n in NS:
+        compiler.compile(build_wgmma_bf16(n), arch).save(folder / f"wgmma_bf16_n{n}")
 
 
 def populate_cache(folder: Path, arch: str) -> None:

@@ -1,0 +1,325 @@
+"""Warpgroup MMA (sm_90a): `wgmma.mma_async` into an `Accumulator`, its
+fence / commit / wait, and matrix descriptors of shared tiles.
+
+    acc = wgmma_accumulator(128, "f32")
+    wgmma_fence()
+    for k in range(4):          # K = 64 bf16: four k16 steps along a 128-byte row
+        a = wgmma_descriptor(a_tile, lbo=16, sbo=1024, swizzle=128, offset=32 * k)
+        b = wgmma_descriptor(b_tile, lbo=16, sbo=1024, swizzle=128, offset=32 * k)
+        acc = wgmma(acc, a, b, "bf16", scale_d=k > 0)
+    wgmma_commit_group()
+    wgmma_wait_group(0)
+
+The legal shapes and types are tile_mlir.wgmma's (the PTX ISA's). A
+descriptor-A wgmma with a constant scale_d is the upstream
+`nvvm.wgmma.mma_async`; an A in registers, or a scale_d decided at run
+time, which that op does not take, is the same instruction as inline PTX.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import mlir.ir as ir
+from mlir.dialects import arith, llvm, memref, nvvm
+
+from .. import wgmma as spec
+from ..errors import TileUsageError
+from .pointers import _buffer
+from .threads import lane_id
+from .trace import emits_ir
+from .values import Buffer, Expr, Pointer, int_constant, is_shared
+from .warpgroup import warp_in_warpgroup
+
+_NVVM_TYPES = {name: getattr(nvvm.WGMMATypes, name)
+               for name in ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "f32", "s32")}
+
+
+def _i64() -> ir.Type:
+    return ir.IntegerType.get_signless(64)
+
+
+def _register_type(d_type: str) -> ir.Type:
+    """An accumulator register's MLIR type: f32, or i32 (s32, f16 pairs)."""
+    return ir.F32Type.get() if d_type == "f32" else ir.IntegerType.get_signless(32)
+
+
+class Accumulator:
+    """A wgmma accumulator: one thread's registers of a 64 x N tile of type
+    `dtype` ("f32", "f16" or "s32"), held as one LLVM struct value."""
+
+    def __init__(self, value: ir.Value, n: int, dtype: str):
+        self.value = value
+        self.n = n
+        self.dtype = dtype
+
+    def registers(self) -> list[ir.Value]:
+        """The struct's registers (f32, or i32: s32 values, f16 pairs)."""
+        kind = _register_type(self.dtype)
+        return [llvm.extractvalue(kind, self.value, [i]) for i in range(self.size)]
+
+    @property
+    def size(self) -> int:
+        """Registers per thread: N/2 (f32, s32) or N/4 (f16)."""
+        return self.n // 4 if self.dtype == "f16" else self.n // 2
+
+    @staticmethod
+    def struct_type(n: int, dtype: str) -> ir.Type:
+        """The LLVM struct type of an accumulator of N and `dtype`."""
+        count = n // 4 if dtype == "f16" else n // 2
+        name = "f32" if dtype == "f32" else "i32"
+        return ir.Type.parse("!llvm.struct<(" + ", ".join([name] * count) + ")>")
+
+    @staticmethod
+    @emits_ir
+    def from_registers(registers: Sequence[ir.Value], n: int, dtype: str) -> "Accumulator":
+        """An accumulator of N and `dtype` holding `registers` (as
+        registers() returns them: for loops that carry them)."""
+        struct = llvm.mlir_undef(Accumulator.struct_type(n, dtype))
+        for i, reg in enumerate(registers):
+            struct = llvm.insertvalue(struct, reg, [i])
+        return Accumulator(struct, n, dtype)
+
+    @emits_ir
+    def coords(self, i: int) -> tuple[Expr, Expr]:
+        """(row, column) in the 64 x N tile of register `i` of this thread
+        (index values). An f16 register holds columns column and column + 1.
+
+        Warp w of the warpgroup holds rows 16w..16w+15: lane l has rows
+        16w + l/4 and 8 more, and per 8 columns, columns 2(l%4) and one more."""
+        if not isinstance(i, int) or not 0 <= i < self.size:
+            raise TileUsageError("int-range", f"accumulator register {i!r} is outside "
+                                 f"0..{self.size - 1}")
+        element = 2 * i if self.dtype == "f16" else i  # of the f32 layout
+        lane = lane_id()
+        row = warp_in_warpgroup() * 16 + lane // 4 + 8 * ((element // 2) % 2)
+        col = lane % 4 * 2 + (8 * (element // 4) + element % 2)
+        return row, col
+
+
+@emits_ir
+def wgmma_accumulator(n: int, dtype: str = "f32", fill: float | int = 0) -> Accumulator:
+    """An accumulator of a 64 x `n` tile of `dtype` ("f32", "f16", "s32" or
+    their builder names), every element `fill` (an f16 accumulator: 0 only)."""
+    dtype = spec.ptx_type(dtype, "accumulator type", ("f32", "f16", "s32"))
+    if isinstance(n, bool) or not isinstance(n, int) or n not in spec.legal_n("f16"):
+        raise TileUsageError("wgmma-shape", f"accumulator N {n!r} is not a multiple of "
+                             "8 from 8 to 256")
+    if dtype == "f32":
+        value = arith.constant(ir.F32Type.get(), float(fill))
+    elif dtype == "s32" or fill == 0:
+        value = int_constant(ir.IntegerType.get_signless(32), int(fill), "accumulator fill")
+    else:
+        raise TileUsageError("kernel-value", f"an f16 accumulator starts at 0, got {fill!r}")
+    count = n // 4 if dtype == "f16" else n // 2
+    return Accumulator.from_registers([value] * count, n, dtype)
+
+
+@emits_ir
+def wgmma_descriptor(tile, lbo: int, sbo: int, swizzle: int = 0, base_offset: int = 0,
+                     offset: int = 0) -> Expr:
+    """The 64-bit matrix descriptor (an i64 value) of the shared tile at
+    `tile` + `offset` bytes: `tile` a shared buffer, a shared Pointer or a
+    shared address (index or i32 value). The other fields are
+    tile_mlir.wgmma.matrix_descriptor's, checked there
+    ([wgmma-descriptor-field]); `offset` is a multiple of 16 bytes."""
+    fields = spec.descriptor_fields(lbo, sbo, swizzle, base_offset)
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset % 16:
+        raise TileUsageError("wgmma-descriptor-field", f"offset {offset!r} is not a "
+                             "multiple of 16 bytes")
+    i64 = _i64()
+    addr = arith.addi(_shared_address(tile), int_constant(i64, offset, "offset"))
+    start = arith.shrui(arith.andi(addr, arith.constant(i64, 0x3FFFF)),
+                        arith.constant(i64, 4))
+    return Expr(arith.ori(start, arith.constant(i64, _signed64(fields))))
+
+
+def _signed64(value: int) -> int:
+    """An unsigned 64-bit value as the signed int an i64 constant takes."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _shared_address(tile) -> ir.Value:
+    """A shared tile's address as i64."""
+    i64 = _i64()
+    if isinstance(tile, Pointer):
+        return llvm.ptrtoint(i64, tile.value)
+    if isinstance(tile, Buffer) or (isinstance(tile, ir.Value)
+                                    and isinstance(tile.type, ir.MemRefType)):
+        buf = _buffer(tile, "wgmma_descriptor")
+        if not is_shared(buf.type.memory_space):
+            raise TileUsageError("kernel-value", "wgmma_descriptor takes a shared tile; "
+                                 f"got a buffer of type {buf.type}")
+        return arith.index_cast(i64, memref.extract_aligned_pointer_as_index(buf.value))
+    value = Expr.of(tile) if isinstance(tile, (Expr, ir.Value)) else None
+    if value is None or not isinstance(value.type, (ir.IndexType, ir.IntegerType)):
+        raise TileUsageError("kernel-value", "wgmma_descriptor takes a shared buffer, "
+                             f"pointer or address, got {tile!r}")
+    if isinstance(value.type, ir.IndexType):
+        return arith.index_cast(i64, value)
+    return arith.extui(i64, value) if ir.IntegerType(value.type).width < 64 else value
+
+
+def _descriptor(value, what: str) -> ir.Value:
+    """An i64 descriptor operand: an i64 value, or an int (an unsigned
+    64-bit descriptor, e.g. tile_mlir.wgmma.matrix_descriptor's)."""
+    i64 = _i64()
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value < 1 << 64:
+            raise TileUsageError("int-range", f"{what} {value} is not a 64-bit descriptor")
+        return arith.constant(i64, _signed64(value))
+    if isinstance(value, (Expr, ir.Value)) and Expr.of(value).type == i64:
+        return Expr.of(value)
+    raise TileUsageError("kernel-value", f"{what} is an i64 matrix descriptor "
+                         f"(wgmma_descriptor) or an int, got {value!r}")
+
+
+def _a_registers(a) -> list[ir.Value] | None:
+    """A's four i32 registers when `a` is a list or tuple; else None."""
+    if not isinstance(a, (list, tuple)):
+        return None
+    i32 = ir.IntegerType.get_signless(32)
+    regs = [Expr.of(r) if isinstance(r, (Expr, ir.Value)) else None for r in a]
+    if len(regs) != 4 or any(r is None or r.type != i32 for r in regs):
+        raise TileUsageError("kernel-value", "wgmma's A in registers is four i32 "
+                             f"values (this thread's share of the 64 x K tile), got {a!r}")
+    return regs
+
+
+def _scale_d(scale_d) -> bool | ir.Value:
+    """A bool, or an i1 value decided at run time."""
+    if isinstance(scale_d, bool):
+        return scale_d
+    if isinstance(scale_d, (Expr, ir.Value)) and \
+            Expr.of(scale_d).type == ir.IntegerType.get_signless(1):
+        return Expr.of(scale_d)
+    raise TileUsageError("kernel-value", "wgmma's scale_d is a bool or an i1 value "
+                         f"(False: D = A*B, True: D = A*B + D), got {scale_d!r}")
+
+
+@emits_ir
+def wgmma(acc: Accumulator, a, b, a_type: str, b_type: str | None = None, *,
+          scale_d=True, negate_a: bool = False, negate_b: bool = False,
+          trans_a: bool = False, trans_b: bool = False,
+          satfinite: bool = False) -> Accumulator:
+    """`wgmma.mma_async` m64nNkK: D = A*B + D (`scale_d` True) or D = A*B
+    (False; an i1 value decides at run time), issued by the whole
+    warpgroup; returns the new accumulator (read it after
+    `wgmma_wait_group`).
+
+    `acc` fixes N and the accumulator type. `a` is A's matrix descriptor
+    (an i64, see `wgmma_descriptor`; 64 x K, K-major unless `trans_a`) or
+    A's four i32 registers (this thread's share); `b` is B's descriptor
+    (K x N, K-major unless `trans_b`). `a_type` / `b_type` (default
+    `a_type`) are PTX type names ("bf16", "tf32", "e4m3", "s8", ...) or the
+    builder's dtype names. `negate_a` / `negate_b` negate floating-point
+    inputs (imm-scale -1); `satfinite` clamps s32 results.
+
+    Illegal combinations are TileUsageErrors: [wgmma-dtype] (types, and the
+    flags a type does not allow), [wgmma-shape] (N), [kernel-value]
+    (operand kinds)."""
+    if not isinstance(acc, Accumulator):
+        raise TileUsageError("kernel-value", "wgmma's acc is an Accumulator "
+                             f"(wgmma_accumulator), got {acc!r}")
+    regs = _a_registers(a)
+    shape = spec.check_shape(acc.n, a_type, a_type if b_type is None else b_type,
+                             acc.dtype, negate_a=negate_a, negate_b=negate_b,
+                             trans_a=trans_a, trans_b=trans_b, satfinite=satfinite,
+                             a_in_registers=regs is not None)
+    b_desc = _descriptor(b, "wgmma's b")
+    scale = _scale_d(scale_d)
+    if regs is None and isinstance(scale, bool):
+        a_desc = _descriptor(a, "wgmma's a")
+        value = nvvm.wgmma_mma_async(
+            acc.value.type, acc.value, a_desc, b_desc,
+            ir.Attribute.parse(f"#nvvm.shape<m = {spec.M}, n = {shape.n}, k = {shape.k}>"),
+            _NVVM_TYPES[shape.a], _NVVM_TYPES[shape.b], _NVVM_TYPES[shape.d],
+            nvvm.WGMMAScaleOut.one if scale else nvvm.WGMMAScaleOut.zero,
+            nvvm.WGMMAScaleIn.neg if negate_a else nvvm.WGMMAScaleIn.one,
+            nvvm.WGMMAScaleIn.neg if negate_b else nvvm.WGMMAScaleIn.one,
+            nvvm.MMALayout.col if trans_a else nvvm.MMALayout.row,
+            nvvm.MMALayout.row if trans_b else nvvm.MMALayout.col,
+            satfinite=nvvm.MMAIntOverflow.satfinite if satfinite else None)
+        return Accumulator(value, acc.n, acc.dtype)
+    a_operands = regs if regs is not None else [_descriptor(a, "wgmma's a")]
+    if isinstance(scale, bool):
+        scale = arith.constant(ir.IntegerType.get_signless(1), int(scale))
+    return _inline_wgmma(acc, shape, a_operands, b_desc, scale,
+                         (negate_a, negate_b, trans_a, trans_b, satfinite))
+
+
+def _inline_wgmma(acc: Accumulator, shape: spec.Shape, a_operands: list[ir.Value],
+                  b_desc: ir.Value, scale: ir.Value, flags: tuple) -> Accumulator:
+    """The wgmma as inline PTX: what the upstream op does not take (A in
+    registers, a run-time scale_d), spelled as that op spells the rest."""
+    negate_a, negate_b, trans_a, trans_b, satfinite = flags
+    count = shape.registers
+    a_regs = len(a_operands) == 4
+    first_a = 2 * count
+    b_at = first_a + len(a_operands)
+    a_text = ("{" + ", ".join(f"${first_a + i}" for i in range(4)) + "}" if a_regs
+              else f"${first_a}")
+    imms = []
+    if shape.d != "s32":
+        imms += [-1 if negate_a else 1, -1 if negate_b else 1]
+    if shape.a in ("f16", "bf16"):
+        imms += ([] if a_regs else [int(trans_a)]) + [int(trans_b)]
+    opcode = shape.instruction + (".satfinite" if satfinite else "")
+    d_text = "{" + ", ".join(f"${i}" for i in range(count)) + "}"
+    tail = "".join(f", {v}" for v in imms)
+    asm = ("{\n.reg .pred p;\n"
+           f"setp.ne.b32 p, ${b_at + 1}, 0;\n"
+           f"{opcode} {d_text}, {a_text}, ${b_at}, p{tail};\n}}\n")
+    out = "=f" if shape.d == "f32" else "=r"
+    constraints = ",".join([out] * count + [str(i) for i in range(count)]
+                           + ["r" if a_regs else "l"] * len(a_operands) + ["l", "r"])
+    scale_i32 = arith.extui(ir.IntegerType.get_signless(32), scale)
+    value = llvm.inline_asm(acc.value.type, acc.registers() + a_operands + [b_desc, scale_i32],
+                            asm, constraints, has_side_effects=True)
+    return Accumulator(value, acc.n, acc.dtype)
+
+
+@emits_ir
+def wgmma_fence() -> None:
+    """`wgmma.fence.sync.aligned`: orders this warpgroup's register and
+    shared-memory accesses before the wgmmas that follow (issue it before
+    the first wgmma, and after writing an accumulator or A registers)."""
+    nvvm.wgmma_fence_aligned()
+
+
+@emits_ir
+def wgmma_commit_group() -> None:
+    """`wgmma.commit_group.sync.aligned`: closes a wgmma-group of this
+    warpgroup's uncommitted wgmmas."""
+    nvvm.wgmma_commit_group_sync_aligned()
+
+
+@emits_ir
+def wgmma_wait_group(n: int = 0, *accumulators: Accumulator) -> tuple[Accumulator, ...]:
+    """`wgmma.wait_group.sync.aligned n`: waits until at most `n` of this
+    warpgroup's committed wgmma-groups are pending. Returns `accumulators`
+    passed through a register barrier that the wait orders: read the
+    results from the returned accumulators, so no read of them moves above
+    the wait."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TileUsageError("kernel-value", f"wgmma_wait_group n is an int, got {n!r}")
+    if not 0 <= n < 1 << 31:
+        raise TileUsageError("int-range", f"wgmma_wait_group n {n} is outside "
+                             f"0..{(1 << 31) - 1}")
+    for acc in accumulators:
+        if not isinstance(acc, Accumulator):
+            raise TileUsageError("kernel-value", "wgmma_wait_group passes Accumulators "
+                                 f"through, got {acc!r}")
+    nvvm.wgmma_wait_group_sync_aligned(n)
+    return tuple(_after_wait(acc) for acc in accumulators)
+
+
+def _after_wait(acc: Accumulator) -> Accumulator:
+    """`acc`'s registers through an empty side-effecting asm (each tied to
+    itself): their uses stay after the wait."""
+    count = acc.size
+    out = "=f" if acc.dtype == "f32" else "=r"
+    constraints = ",".join([out] * count + [str(i) for i in range(count)])
+    value = llvm.inline_asm(acc.value.type, acc.registers(), "", constraints,
+                            has_side_effects=True)
+    return Accumulator(value, acc.n, acc.dtype)

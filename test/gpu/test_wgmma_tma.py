@@ -1,0 +1,39 @@
+"""A warpgroup MMA fed by the copy engine on the GPU: the kernels of
+tile_mlir.testing.wgmma_kernels (TMA loads of bf16 A and B with the
+128-byte swizzle, four m64nNk16 wgmmas, the f32 accumulator to global),
+built by scripts/build_gpu_artifacts.py into <artifacts>/wgmma/.
+
+Inputs are small integers, exact in bf16, whose products and sums of 64
+are exact in f32: the result is compared bit for bit with numpy's matmul
+of the same integers.
+"""
+
+import numpy as np
+import pytest
+
+from tile_mlir import runtime
+
+NS = (8, 128, 256)  # as wgmma_kernels.NS (that module needs MLIR to import)
+
+
+def _bf16_bits(values: np.ndarray) -> np.ndarray:
+    """bf16 bit patterns (uint16) of float32 values exact in bf16: the
+    float32 word's high half."""
+    words = values.astype(np.float32).view(np.uint32)
+    assert not np.any(words & 0xFFFF), "a value is not exact in bf16"
+    return (words >> 16).astype(np.uint16)
+
+
+@pytest.mark.parametrize("n", NS)
+def test_wgmma_bf16_matches_matmul(artifacts, rng, n):
+    folder = artifacts / "wgmma" / f"wgmma_bf16_n{n}"
+    if not folder.exists():
+        pytest.skip(f"no {folder} (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(folder)
+    a = rng.integers(-4, 5, size=(64, 64)).astype(np.float32)
+    b = rng.integers(-4, 5, size=(n, 64)).astype(np.float32)
+    out = np.full((64, n), np.nan, np.float32)
+    mod(_bf16_bits(a), _bf16_bits(b), out)
+    expected = a.astype(np.float64) @ b.astype(np.float64).T
+    assert np.array_equal(out, expected.astype(np.float32)), (
+        f"first differing (row, col): {np.argwhere(out != expected)[:4].tolist()}")
