@@ -91,10 +91,12 @@ CACHE_RECIPES = (
 
 def build_wgmma(folder: Path, arch: str, compiler) -> None:
     """The warpgroup MMA kernels of test/gpu/test_wgmma_tma.py."""
-    from tile_mlir.testing.wgmma_kernels import NS, build_wgmma_bf16
+    from tile_mlir.testing.wgmma_kernels import NS, RUNTIME_SCALE_N, build_wgmma_bf16
 
-    for n in NS:
-        compiler.compile(build_wgmma_bf16(n), arch).save(folder / f"wgmma_bf16_n{n}")
+    kernels = [build_wgmma_bf16(n) for n in NS]
+    kernels.append(build_wgmma_bf16(RUNTIME_SCALE_N, runtime_scale=True))
+    for kd in kernels:
+        compiler.compile(kd, arch).save(folder / kd.name)
 
 
 def populate_cache(folder: Path, arch: str) -> None:

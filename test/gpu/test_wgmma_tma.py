@@ -13,7 +13,10 @@ import pytest
 
 from tile_mlir import runtime
 
-NS = (8, 128, 256)  # as wgmma_kernels.NS (that module needs MLIR to import)
+# The kernels' names (wgmma_kernels.NS and RUNTIME_SCALE_N; that module
+# needs MLIR to import): N, and the last one's scale_d decided at run time.
+KERNELS = {"wgmma_bf16_n8": 8, "wgmma_bf16_n128": 128, "wgmma_bf16_n256": 256,
+           "wgmma_bf16_n64_runtime_scale": 64}
 
 
 def _bf16_bits(values: np.ndarray) -> np.ndarray:
@@ -24,9 +27,10 @@ def _bf16_bits(values: np.ndarray) -> np.ndarray:
     return (words >> 16).astype(np.uint16)
 
 
-@pytest.mark.parametrize("n", NS)
-def test_wgmma_bf16_matches_matmul(artifacts, rng, n):
-    folder = artifacts / "wgmma" / f"wgmma_bf16_n{n}"
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_wgmma_bf16_matches_matmul(artifacts, rng, name):
+    n = KERNELS[name]
+    folder = artifacts / "wgmma" / name
     if not folder.exists():
         pytest.skip(f"no {folder} (python scripts/build_gpu_artifacts.py)")
     mod = runtime.load(folder)

@@ -27,14 +27,18 @@ SBO = 8 * ROW_BYTES             # one swizzle period: 8 rows
 LBO = 16
 K_STEP_BYTES = 16 * 2           # k16 of bf16
 # N of the kernels test/gpu/test_wgmma_tma.py runs: the smallest, a middle and
-# the largest.
+# the largest; and N of the one whose scale_d is decided at run time (the
+# inline-PTX form of the instruction).
 NS = (8, 128, 256)
+RUNTIME_SCALE_N = 64
 LOAD = tma.format_opcode(direction="load", rank=2)
 
 
-def build_wgmma_bf16(n: int) -> K.KernelDef:
+def build_wgmma_bf16(n: int, runtime_scale: bool = False) -> K.KernelDef:
     """Out (64 x n, f32) = A (64 x 64, bf16) @ B (n x 64, bf16).T with TMA
-    loads and four bf16 wgmmas of one warpgroup."""
+    loads and four bf16 wgmmas of one warpgroup. `runtime_scale`: each
+    wgmma's scale_d is an i1 computed at run time (block 0: false for the
+    first step, true after), not a constant."""
 
     def body(A, B, Out):
         tid = K.thread_id()
@@ -55,8 +59,11 @@ def build_wgmma_bf16(n: int) -> K.KernelDef:
         K.wgmma_fence()
         for k in range(K_EXTENT // 16):
             fields = dict(lbo=LBO, sbo=SBO, swizzle=SWIZZLE_BYTES, offset=k * K_STEP_BYTES)
+            scale = k > 0
+            if runtime_scale:
+                scale = (K.block_id() == 0) if k > 0 else (K.block_id() != 0)
             acc = K.wgmma(acc, K.wgmma_descriptor(a_tile, **fields),
-                          K.wgmma_descriptor(b_tile, **fields), "bf16", scale_d=k > 0)
+                          K.wgmma_descriptor(b_tile, **fields), "bf16", scale_d=scale)
         K.wgmma_commit_group()
         (acc,) = K.wgmma_wait_group(0, acc)
         registers = acc.registers()
@@ -64,7 +71,8 @@ def build_wgmma_bf16(n: int) -> K.KernelDef:
             row, col = acc.coords(i)
             Out[row, col] = registers[i]
 
-    return K.KernelDef(body, grid=1, block=THREADS, name=f"wgmma_bf16_n{n}", params=[
+    name = f"wgmma_bf16_n{n}" + ("_runtime_scale" if runtime_scale else "")
+    return K.KernelDef(body, grid=1, block=THREADS, name=name, params=[
         ("A", K.Tensor((M, K_EXTENT), "bfloat16")),
         ("B", K.Tensor((n, K_EXTENT), "bfloat16")),
         ("Out", K.Tensor((M, n), "float32"))])
