@@ -53,6 +53,7 @@ class Accumulator:
         self.n = n
         self.dtype = dtype
 
+    @emits_ir
     def registers(self) -> list[ir.Value]:
         """The struct's registers (f32, or i32: s32 values, f16 pairs)."""
         kind = _register_type(self.dtype)
