@@ -34,6 +34,16 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
   for (int i = 0; i < 12; i++) seen[i] = v[i];
   return next_status;
 }
+uint64_t replaced[2];      /* the last map address replaced, and the count */
+int next_replace_status;
+int cuTensorMapReplaceAddress(void *map, void *address) {
+  if (next_replace_status)
+    return next_replace_status;
+  *(uint64_t *)map = (uint64_t)(uintptr_t)address; /* stands in for the map's field */
+  replaced[0] = (uint64_t)(uintptr_t)map;
+  replaced[1] += 1;
+  return 0;
+}
 uint64_t current_context;  /* the calling thread's, as the test sets it */
 int cuCtxGetCurrent(void **ctx) {
   *ctx = (void *)(uintptr_t)current_context;
@@ -90,6 +100,8 @@ class FakeLibcuda:
         self.seen = (ctypes.c_uint64 * 12).in_dll(lib, "seen")
         self.status = ctypes.c_int.in_dll(lib, "next_status")
         self.current = ctypes.c_uint64.in_dll(lib, "current_context")
+        self.replaced = (ctypes.c_uint64 * 2).in_dll(lib, "replaced")
+        self.replace_status = ctypes.c_int.in_dll(lib, "next_replace_status")
 
 
 class Tensor:
@@ -284,6 +296,88 @@ def check_bad_arguments(_launch):
            "an uninitialised Bound")
 
 
+def check_relocated(_launch, fake: FakeLibcuda):
+    """A relocated launch rewrites its pointer slots (base + offset) and its
+    tensor maps (cuTensorMapReplaceAddress) from the call's bases, then
+    launches its own parameter array; a refused replacement or another
+    current context launches nothing."""
+    seen = fake.seen
+    slots = (ctypes.c_uint64 * 2)(0, 0)
+    tmap = (ctypes.c_uint64 * 32)()          # 256 bytes: a 64-aligned 128 inside
+    map_at = -(-ctypes.addressof(tmap) // 64) * 64
+    params = (ctypes.c_void_p * 3)(ctypes.addressof(slots), ctypes.addressof(slots) + 8,
+                                   map_at)
+    patches = [("p", ctypes.addressof(slots), 0, 0), ("p", ctypes.addressof(slots) + 8, 1, 64),
+               ("m", map_at, 1, 128)]
+    rl = _launch.Relocated(0xF0, (3, 1, 1), (256, 1, 1), 1024, ctypes.addressof(params),
+                           (slots, tmap, params), patches, 0)
+    count, maps = seen[11], fake.replaced[1]
+    assert rl(0x55, 0x10000, 0x20000) == 0 and seen[11] == count + 1
+    assert list(slots) == [0x10000, 0x20040], [hex(v) for v in slots]
+    assert ctypes.c_uint64.from_address(map_at).value == 0x20080
+    assert fake.replaced[0] == map_at and fake.replaced[1] == maps + 1
+    assert (seen[0], seen[1], seen[4], seen[7], seen[8], seen[9]) == \
+        (0xF0, 3, 256, 1024, 0x55, ctypes.addressof(params))
+    assert rl(0, 0x30000, 0x40000, 0x50000) == 0 and slots[1] == 0x40040  # extra base
+    raises(TypeError, rl, "a call short of a base", 0, 0x10000)
+    fake.replace_status.value = 1
+    count = seen[11]
+    assert rl(0, 0x60000, 0x70000) == 1 and seen[11] == count, "launched after a refusal"
+    fake.replace_status.value = 0
+    ctx = _launch.Relocated(0xF1, (1, 1, 1), (1, 1, 1), 0, ctypes.addressof(params),
+                            None, patches[:1], 0xC0)
+    slots[0] = 7
+    assert ctx(0, 0x80000) == 201 and slots[0] == 7 and seen[11] == count
+    for bad in [[("x", 8, 0, 0)], [("p", 0, 0, 0)], [("p", 8, 8, 0)], [("p", 8, -1, 0)]]:
+        raises(ValueError, lambda: _launch.Relocated(1, (1, 1, 1), (1, 1, 1), 0, 0, None,
+                                                     bad), f"patches {bad}")
+    raises(TypeError, lambda: _launch.Relocated.__new__(_launch.Relocated)(0),
+           "an uninitialised Relocated")
+
+
+def check_relocatable(fake: FakeLibcuda):
+    """runtime.relocate over a BoundLaunch's packed parameters: its own copy
+    (the original untouched), every array argument's slots and maps
+    patched from its source, the scalars kept as packed."""
+    from tile_mlir.runtime.launcher import TENSOR_MAP_BYTES, _Params
+    from tile_mlir.runtime.relocate import relocatable
+
+    params = _Params()
+    params.pointer_slots[0] = (0, 1)
+    for value in (ctypes.c_uint64(0xA000), ctypes.c_uint64(0xA000), ctypes.c_int64(0),
+                  ctypes.c_int64(64), ctypes.c_int64(1)):
+        params.add(value)
+    scalar = ctypes.c_uint32(77)
+    params.add(scalar)
+    original_map = (ctypes.c_uint64 * 16)(*range(16))
+    params.map_slots[1] = [len(params.pointers)]
+    params.add_address(ctypes.addressof(original_map), TENSOR_MAP_BYTES)
+
+    class Kernel:
+        function, dynamic_shared = 0xF2, 512
+
+    class Launcher:
+        context = 0
+
+    class Bound:   # what relocatable reads of a BoundLaunch
+        direct, must_sync = object(), False
+        kernel, launcher, device = Kernel(), Launcher(), 0
+        grid, block = (2, 1, 1), (128, 1, 1)
+    Bound.params = params
+    raises(ValueError, lambda: relocatable(Bound, {0: (0, 0)}), "an array with no source")
+    relocation = relocatable(Bound, {0: (1, 16), 1: (0, 256)})
+    assert relocation.call(0x9, 0xB000, 0xC000) == 0
+    array = ctypes.cast(fake.seen[9], ctypes.POINTER(ctypes.c_void_p))
+    value = [ctypes.c_uint64.from_address(array[i]).value for i in range(5)]
+    assert value == [0xC010, 0xC010, 0, 64, 1], [hex(v) for v in value]
+    assert ctypes.c_uint32.from_address(array[5]).value == 77
+    assert array[6] % 64 == 0 and array[6] != ctypes.addressof(original_map)
+    copied = [ctypes.c_uint64.from_address(array[6] + 8 * i).value for i in range(16)]
+    assert copied == [0xB100] + list(range(1, 16)), copied
+    assert list(original_map) == list(range(16)), "the original map was rewritten"
+    assert params.values[0].value == 0xA000, "the original slot was rewritten"
+
+
 def main():
     """The checks, in a process whose libcuda.so.1 is the stand-in."""
     from tile_mlir.runtime import _launch, launch
@@ -297,6 +391,8 @@ def main():
     check_reentrant_accessors(_launch, fake)
     check_kernel_cycle_is_freed(_launch)
     check_bad_arguments(_launch)
+    check_relocated(_launch, fake)
+    check_relocatable(fake)
     print("ok")
 
 

@@ -1,0 +1,72 @@
+"""The prepared calls' keys and gates (kernels/layout/prepared.py), on the
+CPU: which arguments key alike, and which calls the path leaves to the
+planned one. The replay itself runs on the GPU (test/gpu/test_layout_prepared.py)."""
+
+import math
+
+import pytest
+
+from tile_mlir.errors import TileUsageError
+from tile_mlir.kernels.layout import prepared
+
+torch = pytest.importorskip("torch")
+
+
+def key(value):
+    return prepared._arg_key(value)
+
+
+def test_floats_key_by_their_bits():
+    assert key(0.0) != key(-0.0)               # different fills
+    assert key(math.nan) == key(float("nan"))  # any NaN object: one key
+    assert key(1.5) == key(1.5) and key(1.5) != key(1)
+
+
+def test_a_bool_is_not_an_int_and_a_list_is_its_tuple():
+    assert key(True) != key(1) and key(False) != key(0)
+    assert key([1, 0]) == key((1, 0))
+    assert key(None) is None and key("NCHW") == "NCHW"
+
+
+@pytest.mark.parametrize("value", [(True, 0), [1.0, 0], (x for x in (1, 0)), {1: 0},
+                                   torch.tensor(0.5), object()])
+def test_other_arguments_have_no_key(value):
+    with pytest.raises(prepared._NoKey):
+        key(value)
+
+
+def planned_never(*args):
+    raise AssertionError("the planned path ran")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.zeros(4, 8),                                   # a CPU tensor
+    lambda: torch.zeros(4, 8, device="meta"),                    # no device memory
+    lambda: torch.nn.Parameter(torch.zeros(4, 8)),               # a subclass (and grad)
+    lambda: torch.zeros(4, 8, requires_grad=True),               # needs a gradient
+    lambda: torch.zeros(4, 8).to_sparse(),                       # no strides
+])
+def test_calls_the_path_does_not_take(make):
+    assert prepared.call("permute", make(), ((1, 0),), planned_never) is None
+
+
+def test_an_argument_without_a_key_is_left_to_the_planned_path():
+    x = torch.zeros(4, 8)
+    assert prepared.call("permute", x, ((d for d in (1, 0)),), planned_never) is None
+    assert prepared.state("permute", x, ((d for d in (1, 0)),)) is None
+
+
+def test_the_public_op_still_names_a_cpu_tensor():
+    from tile_mlir.kernels import permute
+    with pytest.raises(TileUsageError) as err:
+        permute(torch.zeros(4, 8), (1, 0))
+    assert err.value.rule == "layout-array" and "cpu" in err.value.message
+
+
+def test_a_whole_allocation_is_what_empty_strided_remakes():
+    t = torch.empty(6, 10)
+    assert prepared._whole(t) and prepared._whole(t.t())
+    assert not prepared._whole(t[1:])           # an offset
+    assert not prepared._whole(t[:, :4])        # part of its storage
+    assert prepared._whole(torch.empty(0, 3))
+    assert prepared._whole(torch.empty(1, 6, 10)[0])
