@@ -10,7 +10,8 @@ A descriptor names one operand tile in shared memory: its start address,
 its leading (LBO) and stride (SBO) byte offsets between 8x16-byte core
 matrices, its swizzle (the TMA box's: 0, 32, 64 or 128 bytes) and base
 offset. Bits: 0-13 start >> 4, 16-29 LBO >> 4, 32-45 SBO >> 4, 49-51 base
-offset, 62-63 swizzle code (0 none, 1 128B, 2 64B, 3 32B).
+offset, 62-63 swizzle code (0 none, 1 128B, 2 64B, 3 32B). decode_descriptor
+reads the fields back.
 """
 
 from __future__ import annotations
@@ -162,3 +163,46 @@ def matrix_descriptor(start: int, lbo: int, sbo: int, swizzle: int = 0,
     descriptor keeps 14 bits of each, shifted right by 4. Anything else is
     a TileUsageError [wgmma-descriptor-field] naming the field."""
     return descriptor_fields(lbo, sbo, swizzle, base_offset) | _field(start, "start")
+
+
+# Bits a descriptor may set: start, LBO, SBO (14 each), base offset (3) and
+# swizzle (2); the rest are zero in the sm_90 format.
+_USED_BITS = ((0x3FFF << 0) | (0x3FFF << 16) | (0x3FFF << 32) | (0x7 << 49) | (0x3 << 62))
+SWIZZLE_OF_CODE = {code: swizzle for swizzle, code in SWIZZLE_CODES.items()}
+
+
+@dataclass(frozen=True)
+class Descriptor:
+    """The fields of a wgmma matrix descriptor, in bytes (swizzle: the span,
+    0, 32, 64 or 128). `value` encodes them again (matrix_descriptor)."""
+    start: int
+    lbo: int
+    sbo: int
+    swizzle: int = 0
+    base_offset: int = 0
+
+    @property
+    def value(self) -> int:
+        """The 64-bit descriptor of these fields."""
+        return matrix_descriptor(self.start, self.lbo, self.sbo, self.swizzle,
+                                 self.base_offset)
+
+
+def decode_descriptor(value: int) -> Descriptor:
+    """The fields of a 64-bit descriptor (the inverse of matrix_descriptor):
+    start, LBO and SBO are the 14-bit fields shifted left by 4. A value that
+    is not an unsigned 64-bit int, or sets a bit the format leaves zero, is
+    a TileUsageError [wgmma-descriptor-field] naming the bits."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 64:
+        raise TileUsageError("wgmma-descriptor-field", "a matrix descriptor is an "
+                             f"unsigned 64-bit int, got {value!r}")
+    stray = value & ~_USED_BITS
+    if stray:
+        bits = [b for b in range(64) if stray >> b & 1]
+        raise TileUsageError("wgmma-descriptor-field", f"descriptor {value:#018x} sets "
+                             f"bit(s) {', '.join(map(str, bits))}, which the format "
+                             "leaves zero (used: 0-13, 16-29, 32-45, 49-51, 62-63)")
+    return Descriptor(start=(value & 0x3FFF) << 4, lbo=(value >> 16 & 0x3FFF) << 4,
+                      sbo=(value >> 32 & 0x3FFF) << 4,
+                      swizzle=SWIZZLE_OF_CODE[value >> 62 & 0x3],
+                      base_offset=value >> 49 & 0x7)
