@@ -7,6 +7,7 @@
 
 #include "DebugChecks.h"
 #include "LowerTensorMapDerive.h"
+#include "LowerWgmmaDescriptor.h"
 
 #include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
@@ -348,6 +349,9 @@ struct TileLowerTmaPass
       return signalPassFailure();
     recordDynamicSharedAlignment(getOperation());
     IRRewriter rewriter(&getContext());
+    // Descriptors of wgmma operands: their arithmetic, wherever they are.
+    getOperation()->walk(
+        [&](WgmmaDescriptorOp op) { lowerWgmmaDescriptor(rewriter, op); });
     // Byte counts first, while the copies they sum still exist.
     getOperation()->walk([&](TxBytesOp op) {
       rewriter.setInsertionPoint(op);

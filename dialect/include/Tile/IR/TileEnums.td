@@ -79,4 +79,45 @@ def Tile_Format : I32EnumAttr<"Format", "tensor-map element format",
 }
 def Tile_FormatAttr : EnumAttr<Tile_Dialect, Tile_Format, "format">;
 
+// The swizzle of a shared image, as tile.tma_copy's `swizzle` field numbers
+// it (CUtensorMapSwizzle: DriverEnums.def's TILE_SWIZZLE rows, whose values
+// TileOps.cpp checks these cases against). tile.wgmma_descriptor takes it so
+// that a descriptor and the copy that filled its tile compare as they are;
+// wgmmaSwizzleCode (Tile/Contract/Wgmma.h) maps it to the descriptor's code.
+def Tile_SwzNone    : I32EnumAttrCase<"none", 0>;
+def Tile_Swz32      : I32EnumAttrCase<"b32", 1>;
+def Tile_Swz64      : I32EnumAttrCase<"b64", 2>;
+def Tile_Swz128     : I32EnumAttrCase<"b128", 3>;
+def Tile_Swz128A32  : I32EnumAttrCase<"b128_atom_32b", 4>;
+def Tile_Swz128A32F : I32EnumAttrCase<"b128_atom_32b_flip_8b", 5>;
+def Tile_Swz128A64  : I32EnumAttrCase<"b128_atom_64b", 6>;
+def Tile_Swizzle : I32EnumAttr<"Swizzle", "swizzle of a shared image (CUtensorMapSwizzle)",
+    [Tile_SwzNone, Tile_Swz32, Tile_Swz64, Tile_Swz128, Tile_Swz128A32,
+     Tile_Swz128A32F, Tile_Swz128A64]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_SwizzleAttr : EnumAttr<Tile_Dialect, Tile_Swizzle, "swizzle">;
+
+// Which wgmma operand a matrix descriptor names: A (M x K) or B (N x K).
+def Tile_MatrixA : I32EnumAttrCase<"a", 0>;
+def Tile_MatrixB : I32EnumAttrCase<"b", 1>;
+def Tile_WgmmaMatrix : I32EnumAttr<"WgmmaMatrix", "wgmma operand of a matrix descriptor",
+    [Tile_MatrixA, Tile_MatrixB]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_WgmmaMatrixAttr : EnumAttr<Tile_Dialect, Tile_WgmmaMatrix, "matrix">;
+
+// The contiguous axis of an operand tile in shared memory: K (K-major) or
+// M/N (MN-major, the transposed form of f16/bf16 operands).
+def Tile_MajorK  : I32EnumAttrCase<"k", 0>;
+def Tile_MajorMN : I32EnumAttrCase<"mn", 1>;
+def Tile_Major : I32EnumAttr<"Major", "contiguous axis of a wgmma operand tile",
+    [Tile_MajorK, Tile_MajorMN]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_MajorAttr : EnumAttr<Tile_Dialect, Tile_Major, "major">;
+
 #endif // TILE_ENUMS_TD

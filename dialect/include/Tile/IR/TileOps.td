@@ -244,4 +244,63 @@ def Tile_TensorMapDeriveOp : Tile_Op<"tensormap_derive", [
   let hasVerifier = 1;
 }
 
+def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
+  let summary = "the wgmma matrix descriptor of an operand tile in shared memory";
+  let description = [{
+    The 64-bit matrix descriptor (sm_90a `wgmma.mma_async`) of one K step of
+    an operand tile in `buffer` (a workgroup memref, or an `!llvm.ptr<3>`
+    with `element_type`): `matrix` A (`rows` = M = 64) or B (`rows` = N),
+    `k` elements of K, `major` the contiguous axis (K, or MN for f16/bf16),
+    `swizzle` the shared image's swizzle as `tile.tma_copy` numbers it
+    (`#tile<swizzle b128>` is the copy's `swizzle = 3`), `lbo` and `sbo`
+    the leading and stride byte offsets, `base_offset` 0..7.
+
+    Step `k_step` (index or integer) starts where the tile's `k_step`-th
+    instruction K (32 bytes of the type) starts: 32 bytes into the swizzle
+    row per step (K-major, swizzled), two 16-byte core-matrix columns of
+    `lbo` apart (K-major, no swizzle), two 8-row groups of K: `sbo` apart
+    when swizzled, `lbo` apart without swizzle (MN-major).
+
+    Lowered by `tile-lower-tma` to the integer arithmetic of the value:
+    start address >> 4 in bits 0-13, `lbo` >> 4 in 16-29, `sbo` >> 4 in
+    32-45, `base_offset` in 49-51 and the swizzle code (0 none, 1 128B,
+    2 64B, 3 32B) in 62-63. The verifier checks the fields, the tile's
+    shape and span and, where a `tile.tma_copy` load of the same function
+    fills the buffer, that the descriptor reads the image the copy wrote
+    (docs/rules.md, `wgmma-*`).
+
+    ```mlir
+    %d = tile.wgmma_descriptor %a[%step] {matrix = #tile<matrix a>,
+        major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64,
+        k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    ```
+  }];
+  let arguments = (ins
+    AnyTypeOf<[AnyMemRef, Tile_SharedPtr]>:$buffer,
+    AnySignlessIntegerOrIndex:$k_step,
+    Tile_WgmmaMatrixAttr:$matrix,
+    Tile_MajorAttr:$major,
+    Tile_SwizzleAttr:$swizzle,
+    OptionalAttr<TypeAttr>:$element_type,
+    I64Attr:$rows,
+    I64Attr:$k,
+    I64Attr:$lbo,
+    I64Attr:$sbo,
+    DefaultValuedAttr<I64Attr, "0">:$base_offset
+  );
+  let results = (outs I64:$descriptor);
+  let assemblyFormat = [{
+    $buffer `[` $k_step `]` attr-dict `:` qualified(type($buffer)) `,` type($k_step)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `element_type`, or the memref's element type.
+    Type getTileElementType();
+    /// Bytes one K step moves the start address.
+    int64_t getStepBytes();
+    /// The descriptor's bits other than the start address.
+    uint64_t getFieldBits();
+  }];
+}
+
 #endif // TILE_OPS_TD

@@ -1,0 +1,358 @@
+// RUN: tile-opt %s -split-input-file | FileCheck %s
+// RUN: tile-opt %s -split-input-file | tile-opt -split-input-file | FileCheck %s
+
+// The valid neighbour of every case of invalid-wgmma.mlir (same name, the
+// smallest change that passes), printed and parsed back.
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_descriptor_field_lbo(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_descriptor_field_lbo() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_descriptor_field_sbo(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_descriptor_field_sbo() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 64, lbo = 16, sbo = 262128} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_descriptor_field_base_offset(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_descriptor_field_base_offset() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 7} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_descriptor_field_swizzle(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_descriptor_field_swizzle() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_dtype_major(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x128xf8E4M3FN, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_dtype_major() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x128xf8E4M3FN, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 128, lbo = 16, sbo = 1024} : memref<64x128xf8E4M3FN, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_dtype_type(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x8xf32, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_dtype_type() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x8xf32, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 8, lbo = 16, sbo = 1024} : memref<64x8xf32, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_shape_m(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<128x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_shape_m() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<128x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<128x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_shape_n(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_shape_n() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 16, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_shape_n_int8(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x128xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_shape_n_int8() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x128xi8, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 48, k = 128, lbo = 16, sbo = 1024} : memref<64x128xi8, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_shape_k(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_shape_k() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 32, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_shape_fit(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<32x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_shape_fit() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<32x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 32, k = 64, lbo = 16, sbo = 1024} : memref<32x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_swizzle_span_k(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_swizzle_span_k() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b64>, rows = 64, k = 32, lbo = 16, sbo = 512} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_swizzle_span_sbo(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_swizzle_span_sbo() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_swizzle_span_mn(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_swizzle_span_mn() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major mn>, swizzle = #tile<swizzle b64>, rows = 32, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_k_step(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_k_step() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %step = arith.constant 3 : i32
+    %d = tile.wgmma_descriptor %s[%step] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, i32
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_shared_address_space(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_shared_address_space(%A: memref<64x64xbf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_dtype_pointer(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_dtype_pointer(%p: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %d = tile.wgmma_descriptor %p[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, element_type = bf16} : !llvm.ptr<3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_tile_dtype_element_type(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_tile_dtype_element_type() kernel {
+    %c0 = arith.constant 0 : index
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, element_type = bf16} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_descriptor_field_start(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_descriptor_field_start() kernel {
+    %c0 = arith.constant 0 : index
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %off = arith.constant 16 : index
+    %v = memref.view %r[%off][] : memref<16384xi8, 3> to memref<64x16xbf16, 3>
+    %d = tile.wgmma_descriptor %v[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 16, lbo = 1024, sbo = 128} : memref<64x16xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_copy_mismatch_swizzle(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_mismatch_swizzle(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_copy_mismatch_box(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_mismatch_box(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_copy_mismatch_format(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @raw : memref<8192xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_mismatch_format(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %r = memref.get_global @raw : memref<8192xi8, 3>
+    %s = memref.view %r[%c0][] : memref<8192xi8, 3> to memref<64x64xbf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    %t = memref.view %r[%c0][] : memref<8192xi8, 3> to memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %t[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// Accepted forms beyond the neighbours: a ring of 16-byte core-matrix rows
+// stepped at run time, an MN-major B tile.
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_core_matrix_ring(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @ring : memref<2x64x8xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_core_matrix_ring(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>, %step: index) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %r = memref.get_global @ring : memref<2x64x8xbf16, 3>
+    tile.tma_copy load tile 2d %r, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 8>, coord_steps = [array<i64: 0, 8>]} : memref<2x64x8xbf16, 3>, memref<64x64xbf16>
+    %d = tile.wgmma_descriptor %r[%step] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 16, lbo = 1024, sbo = 128} : memref<2x64x8xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_mn_major_b(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @b : memref<16x64xf16, 3> {alignment = 1024}
+  gpu.func @wgmma_mn_major_b(%B: memref<64x64xf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @b : memref<16x64xf16, 3>
+    tile.tma_copy load tile 2d %s, %B[%i0, %i0] mbar(%bar) {box = array<i64: 16, 64>, swizzle = 3 : i32} : memref<16x64xf16, 3>, memref<64x64xf16>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major mn>, swizzle = #tile<swizzle b128>, rows = 64, k = 16, lbo = 16, sbo = 1024} : memref<16x64xf16, 3>, index
+    gpu.return
+  }
+}
