@@ -5,6 +5,7 @@
     tile-mlir explain FILE.mlir|FILE.py [--kernel NAME] [--op-index N]
                                         [--slot S] [--rows A:B] [--elements]
                                         [--png PATH] [--coords ...] [--offsets ...]
+                                        [--wgmma SPEC]
     tile-mlir rules [NAME] [--kind K]
     tile-mlir plugin [--path] [--pipeline P]
     tile-mlir cache populate MODULE:FUNCTION [--arch A] [--debug] | info | clear
@@ -102,6 +103,12 @@ def _add_explain(sub) -> None:
     ex.add_argument("--max-lines", type=int, default=64, metavar="N",
                     help="lines shown per slot when --rows is not given "
                     "(default 64)")
+    ex.add_argument("--wgmma", metavar="SPEC",
+                    help="also show what a wgmma operand descriptor reads from "
+                    "this load's image, per (row, k), and which elements are "
+                    "not the GEMM's: key=value pairs, e.g. 'role=A,major=K,"
+                    "swizzle=128,sbo=1024,step=1' or 'desc=0x...,role=B' "
+                    "(README, \"tile-mlir explain\")")
     ex.set_defaults(run=_explain)
 
 
@@ -239,6 +246,9 @@ def _explain(args) -> int:
                             offsets=args.offsets)
     report = ex_api.render_text(ex, slot=args.slot, rows=args.rows,
                                 elements=args.elements, max_lines=args.max_lines)
+    if args.wgmma is not None:
+        view = ex_api.wgmma_view(ex, args.wgmma)
+        report += ex_api.render_wgmma(ex, view, max_rows=args.max_lines)
     if args.png:
         ex_api.render_png(ex, args.png, slot=args.slot, color_by=args.color_by)
     sys.stdout.write(report)

@@ -12,8 +12,10 @@ cuTensorMapEncodeTiled (im2col modes: cuTensorMapEncodeIm2col/Im2colWide)
 gets them. im2col images add, per shared row, the pixel it holds
 (`Slot.pixels`); a prefetch has no image: it shows the box it warms. The op
 is verified first: a rejected op raises TileVerifyError naming the rule, and
-is never explained. The layout comes from the emulator (tile_mlir.emulator),
-the descriptor fields from the `tile-lower-tma` lowering of the copy. The
+is never explained. `wgmma_view(ex, "sbo=1024,...")` reads a wgmma operand
+descriptor against the image (explain/wgmma.py). The layout comes from the
+emulator (tile_mlir.emulator), the descriptor fields from the
+`tile-lower-tma` lowering of the copy. The
 input is what compile() takes: a KernelDef, a module or MLIR text.
 """
 
@@ -29,6 +31,7 @@ from .model import (OUT_OF_BOUNDS, PADDING, PAYLOAD, Explanation, Slot,
                     TensorMap)
 from .source import ExplainError
 from .text import render_text
+from .wgmma import WgmmaView, render_wgmma, wgmma_view
 
 
 def explain(source, op_index: int = 0, *, name: str | None = None,
@@ -98,4 +101,5 @@ def render_png(ex: Explanation, path, **kwargs):
 
 
 __all__ = ["explain", "render_text", "render_png", "Explanation", "Slot",
-           "TensorMap", "ExplainError", "PAYLOAD", "OUT_OF_BOUNDS", "PADDING"]
+           "TensorMap", "ExplainError", "PAYLOAD", "OUT_OF_BOUNDS", "PADDING",
+           "wgmma_view", "render_wgmma", "WgmmaView"]
