@@ -24,7 +24,9 @@ import mlir.ir as ir
 from mlir.dialects import arith, llvm, memref, nvvm
 
 from .. import wgmma as spec
-from ..errors import TileUsageError
+from ..dialects import tile as _tile
+from ..errors import TileUsageError, verify_operation
+from .dtypes import element_type
 from .pointers import _buffer
 from .threads import lane_id
 from .trace import emits_ir
@@ -133,6 +135,79 @@ def wgmma_descriptor(tile, lbo: int, sbo: int, swizzle: int = 0, base_offset: in
     start = arith.shrui(arith.andi(addr, arith.constant(i64, 0x3FFFF)),
                         arith.constant(i64, 4))
     return Expr(arith.ori(start, arith.constant(i64, _signed64(fields))))
+
+
+_MATRICES = ("a", "b")
+_MAJORS = ("k", "mn")
+# tile.tma_copy's swizzle values (CUtensorMapSwizzle), as tile's enum spells them.
+_SWIZZLE_NAMES = ("none", "b32", "b64", "b128", "b128_atom_32b", "b128_atom_32b_flip_8b",
+                  "b128_atom_64b")
+
+
+def _choice(value, what: str, choices) -> str:
+    if value not in choices:
+        raise TileUsageError("kernel-value", f"{what} is one of {', '.join(map(repr, choices))}, "
+                             f"got {value!r}")
+    return value
+
+
+def _k_step(k_step) -> ir.Value:
+    """An index constant for an int; an index or integer value as given."""
+    if isinstance(k_step, int) and not isinstance(k_step, bool):
+        return int_constant(ir.IndexType.get(), k_step, "k_step")
+    value = Expr.of(k_step) if isinstance(k_step, (Expr, ir.Value)) else None
+    if value is None or not isinstance(value.type, (ir.IndexType, ir.IntegerType)):
+        raise TileUsageError("kernel-value", "k_step is an int or an index or integer "
+                             f"value, got {k_step!r}")
+    return value
+
+
+@emits_ir
+def wgmma_tile_descriptor(tile, k_step=0, *, matrix: str, rows: int, k: int, lbo: int,
+                          sbo: int, swizzle: int = 0, major: str = "k",
+                          base_offset: int = 0, dtype: str | None = None) -> Expr:
+    """The matrix descriptor (an i64 value) of instruction K step `k_step`
+    of an operand tile, as a `tile.wgmma_descriptor` op: the verifier then
+    checks the tile against the wgmma and against the `tile.tma_copy` that
+    fills it (docs/rules.md, wgmma-*).
+
+    `tile` is a shared buffer (or a shared Pointer, with `dtype`); `matrix`
+    "a" (rows = 64) or "b" (rows = N); `k` the tile's K extent; `major` "k"
+    or "mn" (transposed, f16/bf16); `swizzle` the copy's swizzle value (0
+    none, 1 32B, 2 64B, 3 128B); `lbo`, `sbo` bytes and `base_offset` as in
+    tile_mlir.wgmma.matrix_descriptor (checked there,
+    [wgmma-descriptor-field]). A K-major 128B bf16 A tile of 64 x 64:
+
+        wgmma_tile_descriptor(a_tile, k, matrix="a", rows=64, k=64,
+                              lbo=16, sbo=1024, swizzle=3)"""
+    _choice(matrix, "matrix", _MATRICES)
+    _choice(major, "major", _MAJORS)
+    if isinstance(swizzle, bool) or not isinstance(swizzle, int) \
+            or not 0 <= swizzle < len(_SWIZZLE_NAMES):
+        raise TileUsageError("wgmma-descriptor-field", f"swizzle {swizzle!r} is not a "
+                             f"copy's swizzle value 0..{len(_SWIZZLE_NAMES) - 1}")
+    span = {0: 0, 1: 32, 2: 64, 3: 128}.get(swizzle, 128)
+    spec.descriptor_fields(lbo, sbo, span, base_offset)
+    for value, what in ((rows, "rows"), (k, "k")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise TileUsageError("kernel-value", f"{what} is a positive int, got {value!r}")
+    if isinstance(tile, Pointer):
+        if dtype is None:
+            raise TileUsageError("wgmma-tile-dtype", "a pointer tile names its dtype")
+        buffer = tile.value
+    else:
+        buffer = _buffer(tile, "wgmma_tile_descriptor").value
+    i64 = ir.IntegerType.get_signless(64)
+    op = _tile.WgmmaDescriptorOp(
+        i64, buffer, _k_step(k_step),
+        ir.Attribute.parse(f"#tile<matrix {matrix}>"),
+        ir.Attribute.parse(f"#tile<major {major}>"),
+        ir.Attribute.parse(f"#tile<swizzle {_SWIZZLE_NAMES[swizzle]}>"),
+        *(ir.IntegerAttr.get(i64, v) for v in (rows, k, lbo, sbo)),
+        element_type=None if dtype is None else ir.TypeAttr.get(element_type(dtype)),
+        base_offset=ir.IntegerAttr.get(i64, base_offset))
+    verify_operation(op, erase_on_failure=True)
+    return Expr(op.result)
 
 
 def _signed64(value: int) -> int:
