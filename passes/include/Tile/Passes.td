@@ -29,6 +29,11 @@ def TileLowerTma : Pass<"tile-lower-tma", "ModuleOp"> {
     which the host encodes the maps. An opaque `!llvm.ptr` descriptor is used
     as given.
 
+    Every `tile.wgmma_descriptor` becomes the integer arithmetic of its
+    64-bit value: the buffer's shared address plus the K step's bytes,
+    masked and shifted into bits 0-13, ORed with one constant of its other
+    fields.
+
     No thread election, wait, fence or descriptor prefetch is inserted.
 
     With `debug=true` (a debug build, docs/debug-mode.md) each gpu.module
