@@ -215,7 +215,7 @@ def render_wgmma(ex: Explanation, w: WgmmaView, *, max_rows: int = DEFAULT_MAX_R
                "'!' some are not the GEMM's")
     out.append("        torn: not one whole element, fill: out of bounds, --: unwritten, "
                "out: past the buffer")
-    out.append(f"  {'row':>4} |" + "".join(f" {'k' + str(c * per_chunk):<{width}}"
+    out.append(f"  {'row':>4} |" + "".join(f" {'k=' + str(c * per_chunk):<{width}}"
                                            for c in range(chunks)) + " | read at (line, chunk)")
     for r in range(min(v.rows, max_rows)):
         where = " ".join(f"L{int(a) // 128}c{int(a) % 128 // 16}"
