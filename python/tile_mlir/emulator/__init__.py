@@ -22,8 +22,9 @@ dialect's names; `shared` is a 1-D np.uint8 buffer whose base stands for a
     store(..., mode="im2col_no_offs", pixel_box_lower=..., pixel_box_upper=...)
     store_slots(global_array, shared, *, box, coords, coord_steps, repeat_shape, ...)
 
-The consumer's side (wgmma_view.py): where a wgmma reads its operand from a
-matrix descriptor, and which global element each (row, k) receives from
+The consumer's side (tile_mlir.emulator.wgmma_view, imported on its own: it
+reads tile_mlir.wgmma's descriptors): where a wgmma reads its operand from
+a matrix descriptor, and which global element each (row, k) receives from
 the loads a SharedMap records.
 
     wgmma_view.operand_addresses(descriptor, role="A", major="K", dtype="bf16")
@@ -40,7 +41,6 @@ from .load import (load, load_multicast, load_slots, make_shared,
 from .reduce import REDUCTIONS, apply_reduction
 from .store import store, store_slots
 from .packed import pack, unpack
-from . import wgmma_view
 from .swizzle import SWIZZLES, swizzle_address, swizzle_period, swizzle_span
 
 __all__ = [
@@ -49,5 +49,5 @@ __all__ = [
     "box_image", "compute_image", "float32_to_bf16", "flush_denormals_f32",
     "get_format", "load", "load_multicast", "load_slots", "make_shared",
     "natural_format", "round_tf32", "store", "store_slots", "swizzle_address",
-    "swizzle_period", "swizzle_span", "unswizzled_image", "wgmma_view",
+    "swizzle_period", "swizzle_span", "unswizzled_image",
 ]
