@@ -90,13 +90,30 @@ CACHE_RECIPES = (
 
 
 def build_wgmma(folder: Path, arch: str, compiler) -> None:
-    """The warpgroup MMA kernels of test/gpu/test_wgmma_tma.py."""
-    from tile_mlir.testing.wgmma_kernels import NS, RUNTIME_SCALE_N, build_wgmma_bf16
+    """The warpgroup MMA kernels of test/gpu/test_wgmma_tma.py, and the
+    matrix of test/gpu/test_wgmma_matrix.py into folder's sibling
+    wgmma_matrix/: every valid kernel checked, the planted mismatches with
+    checks off (the verifier rejects them), each with its config.json."""
+    import dataclasses
+
+    from tile_mlir.testing import wgmma_plan
+    from tile_mlir.testing.wgmma_kernels import (NS, RUNTIME_SCALE_N, build,
+                                                 build_wgmma_bf16)
 
     kernels = [build_wgmma_bf16(n) for n in NS]
     kernels.append(build_wgmma_bf16(RUNTIME_SCALE_N, runtime_scale=True))
     for kd in kernels:
         compiler.compile(kd, arch).save(folder / kd.name)
+    matrix = folder.parent / "wgmma_matrix"
+    names = []
+    for cfg in wgmma_plan.matrix() + wgmma_plan.planted():
+        checks = cfg.plant is None
+        saved = compiler.compile(build(cfg, checks=checks), arch).save(matrix / cfg.name)
+        (saved / "config.json").write_text(json.dumps(
+            {**dataclasses.asdict(cfg), "checks": checks}) + "\n")
+        names.append(cfg.name)
+    (matrix / "index.json").write_text(json.dumps(names, indent=1) + "\n")
+    print(f"built {len(names)} wgmma matrix kernels into {matrix}")
 
 
 def populate_cache(folder: Path, arch: str) -> None:

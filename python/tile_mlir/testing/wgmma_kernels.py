@@ -1,27 +1,37 @@
-"""A warpgroup MMA fed by the copy engine, for test/gpu/test_wgmma_tma.py.
+"""Warpgroup MMAs fed by the copy engine: the kernels of the GPU tests
+test/gpu/test_wgmma_tma.py and test/gpu/test_wgmma_matrix.py.
 
-One CTA of one warpgroup: TMA loads A (64 x 64 bf16) and B (N x 64 bf16,
-K-major: B's rows are the columns of the K x N operand), each row 128
-bytes, with the 128-byte swizzle, into 1024-byte aligned shared tiles. The
-warpgroup then issues four m64nNk16 wgmmas (K = 64 = 4 x 16), their
-descriptors (from `wgmma_descriptor`) stepping 32 bytes along the swizzled
-rows, and writes the f32 accumulator to Out (64 x N): Out = A @ B.T.
+`build(config)` builds the kernel of one tile_mlir.testing.wgmma_plan
+Config: its threads zero the dynamic shared window, thread 0 loads A and B
+with TMA (in a multicast kernel, CTA rank 0 multicasts B to both CTAs of
+the cluster and each CTA loads its own 64 rows of A), the warpgroup issues
+one wgmma per instruction K step reading the tiles through
+`tile.wgmma_descriptor` (`wgmma_tile_descriptor`, so the verifier checks
+each descriptor against the copy that filled its tile), and the
+accumulator goes to Out (64 x N per CTA, f32 or s32).
 
-The descriptors of a K-major tile with the 128-byte swizzle: the stride
-byte offset is 1024 (8 rows of 128 bytes, one swizzle period, between
-8-row core-matrix groups); the leading byte offset is not used by this
-layout (16, the smallest value, by convention).
+`checks=False` builds the same kernel with the unchecked descriptor helper
+(`wgmma_descriptor`, the same value from the same fields and the same K
+step the op takes): the planted mismatches (wgmma_plan.PLANTS) build only
+that way; with checks on the verifier rejects them naming their rule.
+
+`build_wgmma_bf16(n)` is the first kernel of this family: bf16, K-major,
+128-byte swizzle, 64 x 64 A, n x 64 B.
 """
 
 from __future__ import annotations
 
+import mlir.ir as ir
+from mlir.dialects import arith
+
 from .. import builder as K
 from .. import tma
+from . import wgmma_plan as P
+from .wgmma_plan import Config
 
-THREADS = 128
+THREADS = P.THREADS
 M, K_EXTENT = 64, 64
 ROW_BYTES = 128                 # 64 bf16: one swizzle span
-SWIZZLE_128B = 3                # the tensor map's CU_TENSOR_MAP_SWIZZLE_128B
 SWIZZLE_BYTES = 128             # the descriptor's swizzle, in bytes
 SBO = 8 * ROW_BYTES             # one swizzle period: 8 rows
 LBO = 16
@@ -31,48 +41,127 @@ K_STEP_BYTES = 16 * 2           # k16 of bf16
 # inline-PTX form of the instruction).
 NS = (8, 128, 256)
 RUNTIME_SCALE_N = 64
-LOAD = tma.format_opcode(direction="load", rank=2)
+
+
+def _opcode(multicast: bool, rank: int) -> str:
+    return tma.format_opcode(direction="load", rank=rank, dst_cluster=multicast,
+                             multicast=multicast)
+
+
+def _load(tile: P.Tile, buffer, tensor, row0, bar, multicast: bool, major: str) -> None:
+    """The copy filling one tile: a box per slot, rows from `row0`."""
+    coords = (row0, 0) if major == "k" else (0, row0)
+    extra = {"cta_mask": (1 << P.CLUSTER) - 1} if multicast else {}
+    if tile.slot_step is not None:
+        extra["coord_steps"] = (tile.slot_step,)
+    tma.apply(_opcode(multicast, 2), buffer, tensor, box=tile.box, coords=coords,
+              mbar=bar, swizzle=tile.copy_swizzle, tag="ab", **extra)
+
+
+def _descriptor(p: P.Plan, tile: P.Tile, buffer, step: int, checks: bool):
+    """Tile `tile`'s descriptor of K step `step`: the op, or (checks off)
+    the same fields through the unchecked helper."""
+    span = P.SPANS[tile.desc_swizzle]
+    if checks:
+        return K.wgmma_tile_descriptor(
+            buffer, step, matrix=tile.role.lower(), rows=tile.rows, k=p.k, lbo=tile.lbo,
+            sbo=tile.sbo, swizzle=tile.desc_swizzle, major=p.config.major,
+            base_offset=tile.base_offset)
+    return K.wgmma_descriptor(buffer, lbo=tile.lbo, sbo=tile.sbo, swizzle=span,
+                              base_offset=tile.base_offset,
+                              offset=step * p.step_bytes(tile))
+
+
+def _zero_window(p: P.Plan, tid) -> None:
+    """Zeroes the dynamic window, so what no load writes reads as 0, and
+    orders those writes before the copy engine's and the tensor core's."""
+    words = K.dynamic_shared((p.window // 4,), "i32", 0)
+    zero = arith.constant(ir.IntegerType.get_signless(32), 0)
+    for i in K.range_(tid, p.window // 4, THREADS):
+        words[i] = zero
+    K.fence_proxy_async_shared_cta()
+
+
+def _scale(k: int, runtime_scale: bool):
+    """scale_d of the k-th wgmma: D = A*B first, D += A*B after; at run
+    time (block 0: the same, decided by an i1) when `runtime_scale`."""
+    if not runtime_scale:
+        return k > 0
+    return (K.block_id() == 0) if k > 0 else (K.block_id() != 0)
+
+
+def _mma(p: P.Plan, a_tile, b_tile, checks: bool, runtime_scale: bool):
+    cfg = p.config
+    ptx = cfg.dtype
+    acc = K.wgmma_accumulator(cfg.n, P.TYPES[ptx][2])
+    K.wgmma_fence()
+    mn = cfg.major == "mn"
+    for index, step in enumerate(p.steps):
+        a = _descriptor(p, p.a, a_tile, step, checks)
+        b = _descriptor(p, p.b, b_tile, step, checks)
+        acc = K.wgmma(acc, a, b, ptx, scale_d=_scale(index, runtime_scale),
+                      trans_a=mn, trans_b=mn)
+    K.wgmma_commit_group()
+    (acc,) = K.wgmma_wait_group(0, acc)
+    return acc
+
+
+def build(cfg: Config, checks: bool = True, runtime_scale: bool = False,
+          name: str | None = None) -> K.KernelDef:
+    """The kernel of `cfg` (module docstring); `name` defaults to cfg.name."""
+    p = P.plan(cfg)
+    dtype = P.TYPES[cfg.dtype][0]
+    out_type = "i32" if P.TYPES[cfg.dtype][2] == "s32" else "float32"
+    ctas = P.CLUSTER if cfg.multicast else 1
+
+    def body(A, B, Out):
+        tid = K.thread_id()
+        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        _zero_window(p, tid)
+        a_tile = K.dynamic_shared(p.a.shape, dtype, p.a.offset)
+        b_tile = K.dynamic_shared(p.b.shape, dtype, p.b.offset)
+        rank = K.cluster_ctarank() if cfg.multicast else 0
+        with K.if_(tid == 0):
+            K.mbarrier_init(bar, 1)
+        if cfg.multicast:
+            # Rank 0's copy completes the other CTA's barrier: its
+            # initialisation must be visible cluster-wide first.
+            K.fence_mbarrier_init_cluster()
+            K.cluster_sync()
+        else:
+            K.cta_sync()
+        with K.if_(tid == 0):
+            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("ab"))
+            _load(p.a, a_tile, A, rank * M if cfg.multicast else 0, bar, False, cfg.major)
+            if p.pin is not None:
+                pin = K.dynamic_shared(P.PIN_BOX, dtype, p.pin)
+                tma.apply(_opcode(False, 2), pin, A, box=P.PIN_BOX, coords=(0, 0), mbar=bar,
+                          swizzle=3, tag="ab")
+            if cfg.multicast:
+                with K.if_(rank == 0):
+                    _load(p.b, b_tile, B, 0, bar, True, cfg.major)
+            else:
+                _load(p.b, b_tile, B, 0, bar, False, cfg.major)
+        K.mbarrier_wait(bar, 0)
+        acc = _mma(p, a_tile, b_tile, checks, runtime_scale)
+        registers = acc.registers()
+        for i in range(acc.size):
+            row, col = acc.coords(i)
+            Out[row + rank * M if cfg.multicast else row, col] = registers[i]
+        if cfg.multicast:
+            K.cluster_sync()    # no CTA leaves while the cluster still works
+
+    return K.KernelDef(body, grid=ctas, block=THREADS, cluster=ctas if cfg.multicast else None,
+                       name=name or cfg.name, params=[
+                           ("A", K.Tensor(p.global_shape("A"), dtype)),
+                           ("B", K.Tensor(p.global_shape("B"), dtype)),
+                           ("Out", K.Tensor((M * ctas, cfg.n), out_type))])
 
 
 def build_wgmma_bf16(n: int, runtime_scale: bool = False) -> K.KernelDef:
     """Out (64 x n, f32) = A (64 x 64, bf16) @ B (n x 64, bf16).T with TMA
-    loads and four bf16 wgmmas of one warpgroup. `runtime_scale`: each
-    wgmma's scale_d is an i1 computed at run time (block 0: false for the
-    first step, true after), not a constant."""
-
-    def body(A, B, Out):
-        tid = K.thread_id()
-        a_tile = K.alloc_shared((M, K_EXTENT), "bfloat16", align=1024)
-        b_tile = K.alloc_shared((n, K_EXTENT), "bfloat16", align=1024)
-        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
-        with K.if_(tid == 0):
-            K.mbarrier_init(bar, 1)
-        K.cta_sync()
-        with K.if_(tid == 0):
-            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("ab"))
-            tma.apply(LOAD, a_tile, A, box=(M, K_EXTENT), coords=(0, 0), mbar=bar,
-                      swizzle=SWIZZLE_128B, tag="ab")
-            tma.apply(LOAD, b_tile, B, box=(n, K_EXTENT), coords=(0, 0), mbar=bar,
-                      swizzle=SWIZZLE_128B, tag="ab")
-        K.mbarrier_wait(bar, 0)
-        acc = K.wgmma_accumulator(n, "f32")
-        K.wgmma_fence()
-        for k in range(K_EXTENT // 16):
-            fields = dict(lbo=LBO, sbo=SBO, swizzle=SWIZZLE_BYTES, offset=k * K_STEP_BYTES)
-            scale = k > 0
-            if runtime_scale:
-                scale = (K.block_id() == 0) if k > 0 else (K.block_id() != 0)
-            acc = K.wgmma(acc, K.wgmma_descriptor(a_tile, **fields),
-                          K.wgmma_descriptor(b_tile, **fields), "bf16", scale_d=scale)
-        K.wgmma_commit_group()
-        (acc,) = K.wgmma_wait_group(0, acc)
-        registers = acc.registers()
-        for i in range(acc.size):
-            row, col = acc.coords(i)
-            Out[row, col] = registers[i]
-
+    loads (128-byte swizzle) and four bf16 wgmmas of one warpgroup.
+    `runtime_scale`: each wgmma's scale_d is an i1 computed at run time
+    (block 0: false for the first step, true after), not a constant."""
     name = f"wgmma_bf16_n{n}" + ("_runtime_scale" if runtime_scale else "")
-    return K.KernelDef(body, grid=1, block=THREADS, name=name, params=[
-        ("A", K.Tensor((M, K_EXTENT), "bfloat16")),
-        ("B", K.Tensor((n, K_EXTENT), "bfloat16")),
-        ("Out", K.Tensor((M, n), "float32"))])
+    return build(Config("bf16", 3, "k", n), runtime_scale=runtime_scale, name=name)
