@@ -23,6 +23,8 @@ subclasses.
 
 from __future__ import annotations
 
+import struct
+
 from ...runtime.driver import relaunch_on
 from ...runtime.errors import CudaError
 from ...runtime.relocate import relocatable
@@ -37,6 +39,7 @@ INPUT, RESULT, COUNTER = 0, 1, 2
 _entries: dict = {}
 _UNPREPARED = "unprepared"   # a key whose calls take the planned path
 _state: dict = {}            # torch's tensor type, stream accessor, forward AD
+_DOUBLE = struct.Struct("<d").pack   # a float's 8 bytes: sign and NaN payload kept
 
 
 class _NoKey(Exception):
@@ -45,13 +48,14 @@ class _NoKey(Exception):
 
 def _arg_key(value):
     """A key equal only for arguments the op treats the same: ints, floats
-    by their bits (-0.0 and NaN kept apart), strings, None, and tuples or
-    lists of ints; a bool never equals an int."""
+    by their 64 bits (0.0 and -0.0 apart, NaN and -NaN apart: float8 pads
+    fill NaN with its sign), strings, None, and tuples or lists of ints; a
+    bool never equals an int."""
     kind = type(value)
     if kind is int or kind is str or value is None:
         return value
     if kind is float:
-        return ("f", value.hex())
+        return ("f", _DOUBLE(value))
     if kind is bool:
         return ("b", value)
     if kind is tuple or kind is list:
@@ -110,7 +114,10 @@ def _first_call(key, x, args, planned):
         result = planned(x, *args)
     entry = _prepare(x, result, rec)
     if len(_entries) >= MAX_ENTRIES:
-        del _entries[next(iter(_entries))]
+        try:
+            _entries.pop(next(iter(_entries), None), None)
+        except RuntimeError:   # another thread's insert meanwhile: drop none this time
+            pass
     _entries[key] = entry if entry is not None else _UNPREPARED
     return result
 
@@ -137,6 +144,8 @@ def _prepare(x, result, rec):
             not _whole(result) or result.dtype != x.dtype or result.device != x.device:
         return None
     input_storage, result_storage = _storage(x), _storage(result)
+    if result.numel() and (result_storage == input_storage or not rec.launches):
+        return None   # the input's memory, or written by no recorded launch
     launches = []
     counted = False
     for mod, args, kwargs in rec.launches:

@@ -22,6 +22,16 @@ def test_floats_key_by_their_bits():
     assert key(1.5) == key(1.5) and key(1.5) != key(1)
 
 
+def test_nan_keys_by_its_sign():
+    """A float8 pad fills NaN with its sign (the value's bits as torch
+    converts them), so NaN and -NaN are different calls."""
+    from tile_mlir.kernels.layout.pad import value_bits
+    fp8 = torch.zeros(1, dtype=torch.float8_e4m3fn)
+    assert value_bits(fp8, math.nan)[0] != value_bits(fp8, -math.nan)[0]
+    assert key(math.nan) != key(-math.nan)
+    assert key(-math.nan) == key(-float("nan"))
+
+
 def test_a_bool_is_not_an_int_and_a_list_is_its_tuple():
     assert key(True) != key(1) and key(False) != key(0)
     assert key([1, 0]) == key((1, 0))
@@ -70,3 +80,51 @@ def test_a_whole_allocation_is_what_empty_strided_remakes():
     assert not prepared._whole(t[:, :4])        # part of its storage
     assert prepared._whole(torch.empty(0, 3))
     assert prepared._whole(torch.empty(1, 6, 10)[0])
+
+
+def test_a_result_no_recorded_launch_wrote_is_not_prepared():
+    """The replay only allocates and launches: a result that is the input's
+    own memory, or that no recorded launch wrote, keeps the planned path;
+    an empty result needs no launch."""
+    from tile_mlir.kernels.layout.call import Recording
+    prepared._setup()
+    x = torch.empty(4, 8)
+    assert prepared._prepare(x, x, Recording()) is None
+    assert prepared._prepare(x, x.t(), Recording()) is None
+    assert prepared._prepare(x, torch.empty(8, 4), Recording()) is None
+    empty = prepared._prepare(x, torch.empty(0, 4), Recording())
+    assert isinstance(empty, prepared.Prepared) and empty.shape == (0, 4)
+
+
+class _Evicted(dict):
+    """The entries as a thread sees them after another thread evicted the
+    oldest key (or inserted one) between its reads."""
+
+    def __init__(self, oldest):
+        super().__init__()
+        self.oldest = oldest
+
+    def __iter__(self):
+        return self.oldest()
+
+
+def _gone():
+    return iter(["an evicted key"])
+
+
+def _changed():
+    raise RuntimeError("dictionary changed size during iteration")
+
+
+@pytest.mark.parametrize("oldest", [_gone, _changed])
+def test_a_full_cache_evicts_under_another_thread(monkeypatch, oldest):
+    entries = _Evicted(oldest)
+    entries["k0"] = "unprepared"
+    monkeypatch.setattr(prepared, "_entries", entries)
+    monkeypatch.setattr(prepared, "MAX_ENTRIES", 1)
+    monkeypatch.setattr(prepared, "as_tensor", lambda x: (x, None))
+    prepared._setup()
+    x = torch.arange(6.0).view(2, 3)
+    y = prepared._first_call("k1", x, (), lambda t: t.t().contiguous())
+    assert torch.equal(y, x.t())          # the planned result, not an error
+    assert entries["k1"] == "unprepared"  # no recorded launch wrote it
