@@ -131,6 +131,7 @@ class Plan:
 
 
 def _tile(cfg: Config, role: str, rows: int, offset: int, k: int, e: int) -> Tile:
+    """One operand's tile in cfg's layout (the module's table)."""
     swizzle, span = cfg.swizzle, SPANS[cfg.swizzle]
     if cfg.major == "k" and span:
         return Tile(role, rows, offset, (rows, k), (rows, k), None, swizzle, swizzle,
@@ -313,6 +314,7 @@ def stored(cfg: Config, logical: np.ndarray) -> np.ndarray:
 
 
 def out_dtype(cfg: Config):
+    """Out's host dtype: int32 for an s32 accumulator, else float32."""
     return np.int32 if TYPES[cfg.dtype][2] == "s32" else np.float32
 
 
