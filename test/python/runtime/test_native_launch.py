@@ -320,6 +320,10 @@ def check_relocated(_launch, fake: FakeLibcuda):
         (0xF0, 3, 256, 1024, 0x55, ctypes.addressof(params))
     assert rl(0, 0x30000, 0x40000, 0x50000) == 0 and slots[1] == 0x40040  # extra base
     raises(TypeError, rl, "a call short of a base", 0, 0x10000)
+    # An argument before its base (a negative offset): base - 48, no wrap.
+    before = _launch.Relocated(0xF3, (1, 1, 1), (1, 1, 1), 0, ctypes.addressof(params),
+                               None, [("p", ctypes.addressof(slots), 1, -48)])
+    assert before(0, 0, 0x10000) == 0 and slots[0] == 0x10000 - 48, hex(slots[0])
     fake.replace_status.value = 1
     count = seen[11]
     assert rl(0, 0x60000, 0x70000) == 1 and seen[11] == count, "launched after a refusal"
