@@ -169,12 +169,15 @@ static int bound_init(PyObject *self_obj, PyObject *args, PyObject *kwargs) {
  * it and restores the thread's own: driver.relaunch_on). */
 #define WRONG_CONTEXT 201
 
+/* Whether `context` (NULL: any) is current on the calling thread. */
+static int context_current(void *context) {
+  void *current = NULL;
+  return !context || (ctx_get_current(&current) == 0 && current == context);
+}
+
 static int launch(Bound *self, void *stream) {
-  if (self->context) {
-    void *current = NULL;
-    if (ctx_get_current(&current) != 0 || current != self->context)
-      return WRONG_CONTEXT;
-  }
+  if (!context_current(self->context))
+    return WRONG_CONTEXT;
   return launch_kernel(self->function, self->grid[0], self->grid[1], self->grid[2],
                        self->block[0], self->block[1], self->block[2], self->shared,
                        stream, self->params, NULL);
@@ -445,12 +448,7 @@ static PyObject *relocated_call(PyObject *self_obj, PyObject *args, PyObject *kw
     if (PyErr_Occurred())
       return NULL;
   }
-  int status = 0;
-  if (self->context) {
-    void *current = NULL;
-    if (ctx_get_current(&current) != 0 || current != self->context)
-      status = WRONG_CONTEXT;
-  }
+  int status = context_current(self->context) ? 0 : WRONG_CONTEXT;
   for (Py_ssize_t i = 0; status == 0 && i < self->npatches; i++) {
     const Patch *p = &self->patches[i];
     uint64_t address = base[p->base] + (uint64_t)p->offset;
