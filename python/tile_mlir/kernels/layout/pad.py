@@ -257,8 +257,7 @@ def pad(x, pad, value=0):
         pad = tuple(pad)   # read once: the op reads the spec more than once
     if needs_grad(t):
         return grad_apply("pad", t, pad, value)
-    out = prepared.call("pad", t, (pad, value), pad_tensor)   # a DLPack array's view
-    return back(pad_tensor(t, pad, value) if out is None else out)
+    return back(prepared.call_or_plan("pad", t, (pad, value), pad_tensor))  # DLPack's view
 
 
 def pad_tensor(t, pad, value=0):
@@ -508,10 +507,4 @@ def boxes_forms(plan, dtype_name: str) -> list:
     return [("vectors", kernel_for(plan, dtype_name))] + engine
 
 
-def _repeated(t, pad, value):
-    """pad_tensor through the prepared calls (the custom op's implementation)."""
-    out = prepared.call("pad", t, (pad, value), pad_tensor)
-    return pad_tensor(t, pad, value) if out is None else out
-
-
-register_grad("pad", pad, pad_tensor, _repeated)
+register_grad("pad", pad, pad_tensor, prepared.repeated("pad", pad_tensor))

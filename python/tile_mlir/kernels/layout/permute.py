@@ -241,8 +241,7 @@ def permute(x, dims):
     t, back = as_tensor(x)
     if needs_grad(t):
         return grad_apply("permute", t, dims)
-    out = prepared.call("permute", t, (dims,), permute_tensor)   # a DLPack array's view
-    return back(permute_tensor(t, dims) if out is None else out)
+    return back(prepared.call_or_plan("permute", t, (dims,), permute_tensor))  # DLPack's view
 
 
 def permute_tensor(t, dims):
@@ -657,10 +656,4 @@ def thread_load_forms(plan) -> list:
     return [(name, k) for name, k in forms if threads_fit(k[1])]
 
 
-def _repeated(t, dims):
-    """permute_tensor through the prepared calls (the custom op's implementation)."""
-    out = prepared.call("permute", t, (dims,), permute_tensor)
-    return permute_tensor(t, dims) if out is None else out
-
-
-register_grad("permute", permute, permute_tensor, _repeated)
+register_grad("permute", permute, permute_tensor, prepared.repeated("permute", permute_tensor))

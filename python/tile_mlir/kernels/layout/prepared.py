@@ -106,6 +106,19 @@ def call(op: str, x, args: tuple, planned):
     return entry.run(x, state)
 
 
+def call_or_plan(op: str, t, args: tuple, planned):
+    """op(t, *args) on a CUDA torch tensor without gradient: through the
+    prepared calls where they take it, else the planned path."""
+    out = call(op, t, args, planned)
+    return planned(t, *args) if out is None else out
+
+
+def repeated(op: str, planned):
+    """`planned` through the prepared calls (call_or_plan), as a function of
+    (t, *args): the op's form for its torch custom op (grad.register)."""
+    return lambda t, *args: call_or_plan(op, t, args, planned)
+
+
 def _first_call(key, x, args, planned):
     t, _ = as_tensor(x)   # the op's checks of the array, by rule
     if t is not x:        # resolved first (a lazy conjugate): never prepared
@@ -218,4 +231,4 @@ def clear() -> None:
     _entries.clear()
 
 
-__all__ = ["MAX_ENTRIES", "Prepared", "call", "clear", "state"]
+__all__ = ["MAX_ENTRIES", "Prepared", "call", "call_or_plan", "clear", "repeated", "state"]

@@ -101,8 +101,7 @@ def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"
     t, back = as_tensor(x)
     if needs_grad(t):
         return grad_apply("unfold", t, *args)
-    out = prepared.call("unfold", t, args, _unfold_result)   # a DLPack array's view
-    return back(_unfold_result(t, *args) if out is None else out)
+    return back(prepared.call_or_plan("unfold", t, args, _unfold_result))  # DLPack's view
 
 
 def _unfold_result(t, *args):
@@ -204,11 +203,5 @@ def recipes_for(cases) -> list:
                           for shape, k, p, s, d, layout, elem in cases)
 
 
-def _repeated(t, *args):
-    """unfold_tensor's result through the prepared calls (the custom op's
-    implementation)."""
-    out = prepared.call("unfold", t, args, _unfold_result)
-    return _unfold_result(t, *args) if out is None else out
-
-
-register_grad("unfold", unfold, unfold_tensor, _repeated)
+register_grad("unfold", unfold, unfold_tensor,
+              prepared.repeated("unfold", _unfold_result))
