@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 
 from tile_mlir.kernels import pad, permute, unfold
-from tile_mlir.testing.layout_cases import CALL_CASES
+from tile_mlir.testing.layout_cases import CALL_CASES, CALL_FIRST_EXTENTS
 
 prepared = importlib.import_module("tile_mlir.kernels.layout.prepared")
 
@@ -78,7 +78,7 @@ def first_calls_us(op, shape, args, dtype, count: int = 20) -> float | None:
     new key, the same kernel)."""
     fn = ours(op, args)
     times = []
-    for k in range(2, 2 + count):
+    for k in CALL_FIRST_EXTENTS[:count]:
         x = torch.zeros((shape[0] * k, *shape[1:]), dtype=dtype, device="cuda")
         torch.cuda.synchronize()
         start = time.perf_counter()

@@ -36,7 +36,11 @@ Goals, printed and checked: ours / max(torch, Triton) >= 1.0 in every cell
 bandwidth in every cell that moves 64 MiB or more. A failure of one
 implementation in one cell (a missing kernel, a Triton error, out of
 memory) is recorded with its message and the sweep goes on; the JSON is
-rewritten after every cell, and --resume skips the cells it holds. Exit
+rewritten after every cell, and --resume skips the cells it holds. The
+cells run in a worker process: a launch that kills it (an illegal address
+poisons the CUDA context) is left named in <json>.running, and a new worker
+resumes, recording that launch as its implementation's failure in the cell
+(the JSON's "crashed") and skipping it. Exit
 status 1 if any of our results is wrong or failed (--strict: also if a
 goal is not met).
 
@@ -53,7 +57,9 @@ import gc
 import json
 import math
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import time
 import zlib
@@ -310,14 +316,29 @@ class Sweep:
         self.args = args
         self.rankings: dict = {}   # (class, elem) -> variant names, fastest first
         self.records: dict = {}    # key -> cell record
+        self.crashed: dict = {}    # (cell key, implementation) -> what the worker saw
+        self.running = Path(args.json).with_name(Path(args.json).name + ".running")
 
     def timed(self, fn) -> dict:
         return time_calls(fn, self.args.batches, self.args.batch_ms)
+
+    def attempt(self, rec, who) -> bool:
+        """Before launching `who` in the cell: False where an earlier worker
+        died in this very launch (recorded as its error), else names it in
+        the .running file, which a crash leaves behind."""
+        died = self.crashed.get((rec["key"], who))
+        if died is not None:
+            rec["errors"][who] = died
+            return False
+        self.running.write_text(json.dumps({"key": rec["key"], "who": who}))
+        return True
 
 
 def run_impl(rec, who, fn, ref, sweep, check=None) -> dict | None:
     """Runs fn once, checks its result against ref (check(): the result
     to compare, else fn's return), times it; errors go to rec["errors"]."""
+    if not sweep.attempt(rec, who):
+        return None
     try:
         result = fn() if check is None else (fn(), check())[1]
         wrong = same(result, ref)
@@ -369,6 +390,8 @@ def rank_triton(rec, cell, variants, out, ref, sweep) -> list:
         shortlist(cell.op, variants, sweep.args.triton_shortlist)
     first = {}
     for name, fn in tried:
+        if not sweep.attempt(rec, name):
+            continue
         try:
             _prefill(out)
             fn()
@@ -392,6 +415,8 @@ def _prefill(out) -> None:
 
 def run_copy(rec, cell, sweep) -> None:
     """torch copy_ of the cell's bytes (half read, half written)."""
+    if not sweep.attempt(rec, "copy"):
+        return
     try:
         n = rec["moved"] // 2 // cell.elem
         dtype = getattr(torch, cell.dtype)
@@ -409,6 +434,8 @@ def run_cell(cell, sweep) -> dict:
     rec = {**cell.to_json(), "impl": {}, "errors": {}, "exact": {}}
     start = time.perf_counter()
     try:
+        if not sweep.attempt(rec, "torch"):
+            raise RuntimeError(rec["errors"]["torch"])
         x = make_input(cell)
         fn = torch_fn(cell, x)
         ref = fn()
@@ -596,6 +623,15 @@ def start_doc(args, sweep) -> dict:
                      "copy_bytes": S.COPY_GOAL_BYTES}, "cells": []}
     if args.resume and path.exists():
         old = json.loads(path.read_text())
+        doc["crashed"] = old.get("crashed", [])
+        if sweep.running.exists():   # the last worker died in this launch
+            died = json.loads(sweep.running.read_text())
+            doc["crashed"].append({**died, "error": "the process died in this launch "
+                                   "(a CUDA error poisons its context; the run's log "
+                                   "has it)"})
+            sweep.running.unlink()
+        for died in doc["crashed"]:
+            sweep.crashed[died["key"], died["who"]] = died["error"]
         for rec in old.get("cells", []):
             sweep.records[rec["key"]] = rec
             if rec.get("triton_ranking"):
@@ -604,12 +640,41 @@ def start_doc(args, sweep) -> dict:
     return doc
 
 
-def main(argv=None) -> int:
+MAX_RESTARTS = 40
+
+
+def supervise(argv) -> int:
+    """Runs the sweep in a worker process, and again (--resume) each time a
+    worker dies in a launch (its .running file names it), so one launch that
+    poisons the CUDA context costs only itself."""
     args = parse_args(argv)
+    running = Path(args.json).with_name(Path(args.json).name + ".running")
+    running.unlink(missing_ok=True)
+    extra = []
+    for _ in range(MAX_RESTARTS):
+        rc = subprocess.call([sys.executable, __file__, *argv, "--worker", *extra])
+        if not running.exists():
+            return rc
+        print(f"worker died in {running.read_text()}; resuming", flush=True)
+        extra = [] if args.resume else ["--resume"]
+    return 1
+
+
+def _stop(signum, frame):
+    """A timeout's SIGTERM: no launch died, so no .running file is left."""
+    raise SystemExit(128 + signum)
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--worker" not in argv:
+        return supervise(argv)
+    args = parse_args([a for a in argv if a != "--worker"])
     if args.triton_cache:   # before Triton is imported: it reads the folder once
         folder = Path(args.triton_cache).resolve()
         folder.mkdir(parents=True, exist_ok=True)
         os.environ["TRITON_CACHE_DIR"] = str(folder)
+    signal.signal(signal.SIGTERM, _stop)
     _import_gpu()
     sweep = Sweep(args)
     doc = start_doc(args, sweep)
@@ -620,12 +685,17 @@ def main(argv=None) -> int:
     path = Path(args.json)
     start = time.perf_counter()
     for cell in todo:
-        rec = run_cell(cell, sweep)
+        try:
+            rec = run_cell(cell, sweep)
+        except SystemExit:
+            sweep.running.unlink(missing_ok=True)
+            raise
         sweep.records[cell.key] = rec
         print_cell(rec)
         doc["cells"] = list(sweep.records.values())
         doc["seconds"] = round(time.perf_counter() - start, 1)
         write_json(path, doc)
+    sweep.running.unlink(missing_ok=True)
     doc["cells"] = list(sweep.records.values())
     write_json(path, doc)
     below, failed = report([sweep.records[c.key] for c in args.cells])

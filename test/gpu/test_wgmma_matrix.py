@@ -10,8 +10,9 @@ Planted mismatches (wgmma_plan.PLANTS, built with checks off; with checks
 on the verifier rejects each naming its rule, as
 test/python/builder/test_wgmma_matrix_build.py checks): Out equals what
 the emulator's wgmma view predicts element for element, so the elements
-the GPU gets wrong are exactly the ones the prediction says. `base_offset_1` has no rule: its run measures
-the emulator's base-offset model (the PTX ISA's formula).
+the GPU gets wrong are exactly the ones the prediction says. A race
+(`unwaited_copy`: the wgmmas before the wait on their loads) has no
+prediction: its result only differs from the GEMM.
 """
 
 import numpy as np
@@ -57,11 +58,16 @@ def test_planted_mismatch_gives_the_predicted_wrong_elements(artifacts, rng, nam
     cfg = CONFIGS[name]
     a, b, out = _run(artifacts, cfg, rng)
     reference = P.reference(a, b)
-    predicted = P.predict(cfg, a, b)
+    plant = P.PLANTS[cfg.plant]
+    if not plant.predictable:
+        wrong = out.astype(np.int64) != reference
+        assert wrong.any(), f"{name} ({plant.why}): the GPU gave the GEMM"
+        print(f"{name}: {int(wrong.sum())} of {out.size} elements wrong")
+        return
+    predicted = P.predict_all(cfg, a, b)
     predicted_wrong = predicted != reference
     assert predicted_wrong.any(), f"{name}: the plant predicts no wrong element"
     got_wrong = out.astype(np.int64) != reference
-    plant = P.PLANTS[cfg.plant]
     assert np.array_equal(got_wrong, predicted_wrong), (
         f"{name} ({plant.why}): {int(got_wrong.sum())} wrong on the GPU, "
         f"{int(predicted_wrong.sum())} predicted; first disagreeing (row, col): "

@@ -242,6 +242,13 @@ int64_t mlir::tile::requiredDynamicSharedAlignment(Operation *gpuModule) {
     if (getSharedAlignment(copy.getShared()).dynamicShared)
       need = std::max(need, requiredSharedAlignment(copy.getSwizzle()));
   });
+  // A wgmma descriptor swizzles by address bits too: its tile's pattern
+  // starts on the swizzle period only if the window does.
+  gpuModule->walk([&](WgmmaDescriptorOp op) {
+    if (op.getSwizzle() != Swizzle::none && isa<MemRefType>(op.getBuffer().getType()) &&
+        getSharedAlignment(op.getBuffer()).dynamicShared)
+      need = std::max(need, swizzlePeriodBytes(static_cast<int>(op.getSwizzle())));
+  });
   return need;
 }
 

@@ -15,9 +15,15 @@
 #include "Tile/Contract/Wgmma.h"
 #include "Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -32,6 +38,9 @@ const void *allocationKey(Value value) {
       return value.getAsOpaquePointer();
     if (auto global = dyn_cast<memref::GetGlobalOp>(def))
       return global.getNameAttr().getAsOpaquePointer();
+    // Every gpu.dynamic_shared_memory op of a kernel is the same window.
+    if (isa<gpu::DynamicSharedMemoryOp>(def))
+      return def->getName().getAsOpaquePointer();
     Value source;
     if (auto op = dyn_cast<memref::SubViewOp>(def))
       source = op.getSource();
@@ -123,6 +132,111 @@ LogicalResult compare(WgmmaDescriptorOp op, TmaCopyOp copy) {
                   << row << " bytes";
   return success();
 }
+/// The ops that consume a descriptor: its users that are not pure,
+/// following pure ops (a hand-made K step: arith on the i64) through.
+SmallVector<Operation *> consumers(WgmmaDescriptorOp op) {
+  SmallVector<Operation *> out;
+  SmallVector<Value> work{op.getResult()};
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      if (isPure(user) && user->getNumRegions() == 0)
+        llvm::append_range(work, user->getResults());
+      else
+        out.push_back(user);
+    }
+  }
+  return out;
+}
+
+/// An op after which the copy engine's writes may be complete for this
+/// thread: a blocking or polling mbarrier wait, or what may hide one (a
+/// call, inline assembly).
+bool mayWait(Operation *op) {
+  return isa<NVVM::MBarrierTryWaitParityOp, NVVM::MBarrierTryWaitOp,
+             NVVM::MBarrierTestWaitOp, LLVM::InlineAsmOp, CallOpInterface>(op);
+}
+
+/// Whether an op of `order` in (from, to) may wait.
+bool waitBetween(ArrayRef<Operation *> order, size_t from, size_t to) {
+  for (size_t i = from + 1; i < to; ++i)
+    if (mayWait(order[i]))
+      return true;
+  return false;
+}
+
+/// [wgmma-unwaited-copy]: no wait lies on the path from `copy` to `mma`.
+/// `order` is the function's ops in program (pre-)order, `index` each op's
+/// place in it. Nothing is said where the MMA comes first outside a loop
+/// holding both (another copy may fill the tile before it).
+LogicalResult checkWaited(WgmmaDescriptorOp op, TmaCopyOp copy, Operation *mma,
+                          ArrayRef<Operation *> order,
+                          const DenseMap<Operation *, size_t> &index) {
+  size_t c = index.lookup(copy), m = index.lookup(mma);
+  if (c < m) {
+    if (waitBetween(order, c, m))
+      return success();
+  } else {
+    Operation *loop = copy->getParentOp();
+    while (loop && !(isa<LoopLikeOpInterface>(loop) && loop->isAncestor(mma)))
+      loop = loop->getParentOp();
+    if (!loop || isa<FunctionOpInterface>(loop))
+      return success();
+    // The loop's ops run from index(loop)+1 to the last op nested in it.
+    size_t first = index.lookup(loop), last = first;
+    loop->walk([&](Operation *nested) { last = std::max(last, index.lookup(nested)); });
+    if (waitBetween(order, c, last + 1) || waitBetween(order, first, m))
+      return success();
+  }
+  InFlightDiagnostic diag = mma->emitOpError();
+  diag.attachNote(copy.getLoc()) << "the tile.tma_copy load that writes the tile";
+  diag.attachNote(op.getLoc()) << "the tile.wgmma_descriptor it reads the tile through";
+  diag << "[" << ruleName(Rule::WgmmaUnwaitedCopy) << "] reads a tile that a "
+       << "tile.tma_copy load fills with no mbarrier wait between the load and it"
+       << (c < m ? "" : " (around the loop's back edge)")
+       << ": the MMA may read the tile before the copy engine writes it";
+  return diag;
+}
+
+/// Whether `value` is computed from this CTA's rank in its cluster.
+bool fromClusterRank(Value value) {
+  SmallVector<Value> work{value};
+  DenseSet<Value> seen;
+  while (!work.empty() && seen.size() < 4096) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    StringRef name = def->getName().getStringRef();
+    if (name == "nvvm.read.ptx.sreg.cluster.ctarank" ||
+        name.starts_with("nvvm.read.ptx.sreg.cluster.ctaid"))
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// [wgmma-multicast-offset]: a multicast load writes the same CTA-relative
+/// address in every CTA; a descriptor of its allocation at a rank-dependent
+/// address reads another place in each CTA.
+LogicalResult checkMulticast(WgmmaDescriptorOp op, TmaCopyOp copy) {
+  if (!copy.getMulticast() || !copy.getShared() ||
+      allocationKey(copy.getShared()) != allocationKey(op.getBuffer()))
+    return success();
+  if (!fromClusterRank(op.getBuffer()))
+    return success();
+  InFlightDiagnostic diag = op.emitOpError();
+  diag.attachNote(copy.getLoc()) << "the multicast tile.tma_copy load";
+  diag << "[" << ruleName(Rule::WgmmaMulticastOffset) << "] the buffer's address is "
+       << "computed from the CTA's rank in the cluster, but a multicast tile.tma_copy "
+       << "load writes this allocation at the same address in every CTA of its mask";
+  return diag;
+}
 } // namespace
 
 LogicalResult mlir::tile::verifyWgmmaCopyLink(WgmmaDescriptorOp op) {
@@ -132,12 +246,29 @@ LogicalResult mlir::tile::verifyWgmmaCopyLink(WgmmaDescriptorOp op) {
   auto func = op->getParentOfType<FunctionOpInterface>();
   if (!func)
     return success();
-  LogicalResult result = success();
+  SmallVector<TmaCopyOp> copies;
   func->walk([&](TmaCopyOp copy) {
-    if (!fills(copy, buffer))
-      return WalkResult::advance();
-    result = compare(op, copy);
-    return failed(result) ? WalkResult::interrupt() : WalkResult::advance();
+    if (copy.getDirection() == Direction::load)
+      copies.push_back(copy);
   });
-  return result;
+  SmallVector<Operation *> mmas = consumers(op);
+  SmallVector<Operation *> order;
+  DenseMap<Operation *, size_t> index;
+  if (!mmas.empty() && !copies.empty())
+    func->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+      index[nested] = order.size();
+      order.push_back(nested);
+    });
+  for (TmaCopyOp copy : copies) {
+    if (failed(checkMulticast(op, copy)))
+      return failure();
+    if (!fills(copy, buffer))
+      continue;
+    if (failed(compare(op, copy)))
+      return failure();
+    for (Operation *mma : mmas)
+      if (failed(checkWaited(op, copy, mma, order, index)))
+        return failure();
+  }
+  return success();
 }

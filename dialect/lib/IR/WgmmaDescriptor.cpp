@@ -219,6 +219,38 @@ LogicalResult verifySpan(WgmmaDescriptorOp op, int64_t elemBytes) {
   return success();
 }
 
+/// Where the swizzle pattern of a swizzled tile starts: [wgmma-base-offset].
+/// The copy engine swizzles by address bits, so a tile's pattern phase is
+/// its offset within the swizzle period; the descriptor learns it only
+/// through base_offset. Checked where the IR fixes the tile's offset in an
+/// allocation aligned to the period.
+LogicalResult verifyBaseOffset(WgmmaDescriptorOp op) {
+  if (op.getSwizzle() == Swizzle::none || !isa<MemRefType>(op.getBuffer().getType()))
+    return success();
+  int64_t period = swizzlePeriodBytes(static_cast<int>(op.getSwizzle()));
+  SharedAlignment align = getSharedAlignment(op.getBuffer());
+  if (align.status != SharedAlignment::Status::Proven || period <= 0 ||
+      align.rootAlignment < period)
+    return success();
+  int64_t phase = ((align.offsetBytes % period) + period) % period;
+  int64_t have = int64_t(op.getBaseOffset());
+  constexpr int64_t kLine = 128;
+  bool lines = op.getSwizzle() == Swizzle::b128;
+  if (phase == 0 ? have == 0 : (lines && phase % kLine == 0 && have == phase / kLine))
+    return success();
+  auto diag = fail(op, Rule::WgmmaBaseOffset)
+              << "the tile starts " << align.offsetBytes << " bytes into " << align.root
+              << ", " << phase << " bytes into its " << period << "-byte swizzle period";
+  if (phase == 0)
+    return diag << ", where the pattern starts: base_offset is 0, not " << have;
+  if (lines && phase % kLine == 0)
+    return diag << ": base_offset is " << phase / kLine << " (the 128-byte line "
+                << "the pattern starts at), not " << have;
+  return diag << ": place it on the period"
+              << (lines ? " or a 128-byte line of it" : "")
+              << " (no base_offset describes this start)";
+}
+
 /// A constant K step stays inside the tile: [wgmma-k-step].
 LogicalResult verifyStep(WgmmaDescriptorOp op, int64_t elemBytes) {
   APInt step;
@@ -244,7 +276,7 @@ LogicalResult WgmmaDescriptorOp::verify() {
   int64_t elemBytes = *wgmmaInputBytes(getTileElementType());
   if (failed(verifyShape(*this, elemBytes)) ||
       failed(verifySpan(*this, elemBytes)) ||
-      failed(verifyStep(*this, elemBytes)))
+      failed(verifyStep(*this, elemBytes)) || failed(verifyBaseOffset(*this)))
     return failure();
   return verifyWgmmaCopyLink(*this);
 }

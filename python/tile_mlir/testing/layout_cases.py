@@ -425,3 +425,14 @@ CALL_CASES = [
 # A channels_last (N, C, H, W) input padded (1, 1, 1, 1): F.pad keeps its
 # format, so the kernel pads its memory order (N, H, W, C).
 CALL_CHANNELS_LAST = ((4, 16, 8, 8), (1, 1, 1, 1), 2)
+# bench/layout_call_cost.py times first calls of each CALL_CASES case with
+# its leading extent multiplied by each of these (a new key every time).
+CALL_FIRST_EXTENTS = range(2, 22)
+# Calls test/gpu/test_layout_prepared.py makes beside CALL_CASES (a complex
+# permute, pads filled with 0.0 and -0.0, a bool axis' neighbour).
+CALL_TEST_CASES = [
+    ("permute", (32, 48), ((1, 0),), 8),
+    ("permute", (8, 64), ((1, 0),), 2),
+    ("pad", (8, 64), ((1, 1), 0.0), 2),
+    ("pad", (8, 64), ((1, 1), -0.0), 2),
+]

@@ -22,7 +22,7 @@ that way; with checks on the verifier rejects them naming their rule.
 from __future__ import annotations
 
 import mlir.ir as ir
-from mlir.dialects import arith
+from mlir.dialects import arith, gpu, memref
 
 from .. import builder as K
 from .. import tma
@@ -56,6 +56,28 @@ def _load(tile: P.Tile, buffer, tensor, row0, bar, multicast: bool, major: str) 
         extra["coord_steps"] = (tile.slot_step,)
     tma.apply(_opcode(multicast, 2), buffer, tensor, box=tile.box, coords=coords,
               mbar=bar, swizzle=tile.copy_swizzle, tag="ab", **extra)
+
+
+def _ranked_view(shape, dtype: str, offset: int, rank, shift: int) -> K.Buffer:
+    """A view of the dynamic window at `offset` + rank x `shift` bytes (a
+    plant's rank-dependent address; the zeroed window covers it)."""
+    workgroup = ir.Attribute.parse("#gpu.address_space<workgroup>")
+    raw = gpu.dynamic_shared_memory(
+        ir.MemRefType.get([ir.ShapedType.get_dynamic_size()],
+                          ir.IntegerType.get_signless(8), memory_space=workgroup))
+    at = K.Expr.of(rank * shift + offset)
+    return K.Buffer(memref.view(ir.MemRefType.get(list(shape), K.element_type(dtype),
+                                                  memory_space=workgroup), raw, at, []))
+
+
+def _read_buffer(p: P.Plan, tile: P.Tile, buffer, dtype: str, rank):
+    """The buffer a tile's descriptors read: the copy's, unless a plant moves
+    the descriptor (desc_shift; B by rank_shift per CTA rank)."""
+    if tile.role == "B" and p.rank_shift:
+        return _ranked_view(tile.shape, dtype, tile.desc_offset, rank, p.rank_shift)
+    if tile.desc_shift:
+        return K.dynamic_shared(tile.shape, dtype, tile.desc_offset)
+    return buffer
 
 
 def _descriptor(p: P.Plan, tile: P.Tile, buffer, step: int, checks: bool):
@@ -142,8 +164,12 @@ def build(cfg: Config, checks: bool = True, runtime_scale: bool = False,
                     _load(p.b, b_tile, B, 0, bar, True, cfg.major)
             else:
                 _load(p.b, b_tile, B, 0, bar, False, cfg.major)
-        K.mbarrier_wait(bar, 0)
-        acc = _mma(p, a_tile, b_tile, checks, runtime_scale)
+        if p.wait_before_mma:
+            K.mbarrier_wait(bar, 0)
+        acc = _mma(p, _read_buffer(p, p.a, a_tile, dtype, rank),
+                   _read_buffer(p, p.b, b_tile, dtype, rank), checks, runtime_scale)
+        if not p.wait_before_mma:
+            K.mbarrier_wait(bar, 0)   # the CTA still waits for its loads before it exits
         registers = acc.registers()
         for i in range(acc.size):
             row, col = acc.coords(i)

@@ -92,6 +92,12 @@ class Tile:
     lbo: int
     sbo: int
     base_offset: int = 0
+    desc_shift: int = 0     # bytes the descriptor's start lies past the copy's image
+
+    @property
+    def desc_offset(self) -> int:
+        """Where the descriptor's tile starts in the window."""
+        return self.offset + self.desc_shift
 
     @property
     def slots(self) -> int:
@@ -116,6 +122,12 @@ class Plan:
     # (it aligns the window for the copies into it, not for descriptors),
     # where the emulator's byte 0 stands.
     pin: int | None = None
+    # The kernel waits on the loads' mbarrier before its wgmmas (a plant
+    # moves the wait after them).
+    wait_before_mma: bool = True
+    # Bytes B's descriptor moves per CTA rank of a multicast kernel (a plant:
+    # the multicast image sits at one offset in every CTA).
+    rank_shift: int = 0
 
     def step_bytes(self, tile: Tile) -> int:
         """Bytes a K step moves the start: tile.wgmma_descriptor's rule."""
@@ -169,7 +181,8 @@ def plan(cfg: Config) -> Plan:
     p = Plan(cfg, k, e, steps, a, b, 0)
     if cfg.plant is not None:
         p = PLANTS[cfg.plant].apply(p)
-    reach = max(int(v.addresses.max()) + e for v in _views(p))
+    ranks = CLUSTER if cfg.multicast else 1
+    reach = max(int(v.addresses.max()) + e for r in range(ranks) for v in _views(p, r))
     ends = max(t.offset + int(np.prod(t.shape)) * e for t in (p.a, p.b))
     window = _round_up(max(reach, ends), PERIOD)
     pin = None
@@ -192,10 +205,15 @@ class Plant:
     why: str
     tile: dict
     steps: tuple | None = None
+    tiles: tuple = ("a", "b")   # the tiles `tile` changes
+    plan: dict = dataclasses.field(default_factory=dict)   # Plan field changes
+    # Whether the emulator predicts the result: a race (an MMA before its
+    # load completes) reads whatever the copy engine has written so far.
+    predictable: bool = True
 
     def apply(self, p: Plan) -> Plan:
-        changes = {}
-        for name in ("a", "b"):
+        changes = dict(self.plan)
+        for name in self.tiles:
             t = getattr(p, name)
             fields = {key: (value(t, p) if callable(value) else value)
                       for key, value in self.tile.items()}
@@ -232,10 +250,28 @@ PLANTS = {
         {}, steps=(1, 2, 3, 4)),
     "base_offset_1": Plant(
         Config("bf16", 3, "k", 64, plant="base_offset_1"),
-        None,
-        "base offset 1 on tiles at a 1024-byte boundary: the emulator shifts "
-        "every row's swizzle phase by one line (the PTX ISA's formula, unmeasured)",
+        "wgmma-base-offset",
+        "base offset 1 on tiles at a 1024-byte boundary: every row's swizzle "
+        "phase moves by one 128-byte line",
         {"base_offset": 1}),
+    "line_without_base_offset": Plant(
+        Config("bf16", 3, "k", 64, plant="line_without_base_offset"),
+        "wgmma-base-offset",
+        "A's descriptor starts one 128-byte row into its image (rows 1..64) "
+        "with base offset 0: the rows are read with the swizzle phase of row 0",
+        {"desc_shift": 128}, tiles=("a",)),
+    "unwaited_copy": Plant(
+        Config("bf16", 3, "k", 64, plant="unwaited_copy"),
+        "wgmma-unwaited-copy",
+        "the wgmmas run before the wait on the loads' mbarrier: they read the "
+        "zeroed window while the copy engine still writes it",
+        {}, plan={"wait_before_mma": False}, predictable=False),
+    "multicast_rank_offset": Plant(
+        Config("bf16", 3, "k", 64, multicast=True, plant="multicast_rank_offset"),
+        "wgmma-multicast-offset",
+        "B's descriptor moves by 8192 bytes per CTA rank; the multicast image "
+        "sits at one offset in both CTAs, so rank 1 reads the zeroed window",
+        {}, plan={"rank_shift": 8192}),
 }
 
 
@@ -323,13 +359,14 @@ def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a.astype(np.int64) @ b.astype(np.int64).T
 
 
-def _views(p: Plan):
-    """The emulator's operand views of every wgmma the kernel issues."""
+def _views(p: Plan, rank: int = 0):
+    """The emulator's operand views of every wgmma CTA `rank` issues."""
     cfg = p.config
     major = "K" if cfg.major == "k" else "MN"
     for step in p.steps:
         for t in (p.a, p.b):
-            start = t.offset + step * p.step_bytes(t)
+            start = t.desc_offset + rank * (p.rank_shift if t.role == "B" else 0) + \
+                step * p.step_bytes(t)
             desc = Descriptor(start, t.lbo, t.sbo, SPANS[t.desc_swizzle], t.base_offset)
             yield W.operand_addresses(desc, role=t.role, major=major, dtype=cfg.dtype,
                                       rows=t.rows if t.role == "B" else None)
@@ -357,14 +394,15 @@ def shared_map(p: Plan):
     return shared
 
 
-def operand_values(p: Plan, a: np.ndarray, b: np.ndarray) -> list:
-    """Per issued wgmma, (A values 64 x k, B values N x k) as the emulator
-    says the tensor core reads them; 0 where no load wrote (the zeroed
-    window). A torn or out-of-window read cannot be predicted: ValueError."""
+def operand_values(p: Plan, a: np.ndarray, b: np.ndarray, rank: int = 0) -> list:
+    """Per wgmma CTA `rank` issues, (A values 64 x k, B values N x k) as the
+    emulator says the tensor core reads them; 0 where no load wrote (the
+    zeroed window). A torn or out-of-window read cannot be predicted:
+    ValueError. (Each CTA loads its own 64 rows of A to the same place.)"""
     shared = shared_map(p)
     cfg = p.config
-    tensors = [stored(cfg, a[:M]), stored(cfg, b)]
-    views = list(_views(p))
+    tensors = [stored(cfg, a[rank * M:(rank + 1) * M]), stored(cfg, b)]
+    views = list(_views(p, rank))
     out = []
     for i in range(0, len(views), 2):
         pair = []
@@ -384,9 +422,15 @@ def operand_values(p: Plan, a: np.ndarray, b: np.ndarray) -> list:
     return out
 
 
-def predict(cfg: Config, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Out (64 x N, int64) of CTA rank 0 as the emulator's view predicts it."""
+def predict(cfg: Config, a: np.ndarray, b: np.ndarray, rank: int = 0) -> np.ndarray:
+    """Out (64 x N, int64) of CTA `rank` as the emulator's view predicts it."""
     total = np.zeros((M, cfg.n), np.int64)
-    for a_read, b_read in operand_values(plan(cfg), a, b):
+    for a_read, b_read in operand_values(plan(cfg), a, b, rank):
         total += a_read @ b_read.T
     return total
+
+
+def predict_all(cfg: Config, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Out of every CTA (64 rows each), as predict gives them."""
+    return np.vstack([predict(cfg, a, b, r)
+                      for r in range(CLUSTER if cfg.multicast else 1)])

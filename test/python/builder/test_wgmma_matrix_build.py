@@ -9,7 +9,7 @@ wgmma_kernels; test/gpu/test_wgmma_matrix.py runs it):
   * the unchecked build of a valid kernel is the checked one, PTX for PTX,
     so a planted kernel is what the op would emit for its fields;
   * with checks on each plant is rejected naming its rule; the emulator's
-    predictions of two plants agree with a model written here by hand.
+    predictions of three plants agree with a model written here by hand.
 """
 
 from __future__ import annotations
@@ -90,10 +90,22 @@ def test_sbo_in_bytes_prediction_matches_a_hand_model():
     assert np.array_equal(P.predict(cfg, a, b), expected)
 
 
-@pytest.mark.parametrize("cfg", PLANTED, ids=_ids(PLANTED))
+def test_multicast_rank_offset_prediction_reads_zeros_in_rank_1():
+    # Rank 0 reads B where the multicast wrote it; rank 1's descriptor is
+    # 8192 bytes further, in the zeroed window: its products are 0.
+    cfg, a, b = _planted_a_b("multicast_rank_offset")
+    out = P.predict_all(cfg, a, b)
+    assert np.array_equal(out[:64], a[:64] @ b.T)
+    assert not out[64:].any()
+
+
+PREDICTED = [c for c in PLANTED if P.PLANTS[c.plant].predictable]
+
+
+@pytest.mark.parametrize("cfg", PREDICTED, ids=_ids(PREDICTED))
 def test_every_plant_predicts_wrong_elements(cfg):
     a, b = P.inputs(cfg, np.random.default_rng(5))
-    wrong = P.predict(cfg, a, b) != P.reference(a, b)
+    wrong = P.predict_all(cfg, a, b) != P.reference(a, b)
     assert wrong.any()
 
 
@@ -145,15 +157,20 @@ def test_a_plant_with_checks_on_is_rejected_naming_its_rule(plant):
     assert err.value.rule == plant.rule
     named = {"swizzle_over_unswizzled_copy": "swizzle 0 (none)",
              "core_matrices_over_whole_rows": "inner box rows of 64 bytes",
-             "sbo_in_bytes": "sbo 16384", "k_step_past_row": "k_step 4"}
+             "sbo_in_bytes": "sbo 16384", "k_step_past_row": "k_step 4",
+             "base_offset_1": "base_offset is 0, not 1",
+             "line_without_base_offset": "base_offset is 1 (the 128-byte line",
+             "unwaited_copy": "no mbarrier wait between the load and it",
+             "multicast_rank_offset": "computed from the CTA's rank"}
     assert named[plant.config.plant] in str(err.value)
 
 
-def test_the_base_offset_plant_has_no_rule_and_builds_with_checks_on():
-    # Known gap (docs/known-gaps.md): nothing relates a descriptor's base
-    # offset to its tile's address; the GPU run measures the model.
+def test_every_plant_names_a_rule():
+    assert all(p.rule is not None for p in P.PLANTS.values())
+
+
+def test_the_unwaited_plant_waits_only_after_its_wgmmas():
     compiler, G, _ = _mlir()
-    plant = P.PLANTS["base_offset_1"]
-    assert plant.rule is None
-    art = compiler.compile(G.build(plant.config, checks=True), cubin=False, cache=False)
-    assert "wgmma.mma_async" in art.ptx
+    ptx = compiler.compile(G.build(P.PLANTS["unwaited_copy"].config, checks=False),
+                           cubin=False, cache=False).ptx
+    assert ptx.index("wgmma.mma_async") < ptx.index("mbarrier.try_wait.parity")

@@ -130,7 +130,7 @@ FAST = ["--batch-ms", "0.02", "--batches", "2"]
 
 def run(LS, tmp_path, *argv):
     path = tmp_path / "sweep.json"
-    code = LS.main(["--json", str(path), *FAST, *argv])
+    code = LS.main(["--json", str(path), *FAST, *argv, "--worker"])
     return code, json.loads(path.read_text())
 
 
@@ -226,3 +226,38 @@ def test_the_integer_unfold_is_f_unfold(cpu, layout, k, p, s, d):
     want = unfold_reference(x.float(), k, p, s, d, layout).to(torch.uint8)
     got = cpu.unfold_by_views(x, k, p, s, d, layout)
     assert got.shape == want.shape and torch.equal(got, want)
+
+
+def test_a_launch_a_worker_died_in_is_recorded_and_skipped(cpu, tmp_path):
+    args = ["--classes", "transpose (1, 0)", "--elems", "4", "--sizes", "4K"]
+    key = "permute|transpose (1, 0)|4K|4"
+    running = tmp_path / "sweep.json.running"
+    # A first worker ran nothing yet and died in ours' launch of the cell.
+    (tmp_path / "sweep.json").write_text(json.dumps({"cells": []}))
+    running.write_text(json.dumps({"key": key, "who": "ours"}))
+    code, doc = run(cpu, tmp_path, *args, "--resume")
+    assert not running.exists()
+    assert doc["crashed"] == [{"key": key, "who": "ours",
+                               "error": doc["crashed"][0]["error"]}]
+    cell = {c["key"]: c for c in doc["cells"]}[key]
+    assert cell["failed"] and "process died" in cell["errors"]["ours"]
+    assert "torch" in cell["impl"] and "triton" in cell["impl"]   # the rest ran
+    assert code == 1
+
+
+def test_the_supervisor_resumes_after_a_dead_worker(LS, tmp_path, monkeypatch):
+    calls = []
+    running = tmp_path / "sweep.json.running"
+
+    def worker(cmd):
+        calls.append(cmd)
+        if len(calls) == 1:            # the first worker dies in a launch
+            running.write_text(json.dumps({"key": "k", "who": "ours"}))
+            return -6
+        running.unlink()               # the next one records it and finishes
+        return 0
+    monkeypatch.setattr(LS.subprocess, "call", worker)
+    assert LS.main(["--json", str(tmp_path / "sweep.json"), "--quick"]) == 0
+    assert len(calls) == 2
+    assert "--worker" in calls[0] and "--resume" not in calls[0]
+    assert calls[1][-2:] == ["--worker", "--resume"]

@@ -123,6 +123,13 @@ def _first_call(key, x, args, planned):
     t, _ = as_tensor(x)   # the op's checks of the array, by rule
     if t is not x:        # resolved first (a lazy conjugate): never prepared
         return planned(t, *args)
+    cuda = _state["torch"].cuda
+    if cuda.is_available() and cuda.is_current_stream_capturing():
+        # Recorded inside a capture, the launches would keep tensors of the
+        # graph's memory pool alive (a tile counter the graph zeroes), which
+        # cudagraph trees (torch.compile's reduce-overhead) reject; the key
+        # is prepared by its first call outside a capture.
+        return planned(x, *args)
     with recording() as rec:
         result = planned(x, *args)
     entry = _prepare(x, result, rec)

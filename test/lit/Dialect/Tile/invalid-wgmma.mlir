@@ -34,10 +34,12 @@ gpu.module @k {
 // -----
 
 gpu.module @k {
-  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
   gpu.func @wgmma_descriptor_field_base_offset() kernel {
     %c0 = arith.constant 0 : index
-    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %at = arith.constant 896 : index
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
     // expected-error @+1 {{[wgmma-descriptor-field] base_offset 8 is outside 0..7}}
     %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 8} : memref<64x64xbf16, 3>, index
     gpu.return
@@ -299,6 +301,125 @@ gpu.module @k {
     %t = memref.view %r[%c0][] : memref<8192xi8, 3> to memref<64x128xf8E4M3FN, 3>
     // expected-error @+1 {{[wgmma-copy-mismatch] element type 'f8E4M3FN' reads a buffer that a tile.tma_copy load writes in format bfloat16}}
     %d = tile.wgmma_descriptor %t[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 128, lbo = 16, sbo = 1024} : memref<64x128xf8E4M3FN, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_base_offset_on_period() kernel {
+    %c0 = arith.constant 0 : index
+    %at = arith.constant 1024 : index
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
+    // expected-error @+1 {{[wgmma-base-offset] the tile starts 1024 bytes into memref.global @raw, 0 bytes into its 1024-byte swizzle period, where the pattern starts: base_offset is 0, not 1}}
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 1} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_base_offset_line() kernel {
+    %c0 = arith.constant 0 : index
+    %at = arith.constant 384 : index
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
+    // expected-error @+1 {{[wgmma-base-offset] the tile starts 384 bytes into memref.global @raw, 384 bytes into its 1024-byte swizzle period: base_offset is 3 (the 128-byte line the pattern starts at), not 0}}
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 0} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_base_offset_off_period() kernel {
+    %c0 = arith.constant 0 : index
+    %at = arith.constant 128 : index
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x32xbf16, 3>
+    // expected-error @+1 {{[wgmma-base-offset] the tile starts 128 bytes into memref.global @raw, 128 bytes into its 512-byte swizzle period: place it on the period (no base_offset describes this start)}}
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b64>, rows = 64, k = 32, lbo = 16, sbo = 512, base_offset = 0} : memref<64x32xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  memref.global "private" @b : memref<8x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_unwaited_copy(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %spin = arith.constant 10000000 : i32
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %t = memref.get_global @b : memref<8x64xbf16, 3>
+    %acc = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+    // expected-note @+1 {{the tile.tma_copy load that writes the tile}}
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    // expected-note @+1 {{the tile.wgmma_descriptor it reads the tile through}}
+    %da = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    %db = tile.wgmma_descriptor %t[%c0] {matrix = #tile<matrix b>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 8, k = 64, lbo = 16, sbo = 1024} : memref<8x64xbf16, 3>, index
+    nvvm.wgmma.fence.aligned
+    // expected-error @+1 {{[wgmma-unwaited-copy] reads a tile that a tile.tma_copy load fills with no mbarrier wait between the load and it: the MMA may read the tile before the copy engine writes it}}
+    %r = nvvm.wgmma.mma_async %da, %db, %acc, <m = 64, n = 8, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  memref.global "private" @b : memref<8x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_unwaited_copy_loop(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %i0 = arith.constant 0 : i32
+    %spin = arith.constant 10000000 : i32
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %t = memref.get_global @b : memref<8x64xbf16, 3>
+    %acc = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+    // expected-note @+1 {{the tile.wgmma_descriptor it reads the tile through}}
+    %da = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    %db = tile.wgmma_descriptor %t[%c0] {matrix = #tile<matrix b>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 8, k = 64, lbo = 16, sbo = 1024} : memref<8x64xbf16, 3>, index
+    scf.for %i = %c0 to %c4 step %c1 {
+      nvvm.wgmma.fence.aligned
+      // expected-error @+1 {{[wgmma-unwaited-copy] reads a tile that a tile.tma_copy load fills with no mbarrier wait between the load and it (around the loop's back edge): the MMA may read the tile before the copy engine writes it}}
+      %r = nvvm.wgmma.mma_async %da, %db, %acc, <m = 64, n = 8, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+      // expected-note @+1 {{the tile.tma_copy load that writes the tile}}
+      tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @raw : memref<32768xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_multicast_offset(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %period = arith.constant 8192 : index
+    %r = memref.get_global @raw : memref<32768xi8, 3>
+    %s = memref.view %r[%c0][] : memref<32768xi8, 3> to memref<64x64xbf16, 3>
+    // expected-note @+1 {{the multicast tile.tma_copy load}}
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%i0, %i0] mbar(%bar) cta_mask(%mask) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank1 = arith.index_cast %rank32 : i32 to index
+    %rank = arith.muli %rank1, %period : index
+    %v = memref.view %r[%rank][] : memref<32768xi8, 3> to memref<64x64xbf16, 3>
+    // expected-error @+1 {{[wgmma-multicast-offset] the buffer's address is computed from the CTA's rank in the cluster, but a multicast tile.tma_copy load writes this allocation at the same address in every CTA of its mask}}
+    %d = tile.wgmma_descriptor %v[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
     gpu.return
   }
 }

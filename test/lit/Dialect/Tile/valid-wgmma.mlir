@@ -37,10 +37,12 @@ gpu.module @k {
 // CHECK-LABEL: gpu.func @wgmma_descriptor_field_base_offset(
 // CHECK: tile.wgmma_descriptor
 gpu.module @k {
-  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
   gpu.func @wgmma_descriptor_field_base_offset() kernel {
     %c0 = arith.constant 0 : index
-    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %at = arith.constant 896 : index
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
     %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 7} : memref<64x64xbf16, 3>, index
     gpu.return
   }
@@ -353,6 +355,128 @@ gpu.module @k {
     %s = memref.get_global @b : memref<16x64xf16, 3>
     tile.tma_copy load tile 2d %s, %B[%i0, %i0] mbar(%bar) {box = array<i64: 16, 64>, swizzle = 3 : i32} : memref<16x64xf16, 3>, memref<64x64xf16>
     %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major mn>, swizzle = #tile<swizzle b128>, rows = 64, k = 16, lbo = 16, sbo = 1024} : memref<16x64xf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_base_offset_on_period(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_base_offset_on_period() kernel {
+    %c0 = arith.constant 0 : index
+    %at = arith.constant 1024 : index
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 0} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_base_offset_line(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_base_offset_line() kernel {
+    %c0 = arith.constant 0 : index
+    %at = arith.constant 384 : index
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 3} : memref<64x64xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_base_offset_off_period(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_base_offset_off_period() kernel {
+    %c0 = arith.constant 0 : index
+    %at = arith.constant 512 : index
+    %r = memref.get_global @raw : memref<16384xi8, 3>
+    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x32xbf16, 3>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b64>, rows = 64, k = 32, lbo = 16, sbo = 512, base_offset = 0} : memref<64x32xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_unwaited_copy(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  memref.global "private" @b : memref<8x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_unwaited_copy(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %spin = arith.constant 10000000 : i32
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %t = memref.get_global @b : memref<8x64xbf16, 3>
+    %acc = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    %da = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    %db = tile.wgmma_descriptor %t[%c0] {matrix = #tile<matrix b>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 8, k = 64, lbo = 16, sbo = 1024} : memref<8x64xbf16, 3>, index
+    nvvm.mbarrier.try_wait.parity %bar, %i0, %spin : !llvm.ptr<3>, i32, i32
+    nvvm.wgmma.fence.aligned
+    %r = nvvm.wgmma.mma_async %da, %db, %acc, <m = 64, n = 8, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_unwaited_copy_loop(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<64x64xbf16, 3> {alignment = 1024}
+  memref.global "private" @b : memref<8x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_unwaited_copy_loop(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %i0 = arith.constant 0 : i32
+    %spin = arith.constant 10000000 : i32
+    %s = memref.get_global @a : memref<64x64xbf16, 3>
+    %t = memref.get_global @b : memref<8x64xbf16, 3>
+    %acc = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+    %da = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
+    %db = tile.wgmma_descriptor %t[%c0] {matrix = #tile<matrix b>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 8, k = 64, lbo = 16, sbo = 1024} : memref<8x64xbf16, 3>, index
+    scf.for %i = %c0 to %c4 step %c1 {
+      nvvm.mbarrier.try_wait.parity %bar, %i0, %spin : !llvm.ptr<3>, i32, i32
+      nvvm.wgmma.fence.aligned
+      %r = nvvm.wgmma.mma_async %da, %db, %acc, <m = 64, n = 8, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+      tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_multicast_offset(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @raw : memref<32768xi8, 3> {alignment = 1024}
+  gpu.func @wgmma_multicast_offset(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>, %mask: i16) kernel attributes {tile.cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %period = arith.constant 8192 : index
+    %r = memref.get_global @raw : memref<32768xi8, 3>
+    %s = memref.view %r[%c0][] : memref<32768xi8, 3> to memref<64x64xbf16, 3>
+    tile.tma_copy load tile 2d cluster multicast %s, %A[%i0, %i0] mbar(%bar) cta_mask(%mask) {box = array<i64: 64, 64>, swizzle = 3 : i32} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+    %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank1 = arith.index_cast %rank32 : i32 to index
+    %rank = arith.muli %rank1, %period : index
+    %v = memref.view %r[%c0][] : memref<32768xi8, 3> to memref<64x64xbf16, 3>
+    %d = tile.wgmma_descriptor %v[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024} : memref<64x64xbf16, 3>, index
     gpu.return
   }
 }

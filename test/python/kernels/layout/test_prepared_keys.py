@@ -128,3 +128,21 @@ def test_a_full_cache_evicts_under_another_thread(monkeypatch, oldest):
     y = prepared._first_call("k1", x, (), lambda t: t.t().contiguous())
     assert torch.equal(y, x.t())          # the planned result, not an error
     assert entries["k1"] == "unprepared"  # no recorded launch wrote it
+
+
+def test_a_first_call_inside_a_capture_is_not_prepared(monkeypatch):
+    """Recorded during a capture, the launches would hold the graph pool's
+    tensors (cudagraph trees reject that): the key stays unknown, so its
+    first call outside the capture prepares it."""
+    entries = {}
+    monkeypatch.setattr(prepared, "_entries", entries)
+    monkeypatch.setattr(prepared, "as_tensor", lambda x: (x, None))
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: True)
+    prepared._setup()
+    recorded = []
+    monkeypatch.setattr(prepared, "recording", lambda: recorded.append(1))
+    x = torch.arange(6.0).view(2, 3)
+    y = prepared._first_call("k", x, (), lambda t: t.t().contiguous())
+    assert torch.equal(y, x.t())
+    assert entries == {} and recorded == []
