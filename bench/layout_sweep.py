@@ -24,7 +24,8 @@ beforehand. Bytes moved are read + written (permute: twice the input; pad:
 the input it keeps plus the output; unfold: input plus output); torch copy_
 of the same bytes runs in every cell that moves 64 MiB or more.
 
-Triton's best: Triton compiles are slow, so the first (largest) cell of
+Triton's best (not run on tensors of 2^31 elements or more, whose 32-bit
+offsets layout_triton's kernels overflow): Triton compiles are slow, so the first (largest) cell of
 each class and element size times a short list of the layout_triton
 variants (--triton-shortlist, or all with --triton-all), once each, and
 ranks them; the cell's entry and every smaller cell of that class and
@@ -71,6 +72,10 @@ from tile_mlir.kernels.layout.plan.unfold import unfold_spec
 from tile_mlir.testing import layout_sweep as S
 
 GOAL_RATIO = 1.0   # ours / max(torch, Triton)
+# layout_triton's kernels compute element offsets in int32: past this many
+# elements some of them read and write wild addresses (measured: the
+# (0, 2, 1) permutes of 4 GiB of uint8), which ends the process.
+TRITON_MAX_ELEMENTS = 2 ** 31
 GOAL_COPY = 0.93   # ours / torch copy_, cells moving COPY_GOAL_BYTES or more
 SHORTLIST = 4
 # The Triton variants tried first, by a word of their names (layout_triton's
@@ -362,6 +367,11 @@ def run_impl(rec, who, fn, ref, sweep, check=None) -> dict | None:
 def run_triton(rec, cell, x, ref, sweep) -> None:
     """Triton's best for the cell (see the module docstring): the group's
     ranking (made on its first cell), its first exact variant timed."""
+    if max(x.numel(), ref.numel()) >= TRITON_MAX_ELEMENTS:
+        rec["errors"]["triton"] = (f"not run: {max(x.numel(), ref.numel())} elements; "
+                                   "bench/layout_triton.py's kernels index in 32 bits "
+                                   "(2^31 elements or more: illegal addresses)")
+        return
     out = torch.empty_like(ref)
     try:
         variants = triton_variants(cell, x, out)
@@ -632,6 +642,8 @@ def start_doc(args, sweep) -> dict:
             sweep.running.unlink()
         for died in doc["crashed"]:
             sweep.crashed[died["key"], died["who"]] = died["error"]
+        # Kept now: the next worker may die before this one finishes a cell.
+        write_json(path, {**old, "crashed": doc["crashed"]})
         for rec in old.get("cells", []):
             sweep.records[rec["key"]] = rec
             if rec.get("triton_ranking"):

@@ -31,6 +31,7 @@ from .model import (OUT_OF_BOUNDS, PADDING, PAYLOAD, Explanation, Slot,
                     TensorMap)
 from .source import ExplainError
 from .text import render_text
+from .descriptors import descriptors_of
 from .wgmma import WgmmaView, render_wgmma, wgmma_view
 
 
@@ -59,7 +60,9 @@ def explain(source, op_index: int = 0, *, name: str | None = None,
     _model.check_supported(selected.op)
     isolated = _src.isolate(selected, coords=coords, rows=rows,
                             global_shape=global_shape, offsets=offsets)
-    return _model.build(selected, isolated, selected.origin)
+    ex = _model.build(selected, isolated, selected.origin)
+    ex.descriptors = descriptors_of(selected.op)
+    return ex
 
 
 def _select(source, op_index, name, context):

@@ -186,6 +186,9 @@ class Explanation:
     tensor_map: TensorMap | None
     slots: list = field(default_factory=list)     # none for a prefetch
     notes: list = field(default_factory=list)
+    # The IR's tile.wgmma_descriptor ops that read this image
+    # (explain/descriptors.py; `--wgmma op=N`).
+    descriptors: list = field(default_factory=list)
     # im2col: the op's corners (outer-to-inner spatial; W modes: w only) and
     # offsets (im2col: per spatial axis; W modes: (w_halo, w_offset)).
     pixel_box_lower: tuple | None = None

@@ -8,6 +8,12 @@ byte map) and whether it is the one a GEMM reads: the image's element
 
 SPEC is comma-separated key=value pairs:
 
+    op=N              the IR's N-th tile.wgmma_descriptor of the copy's
+                      function (program order), which must read this image:
+                      every field below from the op, its start from where
+                      its buffer lies in the copy's (type= may be given for
+                      a u8 tile, k0= to compare against other columns;
+                      its k_step is the step)
     desc=0x...        the 64-bit descriptor (instead of the fields below)
     start=B           its start, bytes from the copy's shared buffer (0)
     lbo=B, sbo=B      leading and stride byte offsets (lbo 16; sbo needed)
@@ -16,9 +22,11 @@ SPEC is comma-separated key=value pairs:
     role=A|B          (A); n=N the rows of a B operand (default: the image's)
     major=K|MN        (K)
     type=T            wgmma input type (default: the copy's format's)
-    step=I            the I-th K step: start moves by one instruction's K
-                      (32 bytes K-major; K/8 core-matrix groups MN-major)
-                      and k0 = I * K
+    step=I            the I-th K step: start moves by one instruction's K as
+                      tile.wgmma_descriptor's k_step does (32 bytes along a
+                      swizzled K-major row, 2 LBO unswizzled; two 8-row
+                      groups of K MN-major: 2 SBO swizzled, 2 LBO not) and
+                      k0 = I * K
     k0=K0             the image's k the operand's k = 0 should be (I * K)
 """
 
@@ -30,11 +38,12 @@ import numpy as np
 
 from .. import wgmma as _w
 from ..emulator import wgmma_view as _view
+from .descriptors import step_bytes
 from .model import Explanation
 from .slots import OUT_OF_BOUNDS, PADDING, PAYLOAD
 from .source import ExplainError
 
-KEYS = ("desc", "start", "lbo", "sbo", "swizzle", "base", "role", "n", "major",
+KEYS = ("op", "desc", "start", "lbo", "sbo", "swizzle", "base", "role", "n", "major",
         "type", "step", "k0")
 _TEXT_KEYS = ("role", "major", "type")
 DEFAULT_MAX_ROWS = 64
@@ -80,6 +89,7 @@ class WgmmaView:
     wrong: np.ndarray
     k0: int
     step: int
+    source: str = ""    # where the descriptor came from: "" (the spec) or the IR op
 
     @property
     def mismatches(self) -> list:
@@ -133,13 +143,29 @@ def _descriptor(ex: Explanation, spec: dict, major: str, ptx: str) -> tuple:
                           spec.get("swizzle", ex.swizzle_span),
                           spec.get("base", 0))
     k = _w.K_OF[ptx]
-    if major == "K":
-        move = step * 32
-    else:
-        move = step * (k // 8) * (d.sbo if d.swizzle else d.lbo)
+    move = step * step_bytes(major, d.swizzle, d.lbo, d.sbo)
     moved = _w.Descriptor(d.start + move, d.lbo, d.sbo, d.swizzle, d.base_offset)
     moved.value  # checks the moved start as matrix_descriptor does
     return moved, step, spec.get("k0", step * k)
+
+
+def _from_ir(ex: Explanation, spec: dict) -> dict:
+    """The spec of op=N: the fields of the IR's tile.wgmma_descriptor N."""
+    given = set(spec) - {"op", "type", "k0"}
+    if given:
+        raise _input(f"--wgmma op= takes every field from the IR; drop "
+                     f"{', '.join(k + '=' for k in sorted(given))}")
+    found = {d.index: d for d in ex.descriptors}
+    d = found.get(spec["op"])
+    if d is None:
+        readers = ", ".join(f"op={i}" for i in sorted(found)) or "none"
+        raise _input(f"--wgmma op={spec['op']}: the kernel's tile.wgmma_descriptor "
+                     f"{spec['op']} does not read this copy's image at a byte offset "
+                     f"the IR fixes (with a constant k_step); those that do: {readers}")
+    out = dict(d.spec)
+    out.update({k: spec[k] for k in ("type", "k0") if k in spec})
+    out["op"] = d.index
+    return out
 
 
 def wgmma_view(ex: Explanation, spec) -> WgmmaView:
@@ -148,6 +174,8 @@ def wgmma_view(ex: Explanation, spec) -> WgmmaView:
     for the spec, [explain-supported] for a copy this does not cover,
     wgmma-* rules for the operand's fields."""
     spec = parse_spec(spec) if isinstance(spec, str) else dict(spec)
+    if "op" in spec:
+        spec = _from_ir(ex, spec)
     shared = shared_map(ex)
     role, major = spec.get("role", "A"), spec.get("major", "K")
     ptx = spec.get("type") or _w.ALIASES.get(ex.format, ex.format)
@@ -169,7 +197,10 @@ def wgmma_view(ex: Explanation, spec) -> WgmmaView:
     origin = np.asarray(ex.slots[0].coords, dtype=np.int64)
     expected = origin + (expected - origin) * strides   # image index -> global
     wrong = (elements.status != _view.READ) | np.any(elements.coords != expected, axis=-1)
-    return WgmmaView(elements, expected, wrong, k0, step)
+    source = ""
+    if "op" in spec:
+        source = next(d.text for d in ex.descriptors if d.index == spec["op"])
+    return WgmmaView(elements, expected, wrong, k0, step, source)
 
 
 _SHORT = {_view.TORN: "torn", _view.FILLED: "fill", _view.NOT_WRITTEN: "--",
@@ -201,6 +232,7 @@ def render_wgmma(ex: Explanation, w: WgmmaView, *, max_rows: int = DEFAULT_MAX_R
            f"LBO {d.lbo}, SBO {d.sbo},",
            f"            swizzle {d.swizzle or 'none'}{'B' if d.swizzle else ''}, "
            f"base offset {d.base_offset}; K step {w.step}: k0 = {w.k0}",
+           *([f"            from the IR: {w.source}"] if w.source else []),
            "            a GEMM reads the image's element "
            + ("(row, k0 + k)" if v.major == "K" else "(k0 + k, row)"),
            f"verdict     {wrong} of {total} elements wrong ({100.0 * wrong / total:.1f}%)"

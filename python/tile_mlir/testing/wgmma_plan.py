@@ -254,12 +254,13 @@ PLANTS = {
         "base offset 1 on tiles at a 1024-byte boundary: every row's swizzle "
         "phase moves by one 128-byte line",
         {"base_offset": 1}),
-    "line_without_base_offset": Plant(
-        Config("bf16", 3, "k", 64, plant="line_without_base_offset"),
+    "line_base_offset": Plant(
+        Config("bf16", 3, "k", 64, plant="line_base_offset"),
         "wgmma-base-offset",
         "A's descriptor starts one 128-byte row into its image (rows 1..64) "
-        "with base offset 0: the rows are read with the swizzle phase of row 0",
-        {"desc_shift": 128}, tiles=("a",)),
+        "with base offset 1, as the PTX ISA's formula for a start off the "
+        "pattern boundary sets it: every row is read one line out of phase",
+        {"desc_shift": 128, "base_offset": 1}, tiles=("a",)),
     "unwaited_copy": Plant(
         Config("bf16", 3, "k", 64, plant="unwaited_copy"),
         "wgmma-unwaited-copy",

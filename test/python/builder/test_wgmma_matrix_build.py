@@ -90,6 +90,23 @@ def test_sbo_in_bytes_prediction_matches_a_hand_model():
     assert np.array_equal(P.predict(cfg, a, b), expected)
 
 
+def test_a_tile_a_line_into_its_image_reads_in_phase_with_base_offset_0():
+    # The copy engine swizzles by address from the period's start; so does
+    # a descriptor of base offset 0, wherever it starts: one row into A's
+    # image it reads A's rows 1..63 and then B's first row (B follows A).
+    cfg = P.Config("bf16", 3, "k", 64)
+    plant = P.Plant(cfg, None, "", {"desc_shift": 128}, tiles=("a",))
+    p = plant.apply(P.plan(cfg))
+    a, b = P.inputs(cfg, np.random.default_rng(4))
+    shared = P.shared_map(p)
+    view = next(P._views(p))
+    got = P.W.operand_elements(view, shared)
+    assert (got.status == P.W.READ).all()
+    rows = got.coords[:, 0, 1]
+    assert rows.tolist() == list(range(1, 64)) + [0]
+    assert got.coords[:63, 0, 0].tolist() == [0] * 63 and got.coords[63, 0, 0] == 1
+
+
 def test_multicast_rank_offset_prediction_reads_zeros_in_rank_1():
     # Rank 0 reads B where the multicast wrote it; rank 1's descriptor is
     # 8192 bytes further, in the zeroed window: its products are 0.
@@ -158,8 +175,8 @@ def test_a_plant_with_checks_on_is_rejected_naming_its_rule(plant):
     named = {"swizzle_over_unswizzled_copy": "swizzle 0 (none)",
              "core_matrices_over_whole_rows": "inner box rows of 64 bytes",
              "sbo_in_bytes": "sbo 16384", "k_step_past_row": "k_step 4",
-             "base_offset_1": "base_offset is 0, not 1",
-             "line_without_base_offset": "base_offset is 1 (the 128-byte line",
+             "base_offset_1": "base_offset 1 on a tile 0 bytes into",
+             "line_base_offset": "base_offset 1 on a tile 128 bytes into",
              "unwaited_copy": "no mbarrier wait between the load and it",
              "multicast_rank_offset": "computed from the CTA's rank"}
     assert named[plant.config.plant] in str(err.value)

@@ -144,3 +144,79 @@ def test_bad_specs_name_their_rule(tmp_path, capsys, spec, rule, named):
 def test_a_store_is_not_read_by_an_mma(tmp_path, capsys):
     status, _, err = run(tmp_path, capsys, load_text(direction="store"), "sbo=1024")
     assert status == 1 and "error: [explain-supported]" in err and "store" in err
+
+
+def with_descriptors(descriptors, swizzle=3, view_at=None):
+    """load_text's copy (into a 16 KiB allocation: the image at its start)
+    and tile.wgmma_descriptor ops over views of the same allocation."""
+    attrs = f", swizzle = {swizzle} : i32" if swizzle else ""
+    lines = []
+    for i, (at, step, fields) in enumerate(descriptors):
+        lines.append(f"    %at{i} = arith.constant {at} : index\n"
+                     f"    %st{i} = arith.constant {step} : index\n"
+                     f"    %v{i} = memref.view %raw[%at{i}][] : memref<16384xi8, 3> to "
+                     f"memref<64x64xbf16, 3>\n"
+                     f"    %d{i} = tile.wgmma_descriptor %v{i}[%st{i}] {{{fields}}} : "
+                     f"memref<64x64xbf16, 3>, index")
+    body = "\n".join(lines)
+    return f"""
+gpu.module @k {{
+  memref.global "private" @raw : memref<16384xi8, 3> {{alignment = 1024}}
+  gpu.func @f(%A: memref<64x64xbf16>, %bar: !llvm.ptr<3>) kernel {{
+    %k0 = arith.constant 0 : i32
+    %c0 = arith.constant 0 : index
+    %raw = memref.get_global @raw : memref<16384xi8, 3>
+    %s = memref.view %raw[%c0][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%k0, %k0] mbar(%bar) {{box = array<i64: 64, 64>{attrs}}} : memref<64x64xbf16, 3>, memref<64x64xbf16>
+{body}
+    gpu.return
+  }}
+}}
+"""
+
+
+A128 = ("matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, "
+        "rows = 64, k = 64, lbo = 16, sbo = 1024")
+
+
+@pytest.mark.parametrize("step", [0, 3])
+def test_a_descriptor_of_the_ir_reads_with_its_own_fields(tmp_path, capsys, step):
+    # op=1 is the second tile.wgmma_descriptor: the whole image at K step
+    # `step`; its reading is the spec form's, field for field.
+    text = with_descriptors([(8192, 0, A128.replace("k = 64", "k = 64")),
+                             (0, step, A128)])
+    status, out, _ = run(tmp_path, capsys, text, "op=1")
+    assert status == 0
+    assert re.search(r"from the IR: %\S+ = tile.wgmma_descriptor %\S+\[%c\w*\]", out)
+    assert f"K step {step}: k0 = {16 * step}" in out
+    assert "verdict     all 1024 elements are the GEMM's" in out
+    rows = operand_rows(out)
+    assert rows[5][0] == [f"(5,{16 * step})", f"(5,{16 * step + 8})"]
+
+
+def test_a_descriptor_a_line_into_the_image(tmp_path, capsys):
+    # One 128-byte row in: with base offset 0 the operand's row r is image
+    # row r + 1, read in phase (the copy engine and the descriptor both
+    # swizzle from the period's start); base offset 1 (wgmma-base-offset)
+    # reads each row one line out of phase: line 1 with chunk XOR 0 gets
+    # chunk 0 of line 1, where the copy put row 1's chunk 1 (k 8..15).
+    status, out, _ = run(tmp_path, capsys, with_descriptors([(128, 0, A128)]), "op=0")
+    assert status == 0
+    assert operand_rows(out)[0][0] == ["(1,0)!", "(1,8)!"]
+    status, out, err = run(tmp_path, capsys,
+                           with_descriptors([(128, 0, A128 + ", base_offset = 1")]), "op=0")
+    assert status == 1 and "[wgmma-base-offset] base_offset 1 on a tile 128 bytes" in err
+    status, out, _ = run(tmp_path, capsys, load_text(), "start=128,sbo=1024,base=1")
+    assert status == 0 and operand_rows(out)[0][0] == ["(1,8)!", "(1,0)!"]
+
+
+def test_a_descriptor_that_reads_another_buffer_is_named(tmp_path, capsys):
+    status, out, err = run(tmp_path, capsys, with_descriptors([(8192, 0, A128)]), "op=0")
+    assert status == 1 and out == ""
+    assert "[explain-input]" in err and "does not read this copy's image" in err
+    assert "those that do: none" in err
+
+
+def test_op_takes_every_field_from_the_ir(tmp_path, capsys):
+    status, _, err = run(tmp_path, capsys, with_descriptors([(0, 0, A128)]), "op=0,sbo=512")
+    assert status == 1 and "drop sbo=" in err

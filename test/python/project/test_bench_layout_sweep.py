@@ -261,3 +261,27 @@ def test_the_supervisor_resumes_after_a_dead_worker(LS, tmp_path, monkeypatch):
     assert len(calls) == 2
     assert "--worker" in calls[0] and "--resume" not in calls[0]
     assert calls[1][-2:] == ["--worker", "--resume"]
+
+
+def test_a_crash_is_kept_before_the_next_worker_dies(cpu, tmp_path, monkeypatch):
+    key = "permute|transpose (1, 0)|4K|4"
+    path, running = tmp_path / "sweep.json", tmp_path / "sweep.json.running"
+    path.write_text(json.dumps({"cells": []}))
+    running.write_text(json.dumps({"key": key, "who": "triton a"}))
+
+    def dies(cell, sweep):
+        raise RuntimeError("an illegal memory access was encountered")
+    monkeypatch.setattr(cpu, "run_cell", dies)
+    with pytest.raises(RuntimeError):
+        cpu.main(["--json", str(path), *FAST, "--classes", "transpose (1, 0)",
+                  "--elems", "4", "--sizes", "4K", "--resume", "--worker"])
+    assert [d["who"] for d in json.loads(path.read_text())["crashed"]] == ["triton a"]
+
+
+def test_triton_is_not_run_past_32_bit_offsets(cpu, tmp_path, monkeypatch):
+    monkeypatch.setattr(cpu, "TRITON_MAX_ELEMENTS", 1000)
+    code, doc = run(cpu, tmp_path, "--classes", "transpose (1, 0)", "--elems", "4",
+                    "--sizes", "4K")
+    cell = doc["cells"][0]
+    assert "triton" not in cell["impl"] and "32 bits" in cell["errors"]["triton"]
+    assert cell["ratio"] is not None   # against torch alone

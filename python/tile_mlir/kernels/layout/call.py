@@ -18,6 +18,7 @@ import threading
 
 from ...cache import load_kernel
 from ...errors import TileUsageError
+from ...runtime.arrays import DeviceBuffer
 from .limits import ELEM_DTYPES, SHARED_ALIGN, STAGE_ALIGN, STRIDE_ALIGN
 from .plan.common import check_elem
 
@@ -208,12 +209,34 @@ def counter(device):
     key = (device.index or 0, stream.cuda_stream)
     ctr = _counters.get(key)
     if ctr is None:
-        ctr = torch.zeros(2, dtype=torch.int32, device=device)
-        if not torch.cuda.is_current_stream_capturing():
+        if torch.cuda.is_current_stream_capturing():
+            ctr = torch.zeros(2, dtype=torch.int32, device=device)
+        else:
+            ctr = _lasting_counter(torch, device)
             _counters[key] = ctr
     rec = getattr(_recording, "active", None)
     if rec is not None:
         rec.counters.append(ctr)
+    return ctr
+
+
+class _CounterMemory:
+    """Two int32 of cuMemAlloc'd memory, seen by torch through the CUDA
+    array interface (the tensor keeps this object, so the memory, alive)."""
+
+    def __init__(self, index: int):
+        self.buffer = DeviceBuffer(8, index)
+        self.__cuda_array_interface__ = {"shape": (2,), "typestr": "<i4",
+                                         "data": (self.buffer.ptr, False), "version": 3}
+
+
+def _lasting_counter(torch, device):
+    """A kept counter, allocated outside torch's allocator: torch.compile's
+    CUDA graphs (reduce-overhead) run their warm-up calls with allocations
+    routed to the graph's private pool, and a tensor of that pool that
+    outlives the call is rejected when the graph is recorded."""
+    ctr = torch.as_tensor(_CounterMemory(device.index or 0), device=device)
+    ctr.zero_()
     return ctr
 
 

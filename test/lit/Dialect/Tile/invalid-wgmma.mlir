@@ -34,12 +34,8 @@ gpu.module @k {
 // -----
 
 gpu.module @k {
-  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
-  gpu.func @wgmma_descriptor_field_base_offset() kernel {
+  gpu.func @wgmma_descriptor_field_base_offset(%s: memref<64x64xbf16, 3>) kernel {
     %c0 = arith.constant 0 : index
-    %r = memref.get_global @raw : memref<16384xi8, 3>
-    %at = arith.constant 896 : index
-    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
     // expected-error @+1 {{[wgmma-descriptor-field] base_offset 8 is outside 0..7}}
     %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 8} : memref<64x64xbf16, 3>, index
     gpu.return
@@ -314,7 +310,7 @@ gpu.module @k {
     %at = arith.constant 1024 : index
     %r = memref.get_global @raw : memref<16384xi8, 3>
     %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
-    // expected-error @+1 {{[wgmma-base-offset] the tile starts 1024 bytes into memref.global @raw, 0 bytes into its 1024-byte swizzle period, where the pattern starts: base_offset is 0, not 1}}
+    // expected-error @+1 {{[wgmma-base-offset] base_offset 1 on a tile 1024 bytes into memref.global @raw (0 bytes into its 1024-byte swizzle period): the shared image is swizzled from the period's start, which base_offset 0 reads wherever the tile starts}}
     %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 1} : memref<64x64xbf16, 3>, index
     gpu.return
   }
@@ -329,23 +325,8 @@ gpu.module @k {
     %at = arith.constant 384 : index
     %r = memref.get_global @raw : memref<16384xi8, 3>
     %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
-    // expected-error @+1 {{[wgmma-base-offset] the tile starts 384 bytes into memref.global @raw, 384 bytes into its 1024-byte swizzle period: base_offset is 3 (the 128-byte line the pattern starts at), not 0}}
-    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 0} : memref<64x64xbf16, 3>, index
-    gpu.return
-  }
-}
-
-// -----
-
-gpu.module @k {
-  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
-  gpu.func @wgmma_base_offset_off_period() kernel {
-    %c0 = arith.constant 0 : index
-    %at = arith.constant 128 : index
-    %r = memref.get_global @raw : memref<16384xi8, 3>
-    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x32xbf16, 3>
-    // expected-error @+1 {{[wgmma-base-offset] the tile starts 128 bytes into memref.global @raw, 128 bytes into its 512-byte swizzle period: place it on the period (no base_offset describes this start)}}
-    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b64>, rows = 64, k = 32, lbo = 16, sbo = 512, base_offset = 0} : memref<64x32xbf16, 3>, index
+    // expected-error @+1 {{[wgmma-base-offset] base_offset 3 on a tile 384 bytes into memref.global @raw (384 bytes into its 1024-byte swizzle period): the shared image is swizzled from the period's start, which base_offset 0 reads wherever the tile starts}}
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 3} : memref<64x64xbf16, 3>, index
     gpu.return
   }
 }

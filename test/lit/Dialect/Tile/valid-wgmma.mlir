@@ -37,12 +37,8 @@ gpu.module @k {
 // CHECK-LABEL: gpu.func @wgmma_descriptor_field_base_offset(
 // CHECK: tile.wgmma_descriptor
 gpu.module @k {
-  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
-  gpu.func @wgmma_descriptor_field_base_offset() kernel {
+  gpu.func @wgmma_descriptor_field_base_offset(%s: memref<64x64xbf16, 3>) kernel {
     %c0 = arith.constant 0 : index
-    %r = memref.get_global @raw : memref<16384xi8, 3>
-    %at = arith.constant 896 : index
-    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
     %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 7} : memref<64x64xbf16, 3>, index
     gpu.return
   }
@@ -386,23 +382,7 @@ gpu.module @k {
     %at = arith.constant 384 : index
     %r = memref.get_global @raw : memref<16384xi8, 3>
     %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x64xbf16, 3>
-    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 3} : memref<64x64xbf16, 3>, index
-    gpu.return
-  }
-}
-
-// -----
-
-// CHECK-LABEL: gpu.func @wgmma_base_offset_off_period(
-// CHECK: tile.wgmma_descriptor
-gpu.module @k {
-  memref.global "private" @raw : memref<16384xi8, 3> {alignment = 1024}
-  gpu.func @wgmma_base_offset_off_period() kernel {
-    %c0 = arith.constant 0 : index
-    %at = arith.constant 512 : index
-    %r = memref.get_global @raw : memref<16384xi8, 3>
-    %s = memref.view %r[%at][] : memref<16384xi8, 3> to memref<64x32xbf16, 3>
-    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b64>, rows = 64, k = 32, lbo = 16, sbo = 512, base_offset = 0} : memref<64x32xbf16, 3>, index
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle b128>, rows = 64, k = 64, lbo = 16, sbo = 1024, base_offset = 0} : memref<64x64xbf16, 3>, index
     gpu.return
   }
 }
