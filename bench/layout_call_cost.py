@@ -16,8 +16,10 @@ sets the pace, so this is what a loop of such calls costs.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import importlib
 import json
+import pstats
 import sys
 import time
 
@@ -98,7 +100,11 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=2000, help="calls a batch")
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="profile the first calls (cProfile): stats to PATH, the "
+                        "30 costliest functions (cumulative) printed at the end")
     args = parser.parse_args()
+    profiler = cProfile.Profile() if args.profile else None
     name = torch.cuda.get_device_name()
     print(f"# {name}, torch {torch.__version__}; us a call, back to back")
     print(f"{'call':58s} {'ours':>8s} {'torch':>8s} {'torch/ours':>10s} "
@@ -111,7 +117,11 @@ def main() -> int:
         theirs = per_call_us(torch_op(op, op_args), x, args.calls)
         path = prepared.state(op, x, op_args)
         plan_us = per_call_us(planned(op, op_args), x, max(50, args.calls // 20))
+        if profiler is not None:
+            profiler.enable()
         first = first_calls_us(op, shape, op_args, DTYPES[elem])
+        if profiler is not None:
+            profiler.disable()
         label = f"{op} {shape} {DTYPES[elem]} {op_args}"
         print(f"{label[:58]:58s} {mine:8.2f} {theirs:8.2f} {theirs / mine:10.2f} "
               f"{plan_us:8.1f} {first if first is not None else float('nan'):8.1f} "
@@ -122,6 +132,9 @@ def main() -> int:
     worst = max(r["ours_us"] for r in rows)
     slower = [r for r in rows if r["ours_us"] > r["torch_us"]]
     print(f"# most per call: {worst:.2f} us (goal 10); slower than torch: {len(slower)}")
+    if profiler is not None:
+        profiler.dump_stats(args.profile)
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": name, "torch": torch.__version__, "rows": rows}, f, indent=1)
