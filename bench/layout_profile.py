@@ -9,6 +9,10 @@ named "profile", so Nsight Compute reads that launch alone:
         --section WarpStateStats --section SchedulerStats \\
         python3 bench/layout_profile.py --rows "transpose,F.pad (1"
 
+`--cells "permute|(4, 3, 2, 1, 0)|256M|1;..."` profiles cells of
+bench/layout_sweep.py instead: our public call on the cell's input, then
+torch copy_ of the same bytes.
+
 Without a profiler it times each launch too (device events, median of
 `--reps`), so its printed TB/s say which launches ran in a slow stretch.
 """
@@ -89,6 +93,27 @@ def timed(fn, reps: int) -> float:
     return statistics.median(times)
 
 
+def sweep_cells(keys) -> list:
+    """(name, make_input, run, bytes moved) of our call in each sweep cell
+    `keys` and of copy_ of the same bytes (bench/layout_sweep.py's)."""
+    import layout_sweep as LS   # a sibling script
+    from tile_mlir.testing import layout_sweep as S
+    LS._import_gpu()
+    cells = {c.key: c for c in S.sweep_cells(None, None, None, None)}
+    unknown = [k for k in keys if k not in cells]
+    if unknown:
+        raise SystemExit(f"--cells: no sweep cell {unknown[0]!r} (op|class|size|elem)")
+    out = []
+    for key in keys:
+        cell = cells[key]
+        dtype = getattr(torch, cell.dtype)
+        out.append((f"ours {key}", lambda c=cell: LS.make_input(c),
+                    lambda x, c=cell: LS.ours_fn(c, x)(), cell.moved))
+        out.append((f"copy_ {key}", lambda c=cell, t=dtype: torch.empty(
+            c.moved // 2 // c.elem, dtype=t, device="cuda"), None, cell.moved))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -96,12 +121,19 @@ def main() -> int:
     parser.add_argument("--pad-variants", default="",
                         help="comma-separated names of the pad row's benchmark variants "
                              "to profile after the rows (pad.variants)")
+    parser.add_argument("--cells", default="",
+                        help="';'-separated keys of bench/layout_sweep.py's cells "
+                             "(op|class|size|elem) to profile instead of the rows: our "
+                             "public call on the cell's input, then copy_ of its bytes")
     parser.add_argument("--reps", type=int, default=5,
                         help="timed launches after the profiled one (0: none)")
     args = parser.parse_args()
     keep = R.row_filter(args.rows)
     extra = pad_variants([v for v in args.pad_variants.split(",") if v])
-    for name, make, run in [r for r in rows() if keep(r[0])] + extra:
+    todo = [(*r, None) for r in rows() if keep(r[0])] + [(*r, None) for r in extra]
+    if args.cells:
+        todo = sweep_cells([k.strip() for k in args.cells.split(";") if k.strip()])
+    for name, make, run, moved in todo:
         x = make()
         if run is None:   # torch copy_ into a preallocated tensor
             y = torch.empty_like(x)
@@ -111,7 +143,8 @@ def main() -> int:
         y = fn()          # the warm-up: module load, tensor maps
         torch.cuda.synchronize()
         # Read plus written; the pad on the table's input-bytes basis.
-        nbytes = (x.numel() + (x.numel() if "pad" in name else y.numel())) * x.element_size()
+        nbytes = moved or \
+            (x.numel() + (x.numel() if "pad" in name else y.numel())) * x.element_size()
         torch.cuda.nvtx.range_push("profile")
         fn()
         torch.cuda.nvtx.range_pop()
