@@ -98,6 +98,47 @@ std::optional<Format> copyFormat(TmaCopyOp copy) {
   return defaultFormat(cast<MemRefType>(copy.getShared().getType()).getElementType());
 }
 
+/// The descriptor's strides against the image the copy wrote: boxes of
+/// `row`-byte rows, one box per slot. A box of R rows is R x row bytes, so
+/// the operand's 8-row (8-K-row) groups lie 8 x row bytes apart inside a
+/// box, and its next run of K chunks (K-major without swizzle) or of MN
+/// (MN-major) one box further. Only strides the tile uses are compared:
+/// LBO of a tile of one chunk or one MN run, and LBO of a swizzled K-major
+/// tile, are not read.
+template <typename Fail>
+LogicalResult compareStrides(WgmmaDescriptorOp op, TmaCopyOp copy, ArrayRef<int64_t> box,
+                             int64_t row, Fail fail) {
+  if (box.size() < 2)
+    return success();
+  int64_t boxBytes = box[box.size() - 2] * row;
+  int64_t elemBytes = *wgmmaInputBytes(op.getTileElementType());
+  bool kMajor = op.getMajor() == Major::k;
+  bool swizzled = op.getSwizzle() != Swizzle::none;
+  // (8-row group stride, next-run stride) each layout keeps in which field.
+  int64_t group = 8 * row;
+  bool groupInSbo = kMajor || swizzled;
+  int64_t groupField = groupInSbo ? int64_t(op.getSbo()) : int64_t(op.getLbo());
+  if (groupField != group)
+    return fail() << (groupInSbo ? "sbo " : "lbo ") << groupField
+                  << " is not the " << group << "-byte stride between 8-"
+                  << (kMajor ? "row" : "K-row") << " groups of the image a "
+                  << "tile.tma_copy load writes in " << row << "-byte box rows";
+  if (kMajor && swizzled)
+    return success();
+  int64_t extent = kMajor ? int64_t(op.getK()) * elemBytes
+                          : int64_t(op.getRows()) * elemBytes;
+  if (extent <= row)
+    return success(); // one chunk of K or one run of MN: no next run read
+  int64_t runField = groupInSbo ? int64_t(op.getLbo()) : int64_t(op.getSbo());
+  if (runField != boxBytes)
+    return fail() << (groupInSbo ? "lbo " : "sbo ") << runField << " is not the "
+                  << boxBytes << "-byte stride between the boxes of "
+                  << box[box.size() - 2] << " x " << row
+                  << " bytes a tile.tma_copy load writes, where the tile's next "
+                  << (kMajor ? "16 bytes of K" : "run of MN") << " lie";
+  return success();
+}
+
 LogicalResult compare(WgmmaDescriptorOp op, TmaCopyOp copy) {
   auto fail = [&]() {
     InFlightDiagnostic diag = op.emitOpError();
@@ -130,7 +171,7 @@ LogicalResult compare(WgmmaDescriptorOp op, TmaCopyOp copy) {
                   << " bytes; a descriptor of swizzle "
                   << stringifySwizzle(op.getSwizzle()) << " reads rows of "
                   << row << " bytes";
-  return success();
+  return compareStrides(op, copy, box, row, fail);
 }
 /// The ops that consume a descriptor: its users that are not pure,
 /// following pure ops (a hand-made K step: arith on the i64) through.

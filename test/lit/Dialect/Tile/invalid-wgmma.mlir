@@ -404,3 +404,51 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @a : memref<4x64x8xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_strides_lbo(%A: memref<64x32xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<4x64x8xbf16, 3>
+    // expected-note @+1 {{the tile.tma_copy load that writes it}}
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 8>, coord_steps = [array<i64: 0, 8>]} : memref<4x64x8xbf16, 3>, memref<64x32xbf16>
+    // expected-error @+1 {{[wgmma-copy-mismatch] lbo 512 is not the 1024-byte stride between the boxes of 64 x 16 bytes a tile.tma_copy load writes, where the tile's next 16 bytes of K lie}}
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 32, lbo = 512, sbo = 128} : memref<4x64x8xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @a : memref<4x64x8xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_strides_group(%A: memref<64x32xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<4x64x8xbf16, 3>
+    // expected-note @+1 {{the tile.tma_copy load that writes it}}
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 8>, coord_steps = [array<i64: 0, 8>]} : memref<4x64x8xbf16, 3>, memref<64x32xbf16>
+    // expected-error @+1 {{[wgmma-copy-mismatch] sbo 256 is not the 128-byte stride between 8-row groups of the image a tile.tma_copy load writes in 16-byte box rows}}
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 32, lbo = 1024, sbo = 256} : memref<4x64x8xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  memref.global "private" @a : memref<2x32x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_strides_mn_runs(%A: memref<32x128xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<2x32x64xbf16, 3>
+    // expected-note @+1 {{the tile.tma_copy load that writes it}}
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 32, 64>, coord_steps = [array<i64: 0, 64>], swizzle = 3 : i32} : memref<2x32x64xbf16, 3>, memref<32x128xbf16>
+    // expected-error @+1 {{[wgmma-copy-mismatch] lbo 2048 is not the 4096-byte stride between the boxes of 32 x 128 bytes a tile.tma_copy load writes, where the tile's next run of MN lie}}
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major mn>, swizzle = #tile<swizzle b128>, rows = 128, k = 32, lbo = 2048, sbo = 1024} : memref<2x32x64xbf16, 3>, index
+    gpu.return
+  }
+}

@@ -460,3 +460,51 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_copy_strides_lbo(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<4x64x8xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_strides_lbo(%A: memref<64x32xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<4x64x8xbf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 8>, coord_steps = [array<i64: 0, 8>]} : memref<4x64x8xbf16, 3>, memref<64x32xbf16>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 32, lbo = 1024, sbo = 128} : memref<4x64x8xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_copy_strides_group(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<4x64x8xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_strides_group(%A: memref<64x32xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<4x64x8xbf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 64, 8>, coord_steps = [array<i64: 0, 8>]} : memref<4x64x8xbf16, 3>, memref<64x32xbf16>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix a>, major = #tile<major k>, swizzle = #tile<swizzle none>, rows = 64, k = 32, lbo = 1024, sbo = 128} : memref<4x64x8xbf16, 3>, index
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @wgmma_copy_strides_mn_runs(
+// CHECK: tile.wgmma_descriptor
+gpu.module @k {
+  memref.global "private" @a : memref<2x32x64xbf16, 3> {alignment = 1024}
+  gpu.func @wgmma_copy_strides_mn_runs(%A: memref<32x128xbf16>, %bar: !llvm.ptr<3>) kernel {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %s = memref.get_global @a : memref<2x32x64xbf16, 3>
+    tile.tma_copy load tile 2d %s, %A[%i0, %i0] mbar(%bar) {box = array<i64: 32, 64>, coord_steps = [array<i64: 0, 64>], swizzle = 3 : i32} : memref<2x32x64xbf16, 3>, memref<32x128xbf16>
+    %d = tile.wgmma_descriptor %s[%c0] {matrix = #tile<matrix b>, major = #tile<major mn>, swizzle = #tile<swizzle b128>, rows = 128, k = 32, lbo = 4096, sbo = 1024} : memref<2x32x64xbf16, 3>, index
+    gpu.return
+  }
+}
