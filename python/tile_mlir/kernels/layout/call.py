@@ -248,8 +248,8 @@ def stream_counter(index: int, stream: int, device):
 
 
 class Recording:
-    """What one op call launched (`recording()`): (module, args, launch
-    keywords) of each launch, and the tile counters it was given."""
+    """What one op call launched (`recording()`): (bound launch, args) of
+    each launch, and the tile counters it was given."""
 
     def __init__(self):
         self.launches, self.counters = [], []
@@ -308,10 +308,15 @@ def launch(builder, params: dict, args, grid, block=None) -> None:
     kwargs = {"grid": (int(grid), 1, 1)}
     if block is not None:
         kwargs["block"] = (int(block), 1, 1)
-    mod(*args, **kwargs)
     rec = getattr(_recording, "active", None)
-    if rec is not None:
-        rec.launches.append((mod, args, kwargs))
+    if rec is None:
+        mod(*args, **kwargs)
+        return
+    # A recorded launch keeps its bound form: the prepared call relocates
+    # it, so its arguments are checked and packed once, not twice.
+    bound = mod.bind(*args, **kwargs)
+    bound()
+    rec.launches.append((bound, args))
 
 
 def strided(t, shape, strides):

@@ -168,7 +168,7 @@ def _prepare(x, result, rec):
         return None   # the input's memory, or written by no recorded launch
     launches = []
     counted = False
-    for mod, args, kwargs in rec.launches:
+    for bound, args in rec.launches:
         sources = {}
         for i, a in enumerate(args):
             if not isinstance(a, torch.Tensor):
@@ -182,7 +182,7 @@ def _prepare(x, result, rec):
                 sources[i] = (RESULT, a.data_ptr() - result.data_ptr())
             else:
                 return None   # a copy the planned path made
-        relocation = relocatable(mod.bind(*args, **kwargs), sources)
+        relocation = relocatable(bound, sources)
         if relocation is None:
             return None
         launches.append(relocation.call)
