@@ -313,6 +313,12 @@ def shortlist(op: str, variants: list, k: int) -> list:
 
 # -- one cell -----------------------------------------------------------------
 
+def running_file(json_path) -> Path:
+    """Where a worker names the launch it is in: <json>.running."""
+    path = Path(json_path)
+    return path.with_name(path.name + ".running")
+
+
 class Sweep:
     """The run's options, Triton's rankings per (class, element size) and
     the JSON's cells."""
@@ -322,7 +328,7 @@ class Sweep:
         self.rankings: dict = {}   # (class, elem) -> variant names, fastest first
         self.records: dict = {}    # key -> cell record
         self.crashed: dict = {}    # (cell key, implementation) -> what the worker saw
-        self.running = Path(args.json).with_name(Path(args.json).name + ".running")
+        self.running = running_file(args.json)
 
     def timed(self, fn) -> dict:
         return time_calls(fn, self.args.batches, self.args.batch_ms)
@@ -660,7 +666,7 @@ def supervise(argv) -> int:
     worker dies in a launch (its .running file names it), so one launch that
     poisons the CUDA context costs only itself."""
     args = parse_args(argv)
-    running = Path(args.json).with_name(Path(args.json).name + ".running")
+    running = running_file(args.json)
     running.unlink(missing_ok=True)
     extra = []
     for _ in range(MAX_RESTARTS):

@@ -137,6 +137,17 @@ def _field(value, what: str) -> int:
     return value >> 4
 
 
+def k_step_bytes(major: str, swizzle: int, lbo: int, sbo: int) -> int:
+    """Bytes one instruction K step moves a descriptor's start (the rule
+    tile.wgmma_descriptor's k_step lowers by): 32 along a swizzled K-major
+    row, two core-matrix columns (2 LBO) of an unswizzled K-major tile, two
+    8-row groups of K (2 SBO swizzled, 2 LBO not) of an MN-major one.
+    `major` is "K" or "MN" (either case), `swizzle` the span in bytes."""
+    if major.upper() == "K":
+        return 32 if swizzle else 2 * lbo
+    return 2 * (sbo if swizzle else lbo)
+
+
 def descriptor_fields(lbo: int, sbo: int, swizzle: int = 0, base_offset: int = 0) -> int:
     """The descriptor's bits other than the start address (checked as in
     matrix_descriptor): what a kernel ORs a runtime address into."""

@@ -808,6 +808,13 @@ LogicalResult checkInitAndArming(gpu::GPUFuncOp func) {
 
 } // namespace
 
+std::optional<SharedAllocation> mlir::tile::getSharedAllocation(Value memref) {
+  BarrierKey key = memrefKey(memref, 0);
+  if (!hasRoot(key))
+    return std::nullopt;
+  return SharedAllocation(static_cast<int>(key.kind), key.root);
+}
+
 LogicalResult mlir::tile::checkBarrierAccounting(Operation *root) {
   bool failedAny = false;
   root->walk([&](gpu::GPUFuncOp func) {

@@ -15,10 +15,8 @@
 #include "Tile/Contract/Wgmma.h"
 #include "Tile/IR/TileOps.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -29,42 +27,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-/// The allocation a memref is a view of: a memref.global's symbol, or the
-/// value no view op made (an alloca, the dynamic shared memory, ...).
-const void *allocationKey(Value value) {
-  for (int depth = 0; depth < 64; ++depth) {
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return value.getAsOpaquePointer();
-    if (auto global = dyn_cast<memref::GetGlobalOp>(def))
-      return global.getNameAttr().getAsOpaquePointer();
-    // Every gpu.dynamic_shared_memory op of a kernel is the same window.
-    if (isa<gpu::DynamicSharedMemoryOp>(def))
-      return def->getName().getAsOpaquePointer();
-    Value source;
-    if (auto op = dyn_cast<memref::SubViewOp>(def))
-      source = op.getSource();
-    else if (auto op = dyn_cast<memref::ViewOp>(def))
-      source = op.getSource();
-    else if (auto op = dyn_cast<memref::ReinterpretCastOp>(def))
-      source = op.getSource();
-    else if (auto op = dyn_cast<memref::CastOp>(def))
-      source = op.getSource();
-    else if (auto op = dyn_cast<memref::MemorySpaceCastOp>(def))
-      source = op.getSource();
-    else if (auto op = dyn_cast<memref::CollapseShapeOp>(def))
-      source = op.getSrc();
-    else if (auto op = dyn_cast<memref::ExpandShapeOp>(def))
-      source = op.getSrc();
-    else if (auto op = dyn_cast<memref::AssumeAlignmentOp>(def))
-      source = op.getMemref();
-    else
-      return value.getAsOpaquePointer();
-    value = source;
-  }
-  return value.getAsOpaquePointer();
-}
-
 /// [first, last) bytes of a buffer in its allocation, when the IR fixes them.
 std::optional<std::pair<int64_t, int64_t>> byteRange(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
@@ -85,7 +47,8 @@ bool fills(TmaCopyOp copy, Value buffer) {
     return false;
   if (shared == buffer)
     return true;
-  if (allocationKey(shared) != allocationKey(buffer))
+  std::optional<SharedAllocation> root = getSharedAllocation(shared);
+  if (!root || root != getSharedAllocation(buffer))
     return false;
   auto a = byteRange(shared), b = byteRange(buffer);
   return a && b && a->first < b->second && b->first < a->second;
@@ -173,6 +136,7 @@ LogicalResult compare(WgmmaDescriptorOp op, TmaCopyOp copy) {
                   << row << " bytes";
   return compareStrides(op, copy, box, row, fail);
 }
+
 /// The ops that consume a descriptor: its users that are not pure,
 /// following pure ops (a hand-made K step: arith on the i64) through.
 SmallVector<Operation *> consumers(WgmmaDescriptorOp op) {
@@ -266,8 +230,11 @@ bool fromClusterRank(Value value) {
 /// address in every CTA; a descriptor of its allocation at a rank-dependent
 /// address reads another place in each CTA.
 LogicalResult checkMulticast(WgmmaDescriptorOp op, TmaCopyOp copy) {
-  if (!copy.getMulticast() || !copy.getShared() ||
-      allocationKey(copy.getShared()) != allocationKey(op.getBuffer()))
+  if (!copy.getMulticast() || !copy.getShared())
+    return success();
+  std::optional<SharedAllocation> root = getSharedAllocation(copy.getShared());
+  if (copy.getShared() != op.getBuffer() &&
+      (!root || root != getSharedAllocation(op.getBuffer())))
     return success();
   if (!fromClusterRank(op.getBuffer()))
     return success();

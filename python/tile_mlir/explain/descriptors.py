@@ -68,16 +68,6 @@ def _bytes(value: ir.Value) -> int:
     return count * _width(t.element_type) // 8
 
 
-def step_bytes(major: str, swizzle: int, lbo: int, sbo: int) -> int:
-    """Bytes one K step moves a descriptor's start (tile.wgmma_descriptor's
-    rule): 32 along a swizzled K-major row, two core-matrix columns (2 LBO)
-    of an unswizzled K-major tile, two 8-row groups of K (2 SBO swizzled,
-    2 LBO not) of an MN-major one."""
-    if major == "K":
-        return 32 if swizzle else 2 * lbo
-    return 2 * (sbo if swizzle else lbo)
-
-
 def _function(op: ir.Operation):
     parent = op.parent
     while parent is not None and parent.name not in ("gpu.func", "func.func", "llvm.func"):
@@ -85,12 +75,17 @@ def _function(op: ir.Operation):
     return parent
 
 
-def _walk(op: ir.Operation, out: list) -> None:
-    for region in op.regions:
-        for block in region.blocks:
-            for nested in block.operations:
-                out.append(nested.operation)
-                _walk(nested.operation, out)
+def _descriptor_ops(func: ir.Operation) -> list:
+    """The function's tile.wgmma_descriptor ops, in program order."""
+    found = []
+
+    def visit(op):
+        if op.name == "tile.wgmma_descriptor":
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit)
+    return found
 
 
 def descriptors_of(copy: ir.Operation) -> list:
@@ -103,14 +98,8 @@ def descriptors_of(copy: ir.Operation) -> list:
     if where is None:
         return []
     size = _bytes(shared[0])
-    ops = []
-    _walk(func, ops)
     out = []
-    index = -1
-    for op in ops:
-        if op.name != "tile.wgmma_descriptor":
-            continue
-        index += 1
+    for index, op in enumerate(_descriptor_ops(func)):
         buffer = op.operands[0]
         if not isinstance(buffer.type, ir.MemRefType):
             continue
@@ -136,4 +125,4 @@ def descriptors_of(copy: ir.Operation) -> list:
     return out
 
 
-__all__ = ["IrDescriptor", "descriptors_of", "step_bytes"]
+__all__ = ["IrDescriptor", "descriptors_of"]

@@ -38,7 +38,6 @@ import numpy as np
 
 from .. import wgmma as _w
 from ..emulator import wgmma_view as _view
-from .descriptors import step_bytes
 from .model import Explanation
 from .slots import OUT_OF_BOUNDS, PADDING, PAYLOAD
 from .source import ExplainError
@@ -143,7 +142,7 @@ def _descriptor(ex: Explanation, spec: dict, major: str, ptx: str) -> tuple:
                           spec.get("swizzle", ex.swizzle_span),
                           spec.get("base", 0))
     k = _w.K_OF[ptx]
-    move = step * step_bytes(major, d.swizzle, d.lbo, d.sbo)
+    move = step * _w.k_step_bytes(major, d.swizzle, d.lbo, d.sbo)
     moved = _w.Descriptor(d.start + move, d.lbo, d.sbo, d.swizzle, d.base_offset)
     moved.value  # checks the moved start as matrix_descriptor does
     return moved, step, spec.get("k0", step * k)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..emulator import wgmma_view as W
-from ..wgmma import Descriptor
+from ..wgmma import Descriptor, k_step_bytes
 
 # PTX input type -> (builder dtype, element bytes, accumulator type).
 TYPES = {"bf16": ("bfloat16", 2, "f32"), "f16": ("float16", 2, "f32"),
@@ -131,9 +131,7 @@ class Plan:
 
     def step_bytes(self, tile: Tile) -> int:
         """Bytes a K step moves the start: tile.wgmma_descriptor's rule."""
-        if self.config.major == "k":
-            return INSTRUCTION_K_BYTES if tile.desc_swizzle else 2 * tile.lbo
-        return 2 * (tile.sbo if tile.desc_swizzle else tile.lbo)
+        return k_step_bytes(self.config.major, SPANS[tile.desc_swizzle], tile.lbo, tile.sbo)
 
     def global_shape(self, role: str) -> tuple:
         """The operand's global tensor (K-major: rows x K; MN-major: K x rows)."""

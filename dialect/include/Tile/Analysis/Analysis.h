@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir::tile {
 
@@ -87,6 +88,15 @@ ClusterShape getClusterShape(Operation *op);
 /// Whether the byte count of `copy` can be computed before the copy itself is
 /// verified (the properties, operand segments and ranges the box image uses).
 bool isTransactionBytesComputable(TmaCopyOp copy);
+
+/// Which shared allocation a memref views: a memref.global (by symbol), the
+/// dynamic shared memory (one window), a memref.alloca/alloc, a workgroup
+/// attribution or a kernel argument, traced through the view ops even at
+/// run-time offsets. Equal for two memrefs only if they view the same
+/// allocation; std::nullopt where the IR names none. The allocation part of
+/// the key barrier accounting names barriers by.
+using SharedAllocation = std::pair<int, const void *>;
+std::optional<SharedAllocation> getSharedAllocation(Value memref);
 
 /// Static barrier accounting over every kernel under `root`: each mbarrier
 /// of an allocation the IR names that the kernel uses is initialised in it
