@@ -137,6 +137,54 @@ def _entries(artifacts, kind):
     return found
 
 
+def _rounds_inputs(rng):
+    """Small integers as bf16 bits (exact products and sums in f32)."""
+    from tile_mlir.testing import wgmma_plan as P
+    a = rng.integers(-4, 5, size=(64, 64))
+    b = rng.integers(-4, 5, size=(64, 64))
+    return a, b, P.host_bits("bf16", a), P.host_bits("bf16", b)
+
+
+def test_wgmma_rounds_correct_raise_nothing(artifacts, rng):
+    """Three rounds waited on their own phases: 3 x A @ B.T bit for bit, no
+    fault; in round 2 B's image is of phase 0 and the barrier runs phase 2,
+    of the same parity: the generation keeps it from a false alarm."""
+    mod = _load(artifacts, "wgmma_rounds", TIMEOUT)
+    for _ in range(3):
+        a, b, a_bits, b_bits = _rounds_inputs(rng)
+        out = np.full((64, 64), np.nan, np.float32)
+        mod(a_bits, b_bits, np.array([0, 1, 0], np.int32), np.zeros(1, np.int32), out)
+        assert np.array_equal(out, (3 * a @ b.T).astype(np.float32))
+
+
+@pytest.mark.parametrize("case", ["other_barrier", "phase_past"])
+def test_wgmma_reading_a_tile_still_landing_is_unwaited_copy(artifacts, rng, case):
+    """The warpgroup waits on a barrier that completes at once (W = 1: the
+    one thread 0 arrives on) or, in round 2, on phase parity 0 again (a
+    phase already past): the wgmmas read A while its load still lands, and
+    the debug build names [wgmma-unwaited-copy] with the load's barrier
+    and the phase it was issued in. Then the same kernel runs correctly."""
+    mod = _load(artifacts, "wgmma_rounds", TIMEOUT)
+    par, which = (([0, 1, 0], 1) if case == "other_barrier" else ([0, 0, 0], 0))
+    for _ in range(3):
+        a, b, a_bits, b_bits = _rounds_inputs(rng)
+        out = np.zeros((64, 64), np.float32)
+        fault = _fault(mod, a_bits, b_bits, np.array(par, np.int32),
+                       np.array([which], np.int32), out)
+        assert fault.rule == "wgmma-unwaited-copy"
+        assert fault.kernel == "debug_wgmma_rounds"
+        assert "tile.wgmma_descriptor" in fault.site
+        v = fault.values
+        assert v["image"] is not None and v["tile_bytes"] == 64 * 128
+        # A's image: the tile it overlaps starts where A's load wrote.
+        assert v["image"] == v["tile"]
+        assert v["phase"] == (0 if case == "other_barrier" else 1)
+    a, b, a_bits, b_bits = _rounds_inputs(rng)
+    out = np.zeros((64, 64), np.float32)
+    mod(a_bits, b_bits, np.array([0, 1, 0], np.int32), np.zeros(1, np.int32), out)
+    assert np.array_equal(out, (3 * a @ b.T).astype(np.float32))
+
+
 def test_correct_debug_kernels_raise_nothing(artifacts, rng):
     """The contract's example and two pipelined copies (ring barriers,
     single-thread and warp-specialized), built with debug=True: bit-exact,

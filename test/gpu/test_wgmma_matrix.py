@@ -64,14 +64,17 @@ def test_planted_mismatch_gives_the_predicted_wrong_elements(artifacts, rng, nam
         assert wrong.any(), f"{name} ({plant.why}): the GPU gave the GEMM"
         print(f"{name}: {int(wrong.sum())} of {out.size} elements wrong")
         return
-    predicted = P.predict_all(cfg, a, b)
+    # float64 holds every int32 and f32 result, and a prediction in another
+    # read type (float64), exactly.
+    predicted = P.predict_all(cfg, a, b).astype(np.float64)
     predicted_wrong = predicted != reference
     assert predicted_wrong.any(), f"{name}: the plant predicts no wrong element"
-    got_wrong = out.astype(np.int64) != reference
+    got = out.astype(np.float64)
+    got_wrong = got != reference
     assert np.array_equal(got_wrong, predicted_wrong), (
         f"{name} ({plant.why}): {int(got_wrong.sum())} wrong on the GPU, "
         f"{int(predicted_wrong.sum())} predicted; first disagreeing (row, col): "
         f"{_first(got_wrong != predicted_wrong)}")
-    assert np.array_equal(out.astype(np.int64), predicted), (
+    assert np.array_equal(got, predicted), (
         f"{name}: the wrong elements' values differ from the prediction at "
-        f"{_first(out.astype(np.int64) != predicted)}")
+        f"{_first(got != predicted)}")

@@ -80,6 +80,26 @@ int64_t WgmmaDescriptorOp::getStepBytes() {
   return 2 * (swizzled ? int64_t(getSbo()) : int64_t(getLbo()));
 }
 
+int64_t WgmmaDescriptorOp::getTileReadBytes() {
+  std::optional<int64_t> elementBytes = wgmmaInputBytes(getTileElementType());
+  if (!elementBytes)
+    return 0;
+  int64_t rows = getRows(), k = getK(), lbo = getLbo(), sbo = getSbo();
+  int64_t row = wgmmaRowBytes(getSwizzle()); // the span, or a 16-byte core row
+  bool swizzled = getSwizzle() != Swizzle::none;
+  auto groups = [](int64_t n) { return std::max<int64_t>(n / 8, 1); };
+  if (getMajor() == Major::k) {
+    // 8-row groups sbo apart; unswizzled, K's 16-byte columns lbo apart.
+    int64_t columns = swizzled ? 1 : std::max<int64_t>(k * *elementBytes / 16, 1);
+    return (groups(rows) - 1) * sbo + (columns - 1) * lbo + 8 * row;
+  }
+  // MN-major: 8-K-row groups (sbo swizzled, lbo not) and runs of MN of one
+  // row's bytes (lbo swizzled, sbo not).
+  int64_t runs = std::max<int64_t>(rows * *elementBytes / row, 1);
+  int64_t kStride = swizzled ? sbo : lbo, runStride = swizzled ? lbo : sbo;
+  return (groups(k) - 1) * kStride + (runs - 1) * runStride + 8 * row;
+}
+
 uint64_t WgmmaDescriptorOp::getFieldBits() {
   uint64_t code = wgmmaSwizzleCode(getSwizzle()).value_or(0);
   auto field = [](int64_t bytes) { return (uint64_t(bytes) >> 4) & 0x3FFF; };

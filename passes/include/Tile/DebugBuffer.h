@@ -51,6 +51,21 @@ constexpr llvm::StringLiteral kTableName = "__tile_debug_barriers";
 constexpr int64_t kTableSlots = 16;
 constexpr int64_t kKeyWord = 2 * kTableSlots;
 constexpr int64_t kTableBytes = 1024;
+/// Phase generations: i32 word kGenWord + slot counts the phases of the
+/// slot's barrier in which an expect_tx or a copy was counted (bumped by the
+/// first count of each new phase), so a record of a phase can tell it from
+/// the phase two later, which has the same parity.
+constexpr int64_t kGenWord = kKeyWord + kTableSlots;
+/// The fill table, in a module whose wgmma descriptors are checked: i32 word
+/// kFillFull is set when a load found no free record; from i32 word
+/// kFillWord, kFillSlots records of kFillWords words: the key (the load's
+/// shared destination + 1, 0 when free), the bytes of its image, its
+/// mbarrier's shared address, and the barrier's generation in the phase the
+/// load was issued in (bits 0-30) with that phase's parity (bit 31).
+constexpr int64_t kFillFull = kGenWord + kTableSlots;
+constexpr int64_t kFillWord = kFillFull + 4;
+constexpr int64_t kFillWords = 4;
+constexpr int64_t kFillSlots = (kTableBytes / 4 - kFillWord) / kFillWords;
 /// State bit fields (lsb, width): expected bytes (the expect_tx sum), bytes of
 /// the copies issued on the barrier, the number of expect_tx operations, the
 /// number of copies issued, and the phase parity in the top bit.

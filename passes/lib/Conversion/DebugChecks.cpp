@@ -98,6 +98,8 @@ constexpr Rule kRecordedRules[] = {
     Rule::PackedAlignment,     Rule::StoreCoordsNonNegative,
     Rule::CoordRange,
 };
+/// And those of a module whose wgmma descriptors are checked.
+constexpr Rule kReadRules[] = {Rule::WgmmaUnwaitedCopy};
 /// And those of a module that derives tensor maps (tile.tensormap_derive).
 constexpr Rule kDeriveRules[] = {
     Rule::TensormapAlignment,    Rule::GlobalBaseAlignment,
@@ -135,12 +137,15 @@ ModuleChecks::ModuleChecks(gpu::GPUModuleOp module) : module(module) {
   // Bytes this CTA's table cannot see: a copy whose barrier may be another
   // CTA's (a shared::cluster destination, multicast), and whatever else can
   // complete transactions on a barrier.
+  bool hasDescriptor = false, clusterDestination = false;
   module.walk([&](Operation *op) {
     if (isa<TensorMapDeriveOp>(op))
       derivesMaps = true;
+    if (isa<WgmmaDescriptorOp>(op))
+      hasDescriptor = true;
     if (auto copy = dyn_cast<TmaCopyOp>(op)) {
       if (copy.getDstCluster())
-        countsIssued = false;
+        countsIssued = false, clusterDestination = true;
       return;
     }
     StringRef name = op->getName().getStringRef();
@@ -157,6 +162,8 @@ ModuleChecks::ModuleChecks(gpu::GPUModuleOp module) : module(module) {
         countsIssued = false;
     }
   });
+  // A multicast image lands in CTAs whose fill tables never see its load.
+  checksReads = hasDescriptor && !clusterDestination;
 }
 
 int32_t ModuleChecks::addSite(Operation *op, StringRef what) {
@@ -357,11 +364,15 @@ void ModuleChecks::slotChecks(OpBuilder &b, Location loc, TmaCopyOp op,
 void ModuleChecks::guardCopy(OpBuilder &b, Location loc, TmaCopyOp op,
                              int32_t site, ArrayRef<Check> checks,
                              int64_t slots, int64_t bytesPerSlot,
+                             Value destination, int64_t imageBytes,
                              llvm::function_ref<void(OpBuilder &)> issue) {
   auto issueCounted = [&](OpBuilder &b) {
-    if (op.getDirection() == Direction::load && op.getMbar() && countsIssued)
+    bool load = op.getDirection() == Direction::load && op.getMbar();
+    if (load && countsIssued)
       account(b, loc, op.getMbar(), Value(), i32c(b, loc, slots * bytesPerSlot),
               /*posts=*/0, /*copies=*/slots);
+    if (load && checksReads && destination && !op.getDstCluster())
+      recordFill(b, loc, op.getMbar(), destination, imageBytes);
     issue(b);
   };
   // A silent check skips the copy without a record of its own (a derived
@@ -506,8 +517,9 @@ void ModuleChecks::account(OpBuilder &b, Location loc, Value mbar,
   Value fresh = arith::OrIOp::create(b, loc, parityBit, delta);
   Type i64 = b.getI64Type();
   Value init = LLVM::LoadOp::create(b, loc, i64, s.state);
-  scf::WhileOp::create(
-      b, loc, TypeRange{i64}, ValueRange{init},
+  Type i1 = b.getI1Type();
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{i64, i1}, ValueRange{init},
       [&](OpBuilder &b, Location loc, ValueRange args) {
         Value old = args[0];
         Value oldParity =
@@ -520,11 +532,240 @@ void ModuleChecks::account(OpBuilder &b, Location loc, Value mbar,
             LLVM::AtomicOrdering::monotonic);
         Value current = LLVM::ExtractValueOp::create(b, loc, pair, 0);
         Value ok = LLVM::ExtractValueOp::create(b, loc, pair, 1);
-        scf::ConditionOp::create(b, loc, notOf(b, loc, ok), ValueRange{current});
+        scf::ConditionOp::create(b, loc, notOf(b, loc, ok),
+                                 ValueRange{current, same});
       },
       [&](OpBuilder &b, Location loc, ValueRange args) {
-        scf::YieldOp::create(b, loc, args);
+        scf::YieldOp::create(b, loc, ValueRange{args[0]});
       });
+  if (!checksReads)
+    return;
+  // The first count of a phase the table had not seen starts a generation.
+  auto ifNew = scf::IfOp::create(b, loc, notOf(b, loc, loop.getResult(1)),
+                                 /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifNew.thenBlock());
+  Value index = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, address, i32c(b, loc, 3)),
+      i32c(b, loc, kTableSlots - 1));
+  LLVM::AtomicRMWOp::create(
+      b, loc, LLVM::AtomicBinOp::add,
+      tableWord(b, loc, arith::AddIOp::create(b, loc, index,
+                                              i32c(b, loc, kGenWord))),
+      i32c(b, loc, 1), LLVM::AtomicOrdering::monotonic);
+}
+
+Value ModuleChecks::tableWord(OpBuilder &b, Location loc, Value index) {
+  auto shared = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value table = LLVM::AddressOfOp::create(
+      b, loc, shared, FlatSymbolRefAttr::get(b.getContext(), kTableName));
+  return LLVM::GEPOp::create(b, loc, shared, b.getI32Type(), table,
+                             ValueRange{index});
+}
+
+//===----------------------------------------------------------------------===//
+// Checked reads: the fill table and the wgmma tile check
+//===----------------------------------------------------------------------===//
+
+void ModuleChecks::recordFill(OpBuilder &b, Location loc, Value mbar,
+                              Value destination, int64_t imageBytes) {
+  Value address = sharedAddress(b, loc, mbar);
+  if (!address)
+    return;
+  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  // The barrier's generation and parity now: the phase this load completes.
+  Slot s = slot(b, loc, address, /*claim=*/false);
+  Value index = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, address, i32c(b, loc, 3)),
+      i32c(b, loc, kTableSlots - 1));
+  Value gen = LLVM::LoadOp::create(
+      b, loc, i32,
+      tableWord(b, loc, arith::AddIOp::create(b, loc, index,
+                                              i32c(b, loc, kGenWord))));
+  Value odd = NVVM::MBarrierTestWaitOp::create(b, loc, i1, mbar,
+                                               i32c(b, loc, 0), ctaScope(b));
+  Value phase = arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, gen, i32c(b, loc, 0x7fffffff)),
+      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, odd),
+                            i32c(b, loc, 31)));
+  // A barrier whose table slot another barrier holds is not followed.
+  auto ifMine = scf::IfOp::create(b, loc, s.mine, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifMine.thenBlock());
+  Value key = arith::AddIOp::create(b, loc, trunc32(b, loc, destination),
+                                    i32c(b, loc, 1));
+  // The record of this destination, or the first free one.
+  auto find = scf::WhileOp::create(
+      b, loc, TypeRange{i32, i1}, ValueRange{i32c(b, loc, 0)},
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value i = args[0];
+        Value keyPtr = tableWord(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, i, i32c(b, loc, kFillWords)),
+                i32c(b, loc, kFillWord)));
+        Value pair = LLVM::AtomicCmpXchgOp::create(
+            b, loc, keyPtr, i32c(b, loc, 0), key,
+            LLVM::AtomicOrdering::monotonic, LLVM::AtomicOrdering::monotonic);
+        Value old = LLVM::ExtractValueOp::create(b, loc, pair, 0);
+        Value found = arith::OrIOp::create(
+            b, loc, cmp(b, loc, arith::CmpIPredicate::eq, old, i32c(b, loc, 0)),
+            cmp(b, loc, arith::CmpIPredicate::eq, old, key));
+        Value more = arith::AndIOp::create(
+            b, loc, notOf(b, loc, found),
+            cmp(b, loc, arith::CmpIPredicate::slt, i,
+                i32c(b, loc, kFillSlots - 1)));
+        scf::ConditionOp::create(b, loc, more, ValueRange{i, found});
+      },
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        scf::YieldOp::create(
+            b, loc, ValueRange{arith::AddIOp::create(b, loc, args[0],
+                                                     i32c(b, loc, 1))});
+      });
+  auto ifFound = scf::IfOp::create(b, loc, find.getResult(1),
+                                   /*withElseRegion=*/true);
+  b.setInsertionPointToStart(ifFound.thenBlock());
+  Value base = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, find.getResult(0), i32c(b, loc, kFillWords)),
+      i32c(b, loc, kFillWord));
+  auto store = [&](int64_t field, Value v) {
+    LLVM::StoreOp::create(
+        b, loc, v,
+        tableWord(b, loc,
+                  arith::AddIOp::create(b, loc, base, i32c(b, loc, field))),
+        4, /*isVolatile=*/true);
+  };
+  store(1, i32c(b, loc, imageBytes));
+  store(2, address);
+  store(3, phase);
+  // A full table: a tile no record covers may be one it could not hold.
+  b.setInsertionPointToStart(ifFound.elseBlock());
+  LLVM::StoreOp::create(b, loc, i32c(b, loc, 1),
+                        tableWord(b, loc, i32c(b, loc, kFillFull)), 4,
+                        /*isVolatile=*/true);
+}
+
+void ModuleChecks::checkTileReads(OpBuilder &b, Location loc,
+                                  WgmmaDescriptorOp op, Value start,
+                                  int64_t readBytes, bool filledByLoad) {
+  int32_t site = addSite(op, "tile.wgmma_descriptor (read " +
+                                 std::to_string(readsSeen++) + ")");
+  usesTable = true;
+  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  auto shared = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value first = trunc32(b, loc, start);
+  Value end = arith::AddIOp::create(b, loc, first, i32c(b, loc, readBytes));
+  Value unknown = i32c(b, loc, kUnknown), zero = i32c(b, loc, 0);
+  Value no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  // Over the records: whether one covers the first byte, and the first
+  // overlapping one whose phase has not completed (its destination, barrier,
+  // phase word and the barrier's generation now; destination ~0: none).
+  auto lower = arith::ConstantIndexOp::create(b, loc, 0);
+  auto upper = arith::ConstantIndexOp::create(b, loc, kFillSlots);
+  auto stepOne = arith::ConstantIndexOp::create(b, loc, 1);
+  auto scan = scf::ForOp::create(
+      b, loc, lower, upper, stepOne,
+      ValueRange{no, unknown, zero, zero, zero},
+      [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
+        Value i = arith::IndexCastOp::create(b, loc, i32, iv);
+        Value base = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, i, i32c(b, loc, kFillWords)),
+            i32c(b, loc, kFillWord));
+        auto load = [&](int64_t field) {
+          return LLVM::LoadOp::create(
+                     b, loc, i32,
+                     tableWord(b, loc, arith::AddIOp::create(
+                                           b, loc, base, i32c(b, loc, field))),
+                     4, /*isVolatile=*/true)
+              .getResult();
+        };
+        Value key = load(0);
+        Value used = cmp(b, loc, arith::CmpIPredicate::ne, key, zero);
+        Value dst = arith::SubIOp::create(b, loc, key, i32c(b, loc, 1));
+        Value dstEnd = arith::AddIOp::create(b, loc, dst, load(1));
+        Value overlaps = arith::AndIOp::create(
+            b, loc, used,
+            arith::AndIOp::create(
+                b, loc, cmp(b, loc, arith::CmpIPredicate::ult, dst, end),
+                cmp(b, loc, arith::CmpIPredicate::ult, first, dstEnd)));
+        Value covers = arith::AndIOp::create(
+            b, loc, used,
+            arith::AndIOp::create(
+                b, loc, cmp(b, loc, arith::CmpIPredicate::ule, dst, first),
+                cmp(b, loc, arith::CmpIPredicate::ult, first, dstEnd)));
+        // Whether its phase completed: the parity test, or a later
+        // generation of its barrier (the same parity two phases on).
+        auto ifOverlaps = scf::IfOp::create(b, loc, TypeRange{i1, i32, i32, i32},
+                                            overlaps, /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifOverlaps.thenBlock());
+          Value barrier = load(2), phase = load(3);
+          Value mbar = LLVM::IntToPtrOp::create(b, loc, shared, barrier);
+          Value parity = arith::ShRUIOp::create(b, loc, phase, i32c(b, loc, 31));
+          Value done = NVVM::MBarrierTestWaitOp::create(b, loc, i1, mbar, parity,
+                                                        ctaScope(b));
+          Slot s = slot(b, loc, barrier, /*claim=*/false);
+          Value index = arith::AndIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, barrier, i32c(b, loc, 3)),
+              i32c(b, loc, kTableSlots - 1));
+          Value genNow = arith::AndIOp::create(
+              b, loc,
+              LLVM::LoadOp::create(
+                  b, loc, i32,
+                  tableWord(b, loc, arith::AddIOp::create(
+                                        b, loc, index, i32c(b, loc, kGenWord))),
+                  4, /*isVolatile=*/true),
+              i32c(b, loc, 0x7fffffff));
+          Value later = cmp(b, loc, arith::CmpIPredicate::ne, genNow,
+                            arith::AndIOp::create(b, loc, phase,
+                                                  i32c(b, loc, 0x7fffffff)));
+          // A slot another barrier holds: its generation is unknown.
+          Value complete = arith::OrIOp::create(
+              b, loc, done,
+              arith::OrIOp::create(b, loc, later, notOf(b, loc, s.mine)));
+          scf::YieldOp::create(b, loc,
+                               ValueRange{notOf(b, loc, complete), barrier,
+                                          phase, genNow});
+          b.setInsertionPointToStart(ifOverlaps.elseBlock());
+          scf::YieldOp::create(b, loc, ValueRange{no, zero, zero, zero});
+        }
+        Value pending = ifOverlaps.getResult(0);
+        Value firstBad = arith::AndIOp::create(
+            b, loc, pending,
+            cmp(b, loc, arith::CmpIPredicate::eq, acc[1], unknown));
+        auto pick = [&](Value now, Value before) {
+          return arith::SelectOp::create(b, loc, firstBad, now, before)
+              .getResult();
+        };
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::OrIOp::create(b, loc, acc[0], covers),
+                       pick(dst, acc[1]), pick(ifOverlaps.getResult(1), acc[2]),
+                       pick(ifOverlaps.getResult(2), acc[3]),
+                       pick(ifOverlaps.getResult(3), acc[4])});
+      });
+  Value pendingDst = scan.getResult(1);
+  Value bad = cmp(b, loc, arith::CmpIPredicate::ne, pendingDst, unknown);
+  if (filledByLoad) {
+    // No record covers it: the producer has not issued its load yet (unless
+    // the table overflowed).
+    Value full = cmp(b, loc, arith::CmpIPredicate::ne,
+                     LLVM::LoadOp::create(b, loc, i32,
+                                          tableWord(b, loc, i32c(b, loc, kFillFull)),
+                                          4, /*isVolatile=*/true),
+                     zero);
+    Value uncovered = arith::AndIOp::create(
+        b, loc, notOf(b, loc, scan.getResult(0)), notOf(b, loc, full));
+    bad = arith::OrIOp::create(b, loc, bad, uncovered);
+  }
+  auto ifBad = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifBad.thenBlock());
+  record(b, loc, i32c(b, loc, static_cast<int64_t>(Rule::WgmmaUnwaitedCopy)),
+         kernelId(op), site,
+         {first, i32c(b, loc, readBytes), pendingDst, scan.getResult(2),
+          scan.getResult(3), scan.getResult(4)});
 }
 
 SmallVector<Value, 6> ModuleChecks::barrierValues(OpBuilder &b, Location loc,
@@ -728,12 +969,30 @@ void ModuleChecks::finish() {
         Value table = LLVM::AddressOfOp::create(
             b, loc, shared, FlatSymbolRefAttr::get(b.getContext(), kTableName));
         // The states (i64 0..slots-1) and the keys (i32 kKeyWord..+slots)
-        // fill the first kKeyWord / 2 + kTableSlots / 2 i64 words.
-        for (int64_t i = 0; i < kTableSlots + kTableSlots / 2; ++i)
-          LLVM::StoreOp::create(
-              b, loc, i64c(b, loc, 0),
-              LLVM::GEPOp::create(b, loc, shared, b.getI64Type(), table,
-                                  ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)}));
+        // fill the first kKeyWord / 2 + kTableSlots / 2 i64 words; checked
+        // reads use all of it (generations, the fill table).
+        if (checksReads) {
+          auto lower = arith::ConstantIndexOp::create(b, loc, 0);
+          auto upper = arith::ConstantIndexOp::create(b, loc, kTableBytes / 8);
+          auto one = arith::ConstantIndexOp::create(b, loc, 1);
+          scf::ForOp::create(
+              b, loc, lower, upper, one, ValueRange{},
+              [&](OpBuilder &b, Location loc, Value iv, ValueRange) {
+                Value i = arith::IndexCastOp::create(b, loc, i32, iv);
+                LLVM::StoreOp::create(
+                    b, loc, i64c(b, loc, 0),
+                    LLVM::GEPOp::create(b, loc, shared, b.getI64Type(), table,
+                                        ValueRange{i}));
+                scf::YieldOp::create(b, loc);
+              });
+        } else {
+          for (int64_t i = 0; i < kTableSlots + kTableSlots / 2; ++i)
+            LLVM::StoreOp::create(
+                b, loc, i64c(b, loc, 0),
+                LLVM::GEPOp::create(
+                    b, loc, shared, b.getI64Type(), table,
+                    ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)}));
+        }
       }
       NVVM::Barrier0Op::create(b, loc);
     }
@@ -753,6 +1012,9 @@ void ModuleChecks::finish() {
   SmallVector<NamedAttribute> rules;
   for (Rule rule : kRecordedRules)
     rules.push_back(named(ruleName(rule), i64(static_cast<int64_t>(rule))));
+  if (readsSeen)
+    for (Rule rule : kReadRules)
+      rules.push_back(named(ruleName(rule), i64(static_cast<int64_t>(rule))));
   if (derivesSeen)
     for (Rule rule : kDeriveRules)
       rules.push_back(named(ruleName(rule), i64(static_cast<int64_t>(rule))));

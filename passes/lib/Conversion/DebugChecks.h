@@ -56,10 +56,26 @@ public:
   /// Issues the copy (`issue` builds its instructions) unless a check fails;
   /// then the first failing check is recorded instead. A load's bytes are
   /// counted on its barrier.
+  /// In a module whose descriptors are checked (`checksReads`), a load into
+  /// shared::cta records its image: `destination` (the i64 shared address of
+  /// its first slot) and `imageBytes` from there.
   void guardCopy(OpBuilder &b, Location loc, TmaCopyOp op, int32_t site,
                  llvm::ArrayRef<Check> checks, int64_t slots,
-                 int64_t bytesPerSlot,
+                 int64_t bytesPerSlot, Value destination, int64_t imageBytes,
                  llvm::function_ref<void(OpBuilder &)> issue);
+
+  /// Before a wgmma reads the tile of `op` ([wgmma-unwaited-copy]): every
+  /// recorded load image overlapping the tile's `readBytes` from `start`
+  /// (i64 shared address) has completed the barrier phase it was issued in,
+  /// and where `filledByLoad` (a load of the function fills the buffer's
+  /// allocation) one covers the tile's first byte. A fault is recorded and
+  /// the thread goes on (the wgmma is warpgroup-collective).
+  void checkTileReads(OpBuilder &b, Location loc, WgmmaDescriptorOp op,
+                      Value start, int64_t readBytes, bool filledByLoad);
+  /// Whether descriptors are checked: the module has a tile.wgmma_descriptor
+  /// and every load it issues lands in this CTA (no shared::cluster
+  /// destination), so this CTA's fill table sees every image.
+  bool checksReads = false;
 
   /// Bounds every blocking mbarrier wait and records every expect_tx of the
   /// module's functions; then zeroes the table at each kernel's entry and
@@ -77,6 +93,8 @@ public:
                    llvm::function_ref<void(OpBuilder &)> publish);
   /// Derivations lowered so far (their sites are numbered by it).
   int derivesSeen = 0;
+  /// Descriptors checked so far (their sites are numbered by it).
+  int readsSeen = 0;
 
 private:
   /// Runs `body` unless one of `checks` fails; records the first failing one.
@@ -97,9 +115,15 @@ private:
     Value mine;
   };
   Slot slot(OpBuilder &b, Location loc, Value address, bool claim);
-  /// Adds to the barrier's counts of its current phase.
+  /// Adds to the barrier's counts of its current phase (and, where reads are
+  /// checked, bumps its generation when that phase is new to the table).
   void account(OpBuilder &b, Location loc, Value mbar, Value expected,
                Value issued, int64_t posts, int64_t copies);
+  /// The i32 pointer to word `index` of the barrier table.
+  Value tableWord(OpBuilder &b, Location loc, Value index);
+  /// Records (or refreshes) the image of a load into shared::cta.
+  void recordFill(OpBuilder &b, Location loc, Value mbar, Value destination,
+                  int64_t imageBytes);
   /// Values 0..4 of a barrier fault for phase `parity` of `mbar`.
   llvm::SmallVector<Value, 6> barrierValues(OpBuilder &b, Location loc,
                                            Value mbar, Value parity);

@@ -267,7 +267,8 @@ void lowerCopy(RewriterBase &rewriter, TmaCopyOp op, Value descriptor,
         op, printPtxOpcode(getOpcodeFields(op)) + " (copy " +
                 std::to_string(checks->copiesSeen++) + ")");
     checks->guardCopy(rewriter, loc, op, site, deviceChecks, slots,
-                      image.payloadBytes, [&](OpBuilder &) {
+                      image.payloadBytes, base, slots * image.storageBytes,
+                      [&](OpBuilder &) {
                         for (auto &[sharedPtr, nvvmCoords] : pending)
                           issueSlot(rewriter, loc, op, fields, sharedPtr,
                                     descriptor, nvvmCoords, im2colInfo);
@@ -349,20 +350,22 @@ struct TileLowerTmaPass
       return signalPassFailure();
     recordDynamicSharedAlignment(getOperation());
     IRRewriter rewriter(&getContext());
-    // Descriptors of wgmma operands: their arithmetic, wherever they are.
-    getOperation()->walk(
-        [&](WgmmaDescriptorOp op) { lowerWgmmaDescriptor(rewriter, op); });
+    checks.clear();
+    if (debug)
+      getOperation()->walk([&](gpu::GPUModuleOp module) {
+        checks[module] = std::make_shared<debug::ModuleChecks>(module);
+      });
+    // Descriptors of wgmma operands: their arithmetic, wherever they are
+    // (a debug build's read checks look at the copies, still unlowered).
+    getOperation()->walk([&](WgmmaDescriptorOp op) {
+      lowerWgmmaDescriptor(rewriter, op, checksOf(op));
+    });
     // Byte counts first, while the copies they sum still exist.
     getOperation()->walk([&](TxBytesOp op) {
       rewriter.setInsertionPoint(op);
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
           op, rewriter.getI32IntegerAttr(op.computeBytes().value_or(0)));
     });
-    checks.clear();
-    if (debug)
-      getOperation()->walk([&](gpu::GPUModuleOp module) {
-        checks[module] = std::make_shared<debug::ModuleChecks>(module);
-      });
     WalkResult result = getOperation()->walk([&](gpu::GPUFuncOp func) {
       if (failed(lowerKernel(rewriter, func)))
         return WalkResult::interrupt();

@@ -118,6 +118,19 @@ def _describe(rule: str, v: list, entry: dict) -> tuple[dict, str]:
         return d, (f"slot {d['slot']}: {axis(d['axis'])} = {d['base']} + {d['addend']}"
                    f" = {d['sum']} does not fit the instruction's 32-bit "
                    "coordinates; the copy was not issued")
+    if rule == "wgmma-unwaited-copy":
+        d = {"tile": v[0], "tile_bytes": v[1],
+             "image": None if v[2] == unknown else v[2], "barrier": v[3],
+             "phase": v[4] >> 31, "generation": v[4] & 0x7fffffff,
+             "generation_now": v[5]}
+        where = f"the wgmma tile at shared address {d['tile']:#x} ({d['tile_bytes']} bytes)"
+        if d["image"] is None:
+            return d, (f"no load's image covers {where}: the MMA read it before "
+                       "its load was issued")
+        return d, (f"{where} overlaps the load image at {d['image']:#x}, whose "
+                   f"mbarrier at {d['barrier']:#x} had not completed the phase "
+                   f"(parity {d['phase']}) it was issued in: the MMA read bytes "
+                   "still landing (wait on that barrier's phase before the wgmma)")
     derived = describe_derive_fault(rule, v)  # tile.tensormap_derive
     if derived is not None:
         return derived

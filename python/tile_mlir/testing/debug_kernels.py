@@ -15,12 +15,17 @@ release) into debug/<name>/.
 * coords: a load from A at (C[0], C[1]) and a store of the box to Out at
   (C[2], C[3]); an innermost C[1] of 3 elements (12 bytes) is
   [inner-coord-alignment], a negative C[2] [store-coords-nonnegative].
+* wgmma_rounds (tile_mlir.testing.wgmma_kernels.build_rounds): three
+  rounds of TMA loads and wgmmas on one mbarrier; waiting on the wrong
+  barrier (W[0] = 1) or on a phase already past (Par) lets the MMA read
+  a tile still landing ([wgmma-unwaited-copy]).
 """
 
 from math import prod
 
 from .. import builder as K
 from .. import tma
+from .wgmma_kernels import build_rounds
 
 THREADS = 128
 BOX = (32, 64)
@@ -95,4 +100,4 @@ def build_coords() -> K.KernelDef:
 
 # name -> builder; each is built in debug and release form.
 KERNELS = {"expect_tx": build_expect_tx, "no_arrive": build_no_arrive,
-           "coords": build_coords}
+           "coords": build_coords, "wgmma_rounds": build_rounds}

@@ -75,6 +75,9 @@ def _read_buffer(p: P.Plan, tile: P.Tile, buffer, dtype: str, rank):
     the descriptor (desc_shift; B by rank_shift per CTA rank)."""
     if tile.role == "B" and p.rank_shift:
         return _ranked_view(tile.shape, dtype, tile.desc_offset, rank, p.rank_shift)
+    if p.read_type is not None:
+        # The same bytes viewed as the type the wgmmas read.
+        return K.dynamic_shared(tile.shape, P.TYPES[p.read_type][0], tile.desc_offset)
     if tile.desc_shift:
         return K.dynamic_shared(tile.shape, dtype, tile.desc_offset)
     return buffer
@@ -114,10 +117,10 @@ def _scale(k: int, runtime_scale: bool):
 
 def _mma(p: P.Plan, a_tile, b_tile, checks: bool, runtime_scale: bool):
     cfg = p.config
-    ptx = cfg.dtype
+    ptx = p.read_dtype
     acc = K.wgmma_accumulator(cfg.n, P.TYPES[ptx][2])
     K.wgmma_fence()
-    mn = cfg.major == "mn"
+    mn = p.instruction_major == "mn"
     for index, step in enumerate(p.steps):
         a = _descriptor(p, p.a, a_tile, step, checks)
         b = _descriptor(p, p.b, b_tile, step, checks)
@@ -191,3 +194,69 @@ def build_wgmma_bf16(n: int, runtime_scale: bool = False) -> K.KernelDef:
     (block 0: false for the first step, true after), not a constant."""
     name = f"wgmma_bf16_n{n}" + ("_runtime_scale" if runtime_scale else "")
     return build(Config("bf16", 3, "k", n), runtime_scale=runtime_scale, name=name)
+
+
+# The debug build's read check (docs/debug-mode.md, "Checked reads"): the
+# kernel of test/gpu/test_debug_mode.py's wgmma cases.
+ROUNDS = 3
+ROUNDS_CONFIG = Config("bf16", 3, "k", 64)
+
+
+def build_rounds() -> K.KernelDef:
+    """Out (64 x 64, f32) = ROUNDS x A @ B.T: B (64 x 64 bf16, 128B) is
+    loaded once, A is loaded again each round on the same mbarrier, then
+    the warpgroup waits on barrier W[0] (0: the loads' barrier; 1: a second
+    barrier thread 0 arrives on each round) for phase parity Par[r] and
+    accumulates A @ B.T. Correct: W = 0, Par = 0, 1, 0 (round 2 checks B's
+    image of an earlier phase of the same parity: its generation tells
+    them apart). The faults come from runtime values the verifier cannot
+    see: W = 1 waits on the wrong barrier, a repeated parity on a phase
+    already past; in both the wgmma reads A while it still lands."""
+    p = P.plan(ROUNDS_CONFIG)
+    dtype = P.TYPES["bf16"][0]
+    a_bytes = p.a.rows * p.k * p.element_bytes
+    b_bytes = p.b.rows * p.k * p.element_bytes
+
+    def body(A, B, Par, W, Out):
+        tid = K.thread_id()
+        bars = K.alloc_shared((2,), "uint64", align=8)
+        loads, other = bars.ptr_to([0]), bars.ptr_to([1])
+        _zero_window(p, tid)
+        a_tile = K.dynamic_shared(p.a.shape, dtype, p.a.offset)
+        b_tile = K.dynamic_shared(p.b.shape, dtype, p.b.offset)
+        with K.if_(tid == 0):
+            K.mbarrier_init(loads, 1)
+            K.mbarrier_init(other, 1)
+        K.cta_sync()
+        which = arith.index_cast(ir.IndexType.get(), K.Expr.of(W[0]))
+        waited = bars.ptr_to([K.Expr(which)])
+        acc = K.wgmma_accumulator(p.config.n, "f32")
+        for r in range(ROUNDS):
+            with K.if_(tid == 0):
+                K.mbarrier_arrive_expect_tx(loads, a_bytes + (b_bytes if r == 0 else 0))
+                _load(p.a, a_tile, A, 0, loads, False, "k")
+                if r == 0:
+                    _load(p.b, b_tile, B, 0, loads, False, "k")
+                K.mbarrier_arrive(other)
+            K.mbarrier_wait(waited, Par[r])
+            K.wgmma_fence()
+            for index, step in enumerate(p.steps):
+                a = _descriptor(p, p.a, a_tile, step, checks=True)
+                b = _descriptor(p, p.b, b_tile, step, checks=True)
+                acc = K.wgmma(acc, a, b, "bf16", scale_d=r > 0 or index > 0)
+            K.wgmma_commit_group()
+            (acc,) = K.wgmma_wait_group(0, acc)
+            # The next round's load overwrites A: every read of it is done.
+            K.cta_sync()
+        # No thread leaves while the last loads may still land.
+        K.mbarrier_wait(loads, (ROUNDS - 1) % 2)
+        registers = acc.registers()
+        for i in range(acc.size):
+            row, col = acc.coords(i)
+            Out[row, col] = registers[i]
+
+    return K.KernelDef(body, grid=1, block=THREADS, name="debug_wgmma_rounds", params=[
+        ("A", K.Tensor(p.global_shape("A"), dtype)),
+        ("B", K.Tensor(p.global_shape("B"), dtype)),
+        ("Par", K.Tensor((ROUNDS,), "i32")), ("W", K.Tensor((1,), "i32")),
+        ("Out", K.Tensor((P.M, p.config.n), "float32"))])

@@ -128,6 +128,22 @@ class Plan:
     # Bytes B's descriptor moves per CTA rank of a multicast kernel (a plant:
     # the multicast image sits at one offset in every CTA).
     rank_shift: int = 0
+    # The input type the descriptors and wgmmas read (a plant: another type
+    # than the copies' format); None: the config's.
+    read_type: str | None = None
+    # The major-ness the wgmma instruction reads (a plant: tf32 has no
+    # transpose, so an MN-major tile is read K-major); None: the config's.
+    mma_major: str | None = None
+
+    @property
+    def read_dtype(self) -> str:
+        """The PTX input type the wgmmas read."""
+        return self.read_type or self.config.dtype
+
+    @property
+    def instruction_major(self) -> str:
+        """The major-ness ("k" or "mn") the wgmma instruction reads."""
+        return self.mma_major or self.config.major
 
     def step_bytes(self, tile: Tile) -> int:
         """Bytes a K step moves the start: tile.wgmma_descriptor's rule."""
@@ -265,6 +281,38 @@ PLANTS = {
         "the wgmmas run before the wait on the loads' mbarrier: they read the "
         "zeroed window while the copy engine still writes it",
         {}, plan={"wait_before_mma": False}, predictable=False),
+    "f16_over_bf16_copy": Plant(
+        Config("bf16", 3, "k", 64, plant="f16_over_bf16_copy"),
+        "wgmma-copy-mismatch",
+        "the descriptors and wgmmas read f16; the copies' format is bfloat16: "
+        "each bf16 bit pattern is read as an f16 (1.0 as 1.875, 3.0 as 2.125)",
+        {}, tiles=(), plan={"read_type": "f16"}),
+    "a_rows_60": Plant(
+        Config("bf16", 3, "k", 64, plant="a_rows_60"),
+        "wgmma-tile-shape",
+        "A's tile holds 60 rows (a 60-row box); every wgmma reads M = 64, so "
+        "rows 60..63 read the zeroed window",
+        {"rows": 60, "shape": lambda t, p: (60, p.k), "box": lambda t, p: (60, p.k)},
+        tiles=("a",)),
+    "tf32_mn_major": Plant(
+        Config("tf32", 3, "mn", 64, plant="tf32_mn_major"),
+        "wgmma-tile-dtype",
+        "MN-major tf32 tiles: the instruction has no transpose for tf32, so "
+        "the tensor core reads the K x MN images as K-major",
+        {}, tiles=(), plan={"mma_major": "k"}),
+    "base_offset_1_64b": Plant(
+        Config("bf16", 2, "k", 64, plant="base_offset_1_64b"),
+        "wgmma-base-offset",
+        "base offset 1 on A's 64B-swizzled tile at a 1024-byte boundary: "
+        "A's rows are read out of phase with B's",
+        {"base_offset": 1}, tiles=("a",)),
+    "base_offset_1_32b": Plant(
+        Config("bf16", 1, "k", 64, plant="base_offset_1_32b"),
+        "wgmma-base-offset",
+        "base offset 1 on A's 32B-swizzled tile at a 1024-byte boundary: "
+        "A's 16-byte chunks are read swapped where B's are not (on both "
+        "tiles the swap cancels in the dot products)",
+        {"base_offset": 1}, tiles=("a",)),
     "multicast_rank_offset": Plant(
         Config("bf16", 3, "k", 64, multicast=True, plant="multicast_rank_offset"),
         "wgmma-multicast-offset",
@@ -360,14 +408,13 @@ def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _views(p: Plan, rank: int = 0):
     """The emulator's operand views of every wgmma CTA `rank` issues."""
-    cfg = p.config
-    major = "K" if cfg.major == "k" else "MN"
+    major = "K" if p.instruction_major == "k" else "MN"
     for step in p.steps:
         for t in (p.a, p.b):
             start = t.desc_offset + rank * (p.rank_shift if t.role == "B" else 0) + \
                 step * p.step_bytes(t)
             desc = Descriptor(start, t.lbo, t.sbo, SPANS[t.desc_swizzle], t.base_offset)
-            yield W.operand_addresses(desc, role=t.role, major=major, dtype=cfg.dtype,
+            yield W.operand_addresses(desc, role=t.role, major=major, dtype=p.read_dtype,
                                       rows=t.rows if t.role == "B" else None)
 
 
@@ -400,7 +447,8 @@ def operand_values(p: Plan, a: np.ndarray, b: np.ndarray, rank: int = 0) -> list
     ValueError. (Each CTA loads its own 64 rows of A to the same place.)"""
     shared = shared_map(p)
     cfg = p.config
-    tensors = [stored(cfg, a[rank * M:(rank + 1) * M]), stored(cfg, b)]
+    tensors = [read_as(cfg.dtype, p.read_dtype, stored(cfg, x))
+               for x in (a[rank * M:(rank + 1) * M], b)]
     views = list(_views(p, rank))
     out = []
     for i in range(0, len(views), 2):
@@ -411,7 +459,7 @@ def operand_values(p: Plan, a: np.ndarray, b: np.ndarray, rank: int = 0) -> list
             if np.any(bad):
                 raise ValueError(f"{cfg.name}: {int(bad.sum())} reads are torn or "
                                  "outside the window")
-            values = np.zeros(view.addresses.shape, np.int64)
+            values = np.zeros(view.addresses.shape, tensors[0].dtype)
             read = got.status == W.READ
             for (r, k) in zip(*np.nonzero(read)):
                 which, x, y = got.coords[r, k]
@@ -421,10 +469,26 @@ def operand_values(p: Plan, a: np.ndarray, b: np.ndarray, rank: int = 0) -> list
     return out
 
 
+def read_as(stored_type: str, read_type: str, values: np.ndarray) -> np.ndarray:
+    """Integer `values` stored as `stored_type` and read as `read_type`:
+    the integers themselves (int64) when the types agree, else the float64
+    values of their bit patterns in the read type."""
+    if stored_type == read_type:
+        return values.astype(np.int64)
+    views = {"f16": np.float16, "bf16": None, "tf32": np.float32}
+    bits = host_bits(stored_type, values)
+    if read_type == "bf16":
+        return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return bits.view(views[read_type]).astype(np.float64)
+
+
 def predict(cfg: Config, a: np.ndarray, b: np.ndarray, rank: int = 0) -> np.ndarray:
-    """Out (64 x N, int64) of CTA `rank` as the emulator's view predicts it."""
-    total = np.zeros((M, cfg.n), np.int64)
-    for a_read, b_read in operand_values(plan(cfg), a, b, rank):
+    """Out (64 x N) of CTA `rank` as the emulator's view predicts it: int64,
+    or float64 where the wgmmas read another type than the copies wrote."""
+    p = plan(cfg)
+    exact = p.read_dtype == cfg.dtype
+    total = np.zeros((M, cfg.n), np.int64 if exact else np.float64)
+    for a_read, b_read in operand_values(p, a, b, rank):
         total += a_read @ b_read.T
     return total
 

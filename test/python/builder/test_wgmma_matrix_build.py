@@ -141,10 +141,11 @@ def test_every_kernel_compiles_and_assembles(cfg):
     compiler, G, cubin = _mlir()
     art = compiler.compile(G.build(cfg, checks=cfg.plant is None), cubin=cubin,
                            cache=False)
-    acc, kinds = P.TYPES[cfg.dtype][2], f"{cfg.dtype}.{cfg.dtype}"
-    k = 32 // P.TYPES[cfg.dtype][1]
-    form = rf"wgmma\.mma_async\.sync\.aligned\.m64n{cfg.n}k{k}\.{acc}\.{kinds}"
     p = P.plan(cfg)
+    read = p.read_dtype     # a plant may read another type than it loads
+    acc, kinds = P.TYPES[read][2], f"{read}.{read}"
+    k = 32 // P.TYPES[read][1]
+    form = rf"wgmma\.mma_async\.sync\.aligned\.m64n{cfg.n}k{k}\.{acc}\.{kinds}"
     assert len(re.findall(form, art.ptx)) == len(p.steps), form
     assert ("multicast::cluster" in art.ptx) == cfg.multicast
     info = art.manifest["kernels"][0]
@@ -178,7 +179,12 @@ def test_a_plant_with_checks_on_is_rejected_naming_its_rule(plant):
              "base_offset_1": "base_offset 1 on a tile 0 bytes into",
              "line_base_offset": "base_offset 1 on a tile 128 bytes into",
              "unwaited_copy": "no mbarrier wait between the load and it",
-             "multicast_rank_offset": "computed from the CTA's rank"}
+             "multicast_rank_offset": "computed from the CTA's rank",
+             "f16_over_bf16_copy": "f16",
+             "a_rows_60": "rows 60",
+             "tf32_mn_major": "MN-major",
+             "base_offset_1_64b": "base_offset 1 on a tile 0 bytes into",
+             "base_offset_1_32b": "base_offset 1 on a tile 0 bytes into"}
     assert named[plant.config.plant] in str(err.value)
 
 

@@ -300,6 +300,10 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
     int64_t getStepBytes();
     /// The descriptor's bits other than the start address.
     uint64_t getFieldBits();
+    /// Bytes from the buffer's address to the end of the last byte any K
+    /// step of the tile reads (its core matrices or swizzled rows laid out by
+    /// `lbo` and `sbo`); 0 where the element type has no wgmma size.
+    int64_t getTileReadBytes();
   }];
 }
 
