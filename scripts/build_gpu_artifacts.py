@@ -98,10 +98,12 @@ def build_wgmma(folder: Path, arch: str, compiler) -> None:
 
     from tile_mlir.testing import wgmma_plan
     from tile_mlir.testing.wgmma_kernels import (NS, RUNTIME_SCALE_N, build,
+                                                 build_registers_epilogue,
                                                  build_wgmma_bf16)
 
     kernels = [build_wgmma_bf16(n) for n in NS]
     kernels.append(build_wgmma_bf16(RUNTIME_SCALE_N, runtime_scale=True))
+    kernels.append(build_registers_epilogue())
     for kd in kernels:
         compiler.compile(kd, arch).save(folder / kd.name)
     matrix = folder.parent / "wgmma_matrix"

@@ -41,3 +41,25 @@ def test_wgmma_bf16_matches_matmul(artifacts, rng, name):
     expected = a.astype(np.float64) @ b.astype(np.float64).T
     assert np.array_equal(out, expected.astype(np.float32)), (
         f"first differing (row, col): {np.argwhere(out != expected)[:4].tolist()}")
+
+
+def test_a_in_registers_and_the_stmatrix_epilogue(artifacts, rng):
+    """wgmma_kernels.build_registers_epilogue: A from registers (each
+    thread's fragments loaded from global), B by TMA through
+    tile.wgmma_descriptor, the accumulator stored with stmatrix and a TMA
+    store. Sums of 64 products of -2..2 stay within 256, exact in bf16, so
+    Out is the bf16 of the GEMM bit for bit."""
+    folder = artifacts / "wgmma" / "wgmma_registers_epilogue"
+    if not folder.exists():
+        pytest.skip(f"no {folder} (python scripts/build_gpu_artifacts.py)")
+    mod = runtime.load(folder)
+    for _ in range(3):
+        a = rng.integers(-2, 3, size=(64, 64)).astype(np.float32)
+        b = rng.integers(-2, 3, size=(64, 64)).astype(np.float32)
+        # A's bf16 pairs as words: column 2c in the low half, 2c + 1 high.
+        a_words = np.ascontiguousarray(_bf16_bits(a)).view(np.uint32).view(np.int32)
+        out = np.full((64, 64), 0xFFFF, np.uint16)
+        mod(a_words, _bf16_bits(b), out)
+        expected = _bf16_bits(a.astype(np.float64) @ b.astype(np.float64).T)
+        assert np.array_equal(out, expected), (
+            f"first differing (row, col): {np.argwhere(out != expected)[:4].tolist()}")

@@ -46,8 +46,8 @@ from .vector import vector_load, vector_store, vector_type
 from .warpgroup import (elect_sync, linear_thread_id, setmaxnreg, thread_in_warpgroup,
                         warp_in_warpgroup, warp_role, warpgroup_id)
 from .wgmma import (Accumulator, wgmma, wgmma_accumulator, wgmma_commit_group,
-                    wgmma_descriptor, wgmma_fence, wgmma_tile_descriptor,
-                    wgmma_wait_group)
+                    wgmma_descriptor, wgmma_fence, wgmma_store_accumulator,
+                    wgmma_tile_descriptor, wgmma_wait_group)
 from ..wgmma import matrix_descriptor
 
 __all__ = [
@@ -66,5 +66,6 @@ __all__ = [
     "thread_id", "thread_in_warpgroup", "unravel", "vector_load", "vector_store",
     "vector_type", "warp_in_warpgroup", "warp_role", "warpgroup_id", "wgmma",
     "wgmma_accumulator", "wgmma_commit_group", "wgmma_descriptor", "wgmma_fence",
+    "wgmma_store_accumulator",
     "wgmma_tile_descriptor", "wgmma_wait_group", "while_carried", "word_pointer",
 ]

@@ -1,5 +1,6 @@
 """Warpgroup MMA (sm_90a): `wgmma.mma_async` into an `Accumulator`, its
-fence / commit / wait, and matrix descriptors of shared tiles.
+fence / commit / wait, matrix descriptors of shared tiles, and the
+stmatrix epilogue of an accumulator into a shared tile.
 
     acc = wgmma_accumulator(128, "f32")
     wgmma_fence()
@@ -27,7 +28,8 @@ from .. import wgmma as spec
 from ..dialects import tile as _tile
 from ..errors import TileUsageError, verify_operation
 from .dtypes import element_type
-from .pointers import _buffer
+from .matrix import stmatrix_x4
+from .pointers import _buffer, base_address
 from .threads import lane_id
 from .trace import emits_ir
 from .values import Buffer, Expr, Pointer, int_constant, is_shared
@@ -399,3 +401,63 @@ def _after_wait(acc: Accumulator) -> Accumulator:
     value = llvm.inline_asm(acc.value.type, acc.registers(), "", constraints,
                             has_side_effects=True)
     return Accumulator(value, acc.n, acc.dtype)
+
+
+_EPILOGUE_TYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "f16": "float16",
+                   "float16": "float16"}
+
+
+def _pack_pair(low: ir.Value, high: ir.Value, narrow: ir.Type) -> ir.Value:
+    """Two f32 values rounded to nearest even into one i32 of 16-bit halves
+    (the lower column in the low half, as stmatrix stores it)."""
+    i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
+    halves = [arith.extui(i32, arith.bitcast(i16, arith.truncf(narrow, v)))
+              for v in (low, high)]
+    return arith.ori(halves[0], arith.shli(halves[1], arith.constant(i32, 16)))
+
+
+@emits_ir
+def wgmma_store_accumulator(acc: Accumulator, tile) -> None:
+    """Stores an f32 accumulator (64 x N) into `tile`, a shared 64 x N
+    buffer of bf16 or f16 (row-major, unswizzled), rounded to nearest even,
+    with `stmatrix.sync.aligned.m8n8.x4.b16`: each warp of the warpgroup
+    writes its 16 rows, 16 columns per instruction (an 8x8 block of the
+    accumulator is one stmatrix matrix: lane l holds row l/4, columns
+    2(l%4) and one more). Before a TMA store reads the tile, order these
+    writes with fence_proxy_async_shared_cta() and a CTA barrier.
+
+    [wgmma-dtype]: the accumulator is not f32; [wgmma-shape]: N is not a
+    multiple of 16; [kernel-value]: `tile` is not a shared 64 x N buffer of
+    bf16 or f16."""
+    if not isinstance(acc, Accumulator):
+        raise TileUsageError("kernel-value", "wgmma_store_accumulator takes an "
+                             f"Accumulator, got {acc!r}")
+    if acc.dtype != "f32":
+        raise TileUsageError("wgmma-dtype", "wgmma_store_accumulator stores an f32 "
+                             f"accumulator, got {acc.dtype}")
+    if acc.n % 16:
+        raise TileUsageError("wgmma-shape", f"wgmma_store_accumulator stores 16 "
+                             f"columns an instruction; N = {acc.n} is not a multiple of 16")
+    buf = _buffer(tile, "wgmma_store_accumulator")
+    kind = buf.type
+    names = {element_type(name): name for name in set(_EPILOGUE_TYPES.values())}
+    if (not is_shared(kind.memory_space) or list(kind.shape) != [spec.M, acc.n]
+            or kind.element_type not in names
+            or list(kind.get_strides_and_offset()[0]) != [acc.n, 1]):
+        raise TileUsageError("kernel-value", "wgmma_store_accumulator's tile is a "
+                             f"shared {spec.M} x {acc.n} buffer of bf16 or f16 "
+                             f"(row-major), got {kind}")
+    regs = acc.registers()
+    lane = lane_id()
+    matrix, row_in = lane // 8, lane % 8     # this lane addresses a row of matrix l/8
+    row = warp_in_warpgroup() * 16 + row_in + (matrix % 2) * 8
+    column = (matrix // 2) * 8
+    base = base_address(buf)
+    for group in range(acc.n // 16):
+        # Matrices: rows 0-7 / 8-15 of columns 16g..+7, then of 16g+8..+15:
+        # accumulator registers 8g + (0,1), (2,3), (4,5), (6,7).
+        first = 8 * group
+        words = [_pack_pair(regs[first + 2 * m], regs[first + 2 * m + 1],
+                            kind.element_type) for m in range(4)]
+        addr = base + (row * acc.n + column + 16 * group) * 2
+        stmatrix_x4(addr, words)

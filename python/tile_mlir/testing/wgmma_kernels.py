@@ -260,3 +260,64 @@ def build_rounds() -> K.KernelDef:
         ("B", K.Tensor(p.global_shape("B"), dtype)),
         ("Par", K.Tensor((ROUNDS,), "i32")), ("W", K.Tensor((1,), "i32")),
         ("Out", K.Tensor((P.M, p.config.n), "float32"))])
+
+
+# A in registers and the stmatrix epilogue (test/gpu/test_wgmma_tma.py).
+EPILOGUE_N = 64
+STORE = tma.format_opcode(direction="store", rank=2)
+
+
+def build_registers_epilogue() -> K.KernelDef:
+    """Out (64 x 64, bf16) = A (64 x 64) @ B (64 x 64).T, bf16 inputs: A
+    in registers, each thread loading its share of every k16 step from
+    A2 (A's bf16 pairs as 32-bit words, 64 x 32) in the wgmma fragment
+    layout (that of a 64 x 16 accumulator: register j holds elements 2j
+    and 2j + 1); B loaded by TMA (128B swizzle) and read through
+    tile.wgmma_descriptor; the accumulator stored to shared memory by
+    wgmma_store_accumulator (stmatrix) and to Out by a TMA store."""
+    cfg = Config("bf16", 3, "k", EPILOGUE_N)
+    p = P.plan(cfg)
+    dtype = P.TYPES["bf16"][0]
+    steps = p.k // 16
+
+    def body(A2, B, Out):
+        tid = K.thread_id()
+        bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
+        b_tile = K.dynamic_shared(p.b.shape, dtype, p.b.offset)
+        c_tile = K.dynamic_shared((P.M, EPILOGUE_N), dtype, p.window)
+        with K.if_(tid == 0):
+            K.mbarrier_init(bar, 1)
+        K.cta_sync()
+        with K.if_(tid == 0):
+            K.mbarrier_arrive_expect_tx(bar, tma.tx_bytes("b"))
+            tma.apply(_opcode(False, 2), b_tile, B, box=p.b.box, coords=(0, 0), mbar=bar,
+                      swizzle=p.b.copy_swizzle, tag="b")
+        # This thread's A fragments, one per k16 step, while B lands.
+        layout = K.wgmma_accumulator(16, "f32")
+        fragments = []
+        for s in range(steps):
+            regs = []
+            for j in range(4):
+                row, col = layout.coords(2 * j)
+                regs.append(A2[row, (col + 16 * s) // 2])
+            fragments.append(regs)
+        K.mbarrier_wait(bar, 0)
+        acc = K.wgmma_accumulator(EPILOGUE_N, "f32")
+        K.wgmma_fence()
+        for s in range(steps):
+            b = _descriptor(p, p.b, b_tile, s, checks=True)
+            acc = K.wgmma(acc, fragments[s], b, "bf16", scale_d=s > 0)
+        K.wgmma_commit_group()
+        (acc,) = K.wgmma_wait_group(0, acc)
+        K.wgmma_store_accumulator(acc, c_tile)
+        K.fence_proxy_async_shared_cta()
+        K.cta_sync()
+        with K.if_(tid == 0):
+            tma.apply(STORE, Out, c_tile, box=(P.M, EPILOGUE_N), coords=(0, 0))
+            K.bulk_commit_group()
+            K.bulk_wait_group(0)
+
+    return K.KernelDef(body, grid=1, block=THREADS, name="wgmma_registers_epilogue",
+                       params=[("A2", K.Tensor((P.M, p.k // 2), "i32")),
+                               ("B", K.Tensor(p.global_shape("B"), dtype)),
+                               ("Out", K.Tensor((P.M, EPILOGUE_N), dtype))])

@@ -158,6 +158,25 @@ def test_stmatrix_variants(count, trans):
     assert re.search(re.escape(opcode) + r"\s+\[%r(d)?\d+\], \{[^}]*\};", ptx), opcode
 
 
+@pytest.mark.parametrize("dtype, cvt", [("bfloat16", "cvt.rn.bf16.f32"),
+                                         ("float16", "cvt.rn.f16.f32")])
+def test_store_accumulator_is_stmatrix_x4_per_16_columns(dtype, cvt):
+    """N = 64: four stmatrix.x4 per thread, 16 columns (32 bytes) apart,
+    after rounding each f32 to the tile's 16-bit type."""
+    def body(Out):
+        tile = K.alloc_shared((64, 64), dtype, align=128)
+        acc = K.Accumulator.from_registers([Out[i].value for i in range(32)], 64, "f32")
+        K.wgmma_store_accumulator(acc, tile)
+
+    ptx = compile_kernel(body, out=((32,), "float32"))
+    stores = re.findall(r"stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16\s+\[(%r[d]?\d+)"
+                        r"(\+\d+)?\]", ptx)
+    assert len(stores) == 4
+    assert len({base for base, _ in stores}) == 1
+    assert sorted(int(off or 0) for _, off in stores) == [0, 32, 64, 96]
+    assert cvt in ptx
+
+
 def test_runtime_descriptor_matches_the_isa_layout():
     """A descriptor of shared address 0x400, LBO 16, SBO 1024, 128-byte
     swizzle: start 0x40 (bits 0-13), LBO 1 (16-29), SBO 0x40 (32-45),
@@ -267,6 +286,18 @@ def build_raises(body, block=128):
     (lambda: K.stmatrix(K.lane_id(), [i64(0)] * 3), "stmatrix-shape", "1, 2 or 4"),
     (lambda: K.stmatrix(K.lane_id(), [i64(0)]), "kernel-value", "i32"),
     (lambda: K.elect_sync(0), "int-range", "membermask 0"),
+    (lambda: K.wgmma_store_accumulator(K.wgmma_accumulator(64, "f16"),
+                                       K.alloc_shared((64, 64), "bfloat16")),
+     "wgmma-dtype", "f16"),
+    (lambda: K.wgmma_store_accumulator(K.wgmma_accumulator(24),
+                                       K.alloc_shared((64, 24), "bfloat16")),
+     "wgmma-shape", "N = 24"),
+    (lambda: K.wgmma_store_accumulator(K.wgmma_accumulator(64),
+                                       K.alloc_shared((64, 32), "bfloat16")),
+     "kernel-value", "64 x 64"),
+    (lambda: K.wgmma_store_accumulator(K.wgmma_accumulator(64),
+                                       K.alloc_shared((64, 64), "float32")),
+     "kernel-value", "bf16 or f16"),
     (lambda: K.wgmma_descriptor(K.lane_id(), lbo=16, sbo=1024, swizzle=128, offset=8),
      "wgmma-descriptor-field", "offset 8"),
     (lambda: K.wgmma_descriptor(K.lane_id(), lbo=16, sbo=1000), "wgmma-descriptor-field",

@@ -197,3 +197,29 @@ def test_the_unwaited_plant_waits_only_after_its_wgmmas():
     ptx = compiler.compile(G.build(P.PLANTS["unwaited_copy"].config, checks=False),
                            cubin=False, cache=False).ptx
     assert ptx.index("wgmma.mma_async") < ptx.index("mbarrier.try_wait.parity")
+
+
+def test_the_registers_epilogue_kernel_compiles():
+    # A in registers: the A operand is a brace list of four registers, not a
+    # descriptor; four k16 steps; the epilogue is four stmatrix.x4 per
+    # thread (64 columns) and one TMA store.
+    compiler, G, cubin = _mlir()
+    art = compiler.compile(G.build_registers_epilogue(), cubin=cubin, cache=False)
+    mmas = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16 "
+                      r"\{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+", art.ptx)
+    assert len(mmas) == 4
+    assert len(re.findall(r"stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", art.ptx)) == 4
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in art.ptx
+
+
+def test_the_rounds_kernel_checks_its_reads_in_a_debug_build():
+    # Three rounds of A's and B's descriptors (4 steps each): 24 read sites,
+    # and the rule among those the manifest can decode; none in release.
+    compiler, G, _ = _mlir()
+    debug = compiler.compile(G.build_rounds(), cubin=False, cache=False, debug=True)
+    entry = debug.manifest["debug"]
+    assert "wgmma-unwaited-copy" in entry["rules"]
+    reads = [s for s in entry["sites"] if "tile.wgmma_descriptor (read" in s]
+    assert len(reads) == 2 * 4 * G.ROUNDS
+    release = compiler.compile(G.build_rounds(), cubin=False, cache=False)
+    assert "debug" not in release.manifest and "mbarrier.test_wait" not in release.ptx
