@@ -202,14 +202,56 @@ def _transpose_grid(p) -> int:
     """Two CTAs an SM for the scalar (one element per access) transposes
     whose stages leave room for a second CTA: their shared-memory work, not
     the memory, sets their pace ((4, 3, 2, 1, 0) bf16 on the H200: 3.63 TB/s
-    against 2.96 with one CTA); one for ldmatrix tiles (two were slower)."""
+    against 2.96 with one CTA); one for ldmatrix tiles (two were slower).
+    1-byte tiles smaller than 16 KB take more (`byte_ctas`)."""
     scalar = p["elem"] != 2 or bool(p["gather"])
     t_k = p["tile"][0]
     for g in p["gather"]:
         t_k *= g
-    stage_bytes = -(-t_k * p["tile"][1] * p["elem"] // STAGE_ALIGN) * STAGE_ALIGN
+    tile_bytes = t_k * p["tile"][1] * p["elem"]
+    stage_bytes = -(-tile_bytes // STAGE_ALIGN) * STAGE_ALIGN
+    if p["elem"] == 1:
+        return byte_ctas(tile_bytes, stage_bytes, p["stages"], p["threads"],
+                         bool(p["gather"])) * PERSISTENT_GRID
     fits = 2 * (p["stages"] * stage_bytes + CTA_RESERVED_BYTES) <= MAX_SHARED_BYTES
     return 2 * PERSISTENT_GRID if scalar and fits else PERSISTENT_GRID
+
+
+# A 1-byte transpose's thread holds its tile_bytes / threads bytes across
+# the in-place transpose's barrier, one a register, and about
+# BYTE_EXTRA_REGISTERS more, at least BYTE_MIN_REGISTERS (ptxas, sm_90a: 80
+# registers for 16 KB tiles of 256 threads, 48 for 8 KB, 32 for 4 KB and
+# less; gathered tiles up to BYTE_GATHER_REGISTERS more). Smaller tiles than
+# 16 KB run more CTAs an SM, up to the stage bytes two CTAs of 16 KB tiles
+# keep in flight (BYTE_STAGE_BYTES_SM), so a short call's persistent grid
+# still fills the SMs (a 4 KB tile's 264 CTAs were half of what fits).
+BYTE_EXTRA_REGISTERS = 16
+BYTE_MIN_REGISTERS = 32
+BYTE_GATHER_REGISTERS = 8
+BYTE_STAGE_BYTES_SM = 2 * 4 * 16384
+SM_REGISTERS = 65536
+SM_THREADS = 2048
+
+
+def byte_registers(tile_bytes: int, threads: int, gathered: bool) -> int:
+    """The registers a thread of a 1-byte transposing kernel is allocated
+    (a multiple of 8), as estimated above."""
+    need = max(BYTE_MIN_REGISTERS, tile_bytes // threads + BYTE_EXTRA_REGISTERS) + \
+        (BYTE_GATHER_REGISTERS if gathered else 0)
+    return -(-need // 8) * 8
+
+
+def byte_ctas(tile_bytes: int, stage_bytes: int, stages: int, threads: int,
+              gathered: bool = False) -> int:
+    """CTAs an SM of a 1-byte transposing kernel (two where two fit, as for
+    the other scalar transposes): as many as its registers, threads and
+    shared memory allow, within BYTE_STAGE_BYTES_SM of stages."""
+    registers = byte_registers(tile_bytes, threads, gathered)
+    ctas = min(SM_THREADS // threads, SM_REGISTERS // (threads * registers),
+               max(1, BYTE_STAGE_BYTES_SM // (stages * stage_bytes)))
+    while ctas > 2 and not ctas_fit(ctas, stages, stage_bytes):
+        ctas -= 1
+    return max(2, ctas) if ctas_fit(2, stages, stage_bytes) else 1
 
 
 def transpose_tile_count(canonical, params) -> int:
@@ -468,6 +510,8 @@ def _transpose_variants(plan) -> list:
         out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
     else:
         out.append(("g132", (builder, {**params, "grid": PERSISTENT_GRID})))
+        if g > 2:   # two CTAs an SM: the other scalar transposes' count
+            out.append(("g264", (builder, {**params, "grid": 2 * PERSISTENT_GRID})))
         out.append(("g396 s3", (builder, {**params, "grid": 3 * PERSISTENT_GRID,
                                           "stages": 3})))
     out.append(("s4 lag2", (builder, {**params, "stages": params["stages"] + 1,

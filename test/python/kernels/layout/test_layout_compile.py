@@ -189,6 +189,37 @@ def test_every_listed_variant_builds(shape, strides, elem):
         assert art.ptx, name
 
 
+# 1-byte transposes the planner picks: 16 KB tiles (two CTAs an SM), 8 KB
+# ones split wide on either side, 4 KB, and tiles that gather axes.
+BYTE_TRANSPOSES = [((144, 9, 12, 75, 224), (4, 3, 2, 1, 0)), ((3, 144, 504, 1008), (0, 2, 3, 1)),
+                   ((3, 80, 180, 384), (0, 2, 3, 1)), ((3, 180, 384, 80), (0, 3, 1, 2)),
+                   ((80, 6, 7, 42, 112), (4, 3, 2, 1, 0)), ((32, 5, 5, 21, 80), (4, 3, 2, 1, 0)),
+                   ((16, 3, 3, 14, 32), (4, 3, 2, 1, 0)), ((16, 3, 80), (2, 1, 0)),
+                   ((4480, 3840), (1, 0))]
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="needs ptxas")
+@pytest.mark.parametrize("shape,dims", BYTE_TRANSPOSES)
+def test_byte_transposes_fit_their_ctas_an_sm(shape, dims):
+    # Each thread holds its bytes of the tile in registers across the
+    # in-place transpose, its addresses rebuilt per tile: the registers
+    # ptxas allocates stay within the launch's estimate, so the CTAs an SM
+    # the persistent grid counts on are all resident.
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
+    plan = P.plan_for(shape, P.contiguous_strides(shape), dims, 1)
+    assert plan.kind == "transpose"
+    builder, params = P.kernel_for(plan)
+    kernel = cache.resolve_builder(builder)(**params)
+    (info,) = compiler.compile(kernel, "sm_90a").manifest["kernels"]
+    allocated = -(-info["registers"] // 8) * 8
+    lay = kernel.geometry.layout
+    estimate = P.byte_registers(lay.tile_bytes, params["threads"], bool(params["gather"]))
+    ctas = params["grid"] // P.PERSISTENT_GRID
+    assert allocated <= estimate, (info["registers"], estimate)
+    assert allocated * params["threads"] * ctas <= P.SM_REGISTERS
+    assert ctas >= 2 and info["registers"] <= 128
+
+
 @pytest.mark.parametrize("op,case", [
     ("permute", ((1025, 4), (0, 1), 4)), ("permute", ((3, 1000, 6), (0, 1, 2), 2)),
     ("permute", ((33, 1, 16, 33), (0, 1, 2, 3), 1)),

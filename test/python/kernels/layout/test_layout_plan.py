@@ -532,3 +532,26 @@ def test_the_pad_rows_kernel_takes_its_flat_form_where_it_applies(shape, pad, el
     _, params = tm_pad.kernel_for(plan, tm_pad.TORCH_DTYPES[elem, fill == "nan"])
     assert params.get("flat", False) is flat
     assert (params["threads"], params["grid"]) == ((256, 264) if flat else (256, 396))
+
+
+def test_byte_transposes_take_the_ctas_that_fit():
+    # 1-byte tiles under 16 KB run more persistent CTAs an SM (up to what
+    # registers, threads and 128 KB of stages allow); 16 KB tiles and the
+    # other element sizes keep two where two fit.
+    from tile_mlir.kernels.layout.permute import kernel_for, plan_for
+    grids = {}
+    for shape, dims in [((144, 9, 12, 75, 224), (4, 3, 2, 1, 0)),
+                        ((3, 80, 180, 384), (0, 2, 3, 1)),
+                        ((80, 6, 7, 42, 112), (4, 3, 2, 1, 0)),
+                        ((16, 3, 3, 14, 32), (4, 3, 2, 1, 0))]:
+        for elem in (1, 4, 8):
+            plan = plan_for(shape, dense(shape), dims, elem)
+            assert plan.kind == "transpose"
+            p = kernel_for(plan)[1]
+            grids[shape, elem] = (tuple(p["tile"]), p["grid"])
+    assert grids[(144, 9, 12, 75, 224), 1] == ((128, 128), 264)
+    assert grids[(3, 80, 180, 384), 1] == ((64, 128), 528)
+    assert grids[(80, 6, 7, 42, 112), 1] == ((64, 64), 1056)
+    assert grids[(16, 3, 3, 14, 32), 1] == ((2, 32), 792)    # gathered: 40 registers
+    assert grids[(144, 9, 12, 75, 224), 4] == ((128, 128), 132)
+    assert {g for (_, elem), (_, g) in grids.items() if elem == 8} == {264}

@@ -22,7 +22,7 @@ the kernels emit.
 from __future__ import annotations
 
 import mlir.ir as ir
-from mlir.dialects import llvm, vector
+from mlir.dialects import arith, llvm, vector
 
 from .... import builder as K
 from .... import tma
@@ -161,11 +161,26 @@ def transpose_work(layout: TileLayout, threads: int, method: str):
         return a if c == 0 else IrOps.xor(a, K.Expr(K.Expr.of(c, a)))
 
     def work(base):
-        values = [_load_word(layout.elem, base + xor(src, a)) for a, _ in steps]
+        if layout.elem == 1:
+            # Addresses the tile loop would otherwise hoist (two a byte: 255
+            # registers for a 16 KB tile, one CTA an SM) are rebuilt per tile.
+            src_t, dst_t = _per_tile(src), _per_tile(dst)
+        else:
+            src_t, dst_t = src, dst
+        values = [_load_word(layout.elem, base + xor(src_t, a)) for a, _ in steps]
         K.cta_sync()
         for (_, b), v in zip(steps, values):
-            _store_word(v, base + xor(dst, b), layout.elem)
+            _store_word(v, base + xor(dst_t, b), layout.elem)
     return work
+
+
+def _per_tile(x: K.Expr) -> K.Expr:
+    """x (an index below 2^31) through an empty side-effecting asm: a value
+    LLVM cannot hoist out of the loop it is computed in."""
+    i32 = ir.IntegerType.get_signless(32)
+    v = arith.index_cast(i32, K.Expr.of(x))
+    v = llvm.inline_asm(i32, [v], "", "=r,0", has_side_effects=True)
+    return K.Expr(arith.index_castui(ir.IndexType.get(), v))
 
 
 def thread_store_work(layout: TileLayout, threads: int, dtype: str):
