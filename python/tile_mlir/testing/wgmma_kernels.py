@@ -211,7 +211,9 @@ def build_rounds() -> K.KernelDef:
     image of an earlier phase of the same parity: its generation tells
     them apart). The faults come from runtime values the verifier cannot
     see: W = 1 waits on the wrong barrier, a repeated parity on a phase
-    already past; in both the wgmma reads A while it still lands."""
+    already past; in both the wgmma reads A while it still lands. A CTA
+    barrier after each round's issue keeps every thread's check after the
+    load's record."""
     p = P.plan(ROUNDS_CONFIG)
     dtype = P.TYPES["bf16"][0]
     a_bytes = p.a.rows * p.k * p.element_bytes
@@ -238,6 +240,10 @@ def build_rounds() -> K.KernelDef:
                 if r == 0:
                     _load(p.b, b_tile, B, 0, loads, False, "k")
                 K.mbarrier_arrive(other)
+            # Every thread reaches its wait after the round's loads are
+            # issued (and, in a debug build, recorded), as a single-issuer
+            # pipeline does: a wrong wait then races only the copy engine.
+            K.cta_sync()
             K.mbarrier_wait(waited, Par[r])
             K.wgmma_fence()
             for index, step in enumerate(p.steps):
