@@ -14,6 +14,12 @@ was not exact, "-" on light grey a cell not run, "*" an input under half
 its column's size (an unfold whose output is capped). Several JSON files
 (a sweep run in parts) are merged, the later file's cell winning. The
 title names the card and the date of the run.
+
+    python bench/sweep_plot.py sweep.json --table
+
+prints the per-class table of docs/performance.md instead: per op class,
+the cells at ratio >= 1.0, the lowest ratio and its cell, the cells at
+>= 0.93 of copy_ among those moving 64 MiB or more, and the lowest.
 """
 
 from __future__ import annotations
@@ -189,13 +195,56 @@ def render(doc: dict) -> tuple:
     return image, layout
 
 
+def _down(value: float) -> str:
+    """Two decimals rounded down, so a cell below a goal never prints at it."""
+    return f"{math.floor(value * 100) / 100:.2f}"
+
+
+def _cell_name(c: dict) -> str:
+    return f"{c.get('size_name', c['size'])} {c['dtype'].replace('float', 'f').replace('uint', 'u')}"
+
+
+def class_table(doc: dict) -> str:
+    """The markdown table of each op class's cells against the two goals
+    (a cell without a ratio, failed or not run, counts as below)."""
+    rows, order = {}, []
+    for c in doc["cells"]:
+        key = (c["op"], c["class"])
+        if key not in rows:
+            rows[key] = []
+            order.append(key)
+        rows[key].append(c)
+    out = ["| op | class | ratio >= 1.0 | lowest ratio (cell) | >= 0.93 of copy_ "
+           "| lowest / copy_ (cell) |", "| --- | --- | --- | --- | --- | --- |"]
+    for op, name in order:
+        cells = rows[(op, name)]
+        met = sum(1 for c in cells if c.get("goal_ratio"))
+        rated = [c for c in cells if c.get("ratio") is not None]
+        low = min(rated, key=lambda c: c["ratio"]) if rated else None
+        big = [c for c in cells if c.get("goal_copy") is not None]
+        copies = [c for c in big if c.get("copy_ratio") is not None]
+        low_copy = min(copies, key=lambda c: c["copy_ratio"]) if copies else None
+        lowest = f"{_down(low['ratio'])} ({_cell_name(low)})" if low else "-"
+        lowest_copy = (f"{_down(low_copy['copy_ratio'])} ({_cell_name(low_copy)})"
+                       if low_copy else "-")
+        met_copy = sum(1 for c in big if c.get("goal_copy"))
+        out.append(f"| {op} | {name} | {met}/{len(cells)} | {lowest} | "
+                   f"{met_copy}/{len(big)} | {lowest_copy} |")
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("json", nargs="+", help="bench/layout_sweep.py's --json files")
     parser.add_argument("--out", default="sweep.png")
+    parser.add_argument("--table", action="store_true",
+                        help="print the per-class markdown table, draw nothing")
     args = parser.parse_args(argv)
     docs = [json.loads(Path(p).read_text()) for p in args.json]
+    if args.table:
+        print(class_table(merge(docs)))
+        return 0
     try:
         image, _ = render(merge(docs))
     except ValueError as err:

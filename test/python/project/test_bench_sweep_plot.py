@@ -20,7 +20,9 @@ MIB = 1 << 20
 
 
 def cell(cls, op, elem, size, ratio, failed=False, copy=None):
+    dtype = {1: "uint8", 2: "bfloat16", 4: "float32", 8: "float64"}[elem]
     return {"key": f"{op}|{cls}|{size}|{elem}", "op": op, "class": cls, "elem": elem,
+            "dtype": dtype,
             "size": size, "size_name": f"{size // MIB}M", "in_bytes": size,
             "ratio": None if failed else ratio, "failed": failed,
             "goal_ratio": (ratio >= 1.0) if not failed else False,
@@ -94,3 +96,17 @@ def test_an_empty_sweep_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         SP.main([str(empty), "--out", str(tmp_path / "x.png")])
     assert "no cells" in capsys.readouterr().err
+
+
+def test_the_class_table_counts_each_goal_and_names_the_lowest_cell():
+    doc = {"cells": DOC["cells"] + [
+        cell("transpose (1, 0)", "permute", 1, 256 * MIB, 0.9978, copy=0.95)]}
+    lines = SP.class_table(doc).splitlines()
+    assert lines[0].startswith("| op | class | ratio >= 1.0")
+    # 1.8, 0.6 and 0.9978: one at the goal; the lowest is 0.6; copy goals:
+    # 0.9 below, 0.95 at it, lowest 0.9; 0.9978 would print as 0.99, not 1.00.
+    assert lines[2] == ("| permute | transpose (1, 0) | 1/3 | 0.60 (256M bf16) | 1/2 | "
+                        "0.90 (256M bf16) |")
+    # The failed pad cell has no ratio and counts below the goal.
+    assert lines[3] == "| pad | (1, 1, 1, 1) | 1/2 | 1.20 (1M f32) | 0/0 | - |"
+    assert SP._down(0.9978) == "0.99"
