@@ -17,6 +17,7 @@ from ...emulator.swizzle import swizzle_address
 from ..copy.transpose_plan import Plan
 from .call import flat_boxes_fit, flat_row_conditions
 from .geometry.addressing import IntDynOps
+from .geometry.gather import IntWordOps, StridedGather, piece_offset, piece_sizes, piece_words
 from .geometry.narrow import NarrowGeometry
 from .geometry.pad import PadGeometry, RowsGeometry
 from .geometry.permute import (
@@ -626,25 +627,65 @@ def model_unfold_nhwc(p: dict, A: np.ndarray) -> np.ndarray:
 
 
 def model_unfold_nchw(p: dict, A: np.ndarray) -> np.ndarray:
-    """build_unfold_nchw: per tile the nb boxes of input rows, then every
-    tap's output row segments copied from the shifted, strided window."""
+    """build_unfold_nchw: per tile the nb boxes of input rows (every
+    hstride-th), then every tap's output row segments copied from the
+    shifted, strided window; with p["gather"] == "wide" (stride along W >
+    1) each vector from the chunks the kernel reads (geometry.gather, the
+    same word arithmetic) and the ends as its aligned pieces."""
     conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
     elem = A.dtype.itemsize
-    geo = RowsUnfoldGeometry(conv, elem, p["wbox"], p["nb"], p["rows"], p.get("width", 0))
+    geo = RowsUnfoldGeometry(conv, elem, p["wbox"], p["nb"], p["rows"], p.get("width", 0),
+                             p.get("hstride", 1))
     n, c, h, w = A.shape
     planes = A.reshape(n * c, h, w)
     oh, ow = conv.out_hw(h, w, IntDynOps)
     L = oh * ow
     B = np.zeros(n * c * conv.taps * L, dtype=A.dtype)
+    flat = B.view(np.uint8)
     written = np.zeros(B.shape, np.int32)
     counts = geo.counts(n * c, oh, ow, IntDynOps)
     (sh, sw), (dh, dw) = conv.stride, conv.dilation
-    box = (1, geo.rows_in, geo.wbox)
+    box = (1, geo.box_rows, geo.wbox)
+    strides = (1, geo.hstride, 1)
+    V = geo.vec
+    wide = p.get("gather", "elements") == "wide" and sw > 1
+    g = StridedGather(elem, sw) if wide else None
+    stage = geo.nb * geo.box_bytes
+    row_end = geo.nb * geo.wbox - V
+
+    def vector_words(shared, r_in, s_idx, ends):
+        a = s_idx // V * V
+        last = min((s_idx + (V - 1) * sw) // V * V, row_end)
+        els = [a + k * V for k in range(g.chunks)]
+        for k in range(1 if ends else g.chunks - 1, g.chunks):
+            els[k] = min(els[k], last)
+        words = []
+        for e in els:
+            assert 0 <= e <= row_end, "a chunk read past the row"
+            off = geo.shared_offset(r_in, e, IntDynOps)
+            assert off + 16 <= stage
+            words += [int(x) for x in shared[off:off + 16].view("<u4")]
+        return g.out_words(words, (s_idx - a) * elem, IntWordOps)
+
+    def put(at: int, data: bytes) -> None:
+        assert len(data) % elem == 0
+        flat[at * elem:at * elem + len(data)] = np.frombuffer(data, np.uint8)
+        written[at:at + len(data) // elem] += 1
+
+    def pieces(words, at: int, nbytes: int, head: bool) -> None:
+        for size in piece_sizes(elem, head):
+            if nbytes & size:
+                off = piece_offset(nbytes, size, head, lambda x, m: x & m)
+                assert ((at * elem) + off) % size == 0, "a piece store off its alignment"
+                pw = piece_words(words, off, size, IntWordOps)
+                val = pw[0] | (pw[1] << 32 if size == 8 else 0)
+                put(at + off // elem, (val & ((1 << (8 * size)) - 1)).to_bytes(size, "little"))
+
     for t in range(int(np.prod(counts))):
         plane, oy0, ox0, row_in, col, delta = geo.origin(t, counts, IntDynOps)
-        shared = _shared(geo.nb * geo.box_bytes)
+        shared = _shared(stage)
         for k in range(geo.nb):
-            emulator.load(shared, k * geo.box_bytes, planes, box=box,
+            emulator.load(shared, k * geo.box_bytes, planes, box=box, element_strides=strides,
                           coords=(plane, row_in, col + k * geo.wbox))
         n_x = min(ow - ox0, geo.columns)
         for tap in range(conv.taps):
@@ -654,11 +695,32 @@ def model_unfold_nchw(p: dict, A: np.ndarray) -> np.ndarray:
                 if oy >= oh:
                     continue
                 f = (plane * conv.taps + tap) * L + oy * ow + ox0
-                for x in range(n_x):
-                    off = geo.shared_offset(rho * sh + i * dh, x * sw + j * dw + delta,
-                                            IntDynOps)
-                    B[f + x] = shared[off:off + elem].view(A.dtype)[0]
-                    written[f + x] += 1
+                r_in = geo.box_row(rho, i)
+                shift = j * dw + delta
+
+                def element(x):
+                    off = geo.shared_offset(r_in, x * sw + shift, IntDynOps)
+                    return shared[off:off + elem].tobytes()
+                if not wide:
+                    for x in range(n_x):
+                        put(f + x, element(x))
+                    continue
+                head = (V - f % V) % V
+                n_vec = (max(n_x, head) - head) // V
+                for slot in range(n_vec):
+                    x0 = head + slot * V
+                    words = vector_words(shared, r_in, x0 * sw + shift, False)
+                    put(f + x0, b"".join(x.to_bytes(4, "little") for x in words))
+                if n_x < head:
+                    for x in range(n_x):
+                        put(f + x, element(x))
+                    continue
+                if head:
+                    pieces(vector_words(shared, r_in, shift, True), f, head * elem, True)
+                x0 = head + n_vec * V
+                if x0 < n_x:
+                    pieces(vector_words(shared, r_in, x0 * sw + shift, True), f + x0,
+                           (n_x - x0) * elem, False)
     assert written.max(initial=1) == 1, "an output element written twice"
     return B.reshape(n, c * conv.taps, L)
 

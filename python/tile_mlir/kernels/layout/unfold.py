@@ -45,7 +45,8 @@ from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
 from .limits import SIMT_GRID, SIMT_THREADS
-from .plan.unfold import plan_unfold, unfold_spec
+from .geometry.gather import wide_gather_fits
+from .plan.unfold import plan_unfold, row_stride, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
 BUILD_UNFOLD_NCHW = "tile_mlir.kernels.layout.builders.unfold:build_unfold_nchw"
@@ -74,10 +75,12 @@ def kernel_for(plan) -> tuple:
     if plan.kind == "rows":
         # The threads' copy is latency bound: as many threads an SM as fit.
         (kh, _), (sh, _), (dh, _) = p["kernel"], p["stride"], p["dilation"]
-        rows_in = (p["rows"] - 1) * sh + (kh - 1) * dh + 1
+        g = p.get("hstride", 1)
+        rows_in = ((p["rows"] - 1) * sh + (kh - 1) * dh) // g + 1
         return BUILD_UNFOLD_NCHW, {**common, "wbox": p["wbox"], "nb": p["nb"],
                                    "rows": p["rows"], "width": p["width"],
                                    "stages": p["stages"],
+                                   **({"hstride": g} if g > 1 else {}),
                                    **rows_launch(rows_in, p["wbox"], p["nb"], p["elem"],
                                                  p["stages"])}
     return BUILD_UNFOLD_SIMT, {**common, "layout": plan.spec.layout, "grid": SIMT_GRID}
@@ -193,14 +196,50 @@ def variants(plan) -> list:
                                                            "grid": 2 * PERSISTENT_GRID})))
             out.append(("pow2 boxes t256 g396", (builder, {**old, "threads": 256,
                                                            "grid": 3 * PERSISTENT_GRID})))
+    out += gather_variants(plan)
     return [v for i, v in enumerate(out) if i == 0 or v[1][1] != params]
 
 
-def recipes_for(cases) -> list:
+def gather_variants(plan) -> list:
+    """(name, (builder, params)) of the NCHW rows kernel's forms for a
+    strided or dilated window, beside the plan's kernel: the window's
+    vectors from whole shared chunks ("wide gather", where the stride
+    along W is > 1 and geometry.gather.wide_gather_fits), and the row
+    loads at the element stride along H that skips the rows no tap reads
+    ("strided rows", where that stride is > 1; this plan may be the rows
+    kernel where the default's stage does not fit, e.g. a simt plan)."""
+    spec = plan.spec
+    if spec.layout != "NCHW" or plan.kind not in ("rows", "simt"):
+        return []
+    elem = plan.params["elem"]
+    sw = spec.stride[1]
+    wide = wide_gather_fits(elem, sw)
+    out = []
+    if plan.kind == "rows" and wide:
+        builder, params = kernel_for(plan)
+        out.append(("wide gather", (builder, {**params, "gather": "wide"})))
+    if row_stride(spec) > 1:
+        strided = plan_unfold(spec, True, elem, PERSISTENT_GRID, hstride=True)
+        if strided.kind == "rows":
+            builder, params = kernel_for(strided)
+            out.append(("strided rows", (builder, params)))
+            if wide:
+                out.append(("wide gather strided rows", (builder, {**params,
+                                                                   "gather": "wide"})))
+    return out
+
+
+def recipes_for(cases, gather: bool = False) -> list:
     """(builder, params) of the kernels `cases` ((shape, kernel_size,
-    padding, stride, dilation, layout, elem); shape in the layout's order)."""
-    return unique_recipes(kernel_for(plan_for(shape, elem, k, p, s, d, layout))
-                          for shape, k, p, s, d, layout, elem in cases)
+    padding, stride, dilation, layout, elem); shape in the layout's order);
+    `gather`: with each plan's gather_variants."""
+    out = []
+    for shape, k, p, s, d, layout, elem in cases:
+        plan = plan_for(shape, elem, k, p, s, d, layout)
+        out.append(kernel_for(plan))
+        if gather:
+            out += [kernel for _, kernel in gather_variants(plan)]
+    return unique_recipes(out)
 
 
 register_grad("unfold", unfold, unfold_tensor,

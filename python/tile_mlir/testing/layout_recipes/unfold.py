@@ -19,7 +19,7 @@ def cache_recipes() -> list:
              for shape, k, p, s, d, layout, elem in unfold_test_cases()]
     cases += [(layout_shape(shape, layout), k, p, s, d, layout, elem)
               for shape, k, p, s, d, layout in UNFOLD_GRAD for elem in GRAD_ELEMS]
-    out = recipes_for(cases)
+    out = recipes_for(cases, gather=True)
     shape, k, p, s, d = UNFOLD_BENCH
     for layout in ("NCHW", "NHWC"):
         plan = plan_for(layout_shape(shape, layout), 2, k, p, s, d, layout)

@@ -70,13 +70,23 @@ class RowsUnfoldGeometry:
     """build_unfold_nchw: tiles of one plane by `rows` output rows by
     `columns` output columns; the input rows behind them are `rows_in`
     rows of nb boxes of wbox elements, box 0 at the aligned column at or
-    before the first column the tile reads (`delta` elements before it)."""
+    before the first column the tile reads (`delta` elements before it).
+    `hstride`: the loads' element stride along H (a divisor of the
+    stride and the dilation along H): box row r is input row r hstride
+    after the tile's first, so the rows no tap reads are not loaded."""
     conv: Conv
     elem: int
     wbox: int
     nb: int
     rows: int
     width: int = 0    # output columns per tile; 0: all the boxes hold
+    hstride: int = 1
+
+    def __post_init__(self):
+        (_, _), (sh, _), (dh, _) = self.conv.kernel, self.conv.stride, self.conv.dilation
+        if sh % self.hstride or dh % self.hstride:
+            raise ValueError(f"hstride {self.hstride} divides neither the stride nor "
+                             f"the dilation along H ({sh}, {dh})")
 
     @property
     def vec(self) -> int:
@@ -84,8 +94,20 @@ class RowsUnfoldGeometry:
 
     @property
     def rows_in(self) -> int:
+        """Box rows held in shared memory (the image of box_rows)."""
         (kh, _), (sh, _), (dh, _) = self.conv.kernel, self.conv.stride, self.conv.dilation
-        return (self.rows - 1) * sh + (kh - 1) * dh + 1
+        return ((self.rows - 1) * sh + (kh - 1) * dh) // self.hstride + 1
+
+    @property
+    def box_rows(self) -> int:
+        """The load box's extent along H (input rows it spans)."""
+        return (self.rows_in - 1) * self.hstride + 1
+
+    def box_row(self, rho, i):
+        """The box row of output row rho's tap row i."""
+        (_, _), (sh, _), (dh, _) = self.conv.kernel, self.conv.stride, self.conv.dilation
+        g = self.hstride
+        return rho * (sh // g) + i * (dh // g)
 
     @property
     def columns(self) -> int:

@@ -4,6 +4,7 @@ taps, rows or simt) with that kernel's static parameters."""
 
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import dataclass, field
 
@@ -173,11 +174,21 @@ def _unfold_reach(spec: UnfoldSpec) -> bool:
     return coords_reach((spec.n, spec.h, spec.w, spec.c), (spec.n * spec.blocks, spec.taps))
 
 
+def row_stride(spec: UnfoldSpec) -> int:
+    """The element stride along H of the NCHW rows kernel's loads that skips
+    the rows no tap reads: gcd of the stride and the dilation along H, where
+    the copy engine takes it (up to 8), else 1."""
+    g = math.gcd(spec.stride[0], spec.dilation[0])
+    return g if g in contract.ELEMENT_STRIDE_RANGE else 1
+
+
 def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
-                fit: bool = True, taps: bool = True) -> UnfoldPlan:
+                fit: bool = True, taps: bool = True, hstride: bool = False) -> UnfoldPlan:
     """`strides_ok`: the input is dense with its innermost axis contiguous;
     `fit`: NCHW row boxes fitted to the window (fitted_boxes) where they
-    can be, else powers of two; `taps`: the taps kernel where it applies."""
+    can be, else powers of two; `taps`: the taps kernel where it applies;
+    `hstride`: the rows kernel loads only the rows its taps read
+    (row_stride), so a tile holds more output rows."""
     check_elem(elem)
     base = {"elem": elem, **spec.static()}
     if not _unfold_reach(spec):
@@ -205,11 +216,13 @@ def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
             wbox = max(v, min(BOX_MAX, pow2_floor(spec.w)))
             nb = max(1, min(4, -(-need // wbox)))
         columns = (nb * wbox - v - (kw - 1) * dw - 1) // sw + 1
+        g = row_stride(spec) if hstride else 1
         rows = 0
         r = pow2_floor(min(oh, BOX_MAX))
         while r >= 1:
-            rin = (r - 1) * sh + (kh - 1) * dh + 1
-            if rin <= min(BOX_MAX, spec.h) and rin * nb * wbox * elem <= 32768:
+            held = ((r - 1) * sh + (kh - 1) * dh) // g + 1   # box rows in shared memory
+            rin = (held - 1) * g + 1                         # input rows they span
+            if rin <= min(BOX_MAX, spec.h) and held * nb * wbox * elem <= 32768:
                 rows = r
                 break
             r //= 2
@@ -218,5 +231,6 @@ def plan_unfold(spec: UnfoldSpec, strides_ok: bool, elem: int, grid: int = 132,
             # threads' vector slots are all used.
             width = min(columns, -(-ow // v) * v)
             return UnfoldPlan("rows", spec, {**base, "wbox": wbox, "nb": nb, "rows": rows,
-                                             "width": width, "stages": 3, "grid": grid})
+                                             "width": width, "stages": 3, "grid": grid,
+                                             **({"hstride": g} if g > 1 else {})})
     return UnfoldPlan("simt", spec, base)
