@@ -55,6 +55,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
+import importlib
 import json
 import math
 import os
@@ -370,6 +371,81 @@ def run_impl(rec, who, fn, ref, sweep, check=None) -> dict | None:
     return t
 
 
+def variant_fns(cell, x, names) -> list:
+    """(name, fn) of the permute variants `names` (permute.variants, on this
+    card's tuning) that the cell's plan has: each one launch recorded once
+    and replayed, into one output (no planning or allocation a call), so
+    the kernels, not the host, are compared."""
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
+    from tile_mlir.kernels.layout.call import recording
+    from tile_mlir.kernels.layout.tuning import for_device
+    dims = tuple(cell.args["dims"])
+    plan, dense = P.call_plan(tuple(x.shape), x.stride(), dims, x.element_size())
+    kernels = dict(P.variants(plan, for_device(x.device)))
+    src = x.contiguous() if dense else x
+    out = []
+    for name in names:
+        if name not in kernels:
+            continue
+        y = torch.empty(cell.out_shape, dtype=x.dtype, device=x.device)
+        with recording() as rec:
+            P.run(plan, src, y, kernels[name])
+        bound = [b for b, _ in rec.launches]
+
+        def fn(bound=bound, y=y):
+            for b in bound:
+                b()
+            return y
+        out.append((name, fn))
+    return out
+
+
+def unfold_variant_fns(cell, x, names) -> list:
+    """(name, fn) of the unfold variants `names` (unfold.variants: for the
+    strided NCHW classes "wide gather", "strided rows", "wide gather strided
+    rows") that the cell's plan has, recorded and replayed as
+    variant_fns' (the launch writes the whole output, so reusing it is
+    exact)."""
+    U = importlib.import_module("tile_mlir.kernels.layout.unfold")
+    from tile_mlir.kernels.layout.call import recording
+    a = cell.args
+    plan = U.plan_for(tuple(x.shape), x.element_size(), a["kernel_size"], a["padding"],
+                      a["stride"], a["dilation"], a["layout"])
+    kernels = dict(U.variants(plan))
+    out = []
+    for name in names:
+        if name not in kernels:
+            continue
+        y = torch.empty(plan.spec.out_shape(), dtype=x.dtype, device=x.device)
+        with recording() as rec:
+            U.run(plan, x.contiguous(), y, kernels[name])
+        bound = [b for b, _ in rec.launches]
+
+        def fn(bound=bound, y=y):
+            for b in bound:
+                b()
+            return y
+        out.append((name, fn))
+    return out
+
+
+def run_variants(rec, cell, x, ref, sweep) -> None:
+    """--variants: each named permute variant the cell's plan has, timed as
+    "ours:<name>" (replayed launches: variant_fns)."""
+    try:
+        fns = (unfold_variant_fns if cell.op == "unfold" else variant_fns)(
+            cell, x, [n.strip() for n in sweep.args.variants.split(",") if n.strip()])
+    except Exception as err:   # recorded: the sweep goes on
+        rec["errors"]["ours:variants"] = error_text(err)
+        _sync()
+        return
+    for name, fn in fns:
+        who = f"ours:{name}"
+        t = run_impl(rec, who, fn, ref, sweep)
+        if t is not None:
+            rec["impl"][who] = {**t, "name": name}
+
+
 def run_triton(rec, cell, x, ref, sweep) -> None:
     """Triton's best for the cell (see the module docstring): the group's
     ranking (made on its first cell), its first exact variant timed."""
@@ -464,6 +540,8 @@ def run_cell(cell, sweep) -> dict:
         t = run_impl(rec, "ours", ours_fn(cell, x), ref, sweep)
         if t is not None:
             rec["impl"]["ours"] = {**t, "name": "ours"}
+        if sweep.args.variants and cell.op in ("permute", "unfold"):
+            run_variants(rec, cell, x, ref, sweep)
         if not sweep.args.no_triton:
             run_triton(rec, cell, x, ref, sweep)
     del x, ref
@@ -520,6 +598,9 @@ def print_cell(rec) -> None:
     print(f"{rec['key']:48s} {'x'.join(map(str, rec['shape'])):24s} "
           f"torch {_ms(rec, 'torch')} triton {_ms(rec, 'triton')} ours {_ms(rec, 'ours')} ms"
           f"  {_entry(rec):14s} {rec['seconds']:5.1f} s  {tri}", flush=True)
+    for who, t in rec["impl"].items():
+        if who.startswith("ours:"):
+            print(f"    {who} {t['ms']:.4f} ms", flush=True)
     for who, msg in rec["errors"].items():
         print(f"    {who}: {msg}", flush=True)
 
@@ -593,6 +674,12 @@ def parse_args(argv=None):
     parser.add_argument("--batch-ms", type=float, default=2.0)
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 where a goal is not met, too")
+    parser.add_argument("--variants", default="",
+                        help="comma-separated names of permute.variants (e.g. "
+                             "'default,previous default') or unfold.variants (e.g. "
+                             "'default,wide gather strided rows') timed in permute and "
+                             "unfold cells as ours:<name>, launches replayed into one "
+                             "output")
     args = parser.parse_args(argv)
     try:
         args.cells = select_cells(args)

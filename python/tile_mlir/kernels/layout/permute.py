@@ -25,9 +25,11 @@ from dataclasses import replace
 from functools import lru_cache
 from math import prod
 
+from . import prepared, torch_ops
 from .call import (
     CTA_RESERVED_BYTES,
     PERSISTENT_GRID,
+    SM_SHARED_BYTES,
     aligned,
     as_tensor,
     bits_view,
@@ -40,8 +42,8 @@ from .call import (
     unique_recipes,
     vector_grid,
 )
-from . import prepared, torch_ops
 from .geometry.narrow import stage_bytes
+from .geometry.simt import SimtTileGeometry
 from .geometry.smem_transpose import (
     threads_error,
     transpose_method,
@@ -122,10 +124,30 @@ def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
     if p.get("tile"):   # one tile a CTA (grid 0)
         return BUILD_PERMUTE_SIMT_TILED, {"elem": p["elem"], "perm": list(p["perm"]),
                                           "tile": p["tile"], "tile_l": p["tile_l"],
-                                          "vec": p["vec"], "threads": p["threads"],
+                                          "vec": p["vec"],
+                                          "threads": simt_tiled_threads(plan.canonical, p),
                                           "grid": 0}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
+
+
+def previous_default(plan, tuning=DEFAULT_TUNING) -> tuple:
+    """kernel_for's kernel before small tiles took more CTAs or fewer
+    threads (one_tile_threads, wide_ctas, simt_tiled_threads): 512 threads
+    for one-tile ldmatrix tiles where they fit, two CTAs an SM for 4- and
+    8-byte transposes, the plan's threads for the SIMT transpose. A
+    benchmark variant ("previous default")."""
+    builder, params = kernel_for(plan, tuning)
+    old = dict(params)
+    if plan.kind == "transpose" and params["grid"] == 0 and not params["gather"]:
+        old["threads"] = 512 if threads_fit({**params, "threads": 512}) else \
+            plan.params["threads"]
+    elif plan.kind == "transpose" and params["elem"] in (4, 8) and \
+            params["grid"] > 2 * PERSISTENT_GRID:
+        old["grid"] = 2 * PERSISTENT_GRID
+    elif plan.kind == "simt" and params.get("tile") and not params.get("cols"):
+        old["threads"] = plan.params["threads"]
+    return builder, old
 
 
 def persistent_kernel(plan) -> tuple:
@@ -158,6 +180,8 @@ def one_tile_form(canonical, params, tuning=DEFAULT_TUNING) -> dict | None:
     if (not gathered or tuning.gathered_input_order) and \
             threads_fit({**one, "threads": 512}):
         one["threads"] = 512
+    if not gathered:
+        one["threads"] = one_tile_threads(one)
     if not gathered and tuning.thread_loads:
         one["thread_load"] = True
     if gathered and tuning.gathered_input_order:
@@ -165,6 +189,34 @@ def one_tile_form(canonical, params, tuning=DEFAULT_TUNING) -> dict | None:
     if not threads_fit(one) or transpose_tile_count(canonical, one) >= MAX_TILES:
         return None
     return one
+
+
+# One tile a CTA, an SM holds at most SM_THREADS threads of CTAs: tiles
+# under 16 KB take a thread per ONE_TILE_BYTES_PER_THREAD bytes (not 512
+# threads), so that its resident CTAs still hold 64 KB of tiles (a 4 KB
+# tile of 256 threads: 8 CTAs, 32 KB).
+ONE_TILE_BYTES_PER_THREAD = 32
+ONE_TILE_MAX_THREADS = 512
+
+
+def one_tile_threads(params) -> int:
+    """Threads of a one-tile-a-CTA ldmatrix transpose: 512, or for tiles
+    under 16 KB one per ONE_TILE_BYTES_PER_THREAD bytes (at least the
+    plan's where fewer cannot share the tile)."""
+    want = min(ONE_TILE_MAX_THREADS, max(32, _tile_bytes(params) // ONE_TILE_BYTES_PER_THREAD))
+    if want >= params["threads"]:
+        return params["threads"]
+    t = want
+    while t < params["threads"] and not threads_fit({**params, "threads": t}):
+        t *= 2
+    return t
+
+
+def _tile_bytes(params) -> int:
+    t_k = params["tile"][0]
+    for g in params["gather"]:
+        t_k *= g
+    return t_k * params["tile"][1] * params["elem"]
 
 
 def simt_tiles(canonical, tile: int, tile_l: int | None = None) -> int:
@@ -175,6 +227,30 @@ def simt_tiles(canonical, tile: int, tile_l: int | None = None) -> int:
     extent = {k: tile, inner: tile if tile_l is None else tile_l}
     return prod(-(-d // extent[a]) if a in extent else d
                 for a, d in enumerate(canonical.shape))
+
+
+def simt_tiled_slots(params, threads: int) -> int:
+    """CTAs of a SIMT transpose of `threads` threads resident at once on
+    PERSISTENT_GRID SMs (by threads and shared memory)."""
+    geo = SimtTileGeometry(tuple(params["perm"]), params["elem"], params["tile"], threads,
+                           params["tile_l"], params["vec"])
+    shared = prod(geo.shared_shape) * params["elem"] + CTA_RESERVED_BYTES
+    return PERSISTENT_GRID * max(1, min(SM_THREADS // threads, SM_SHARED_BYTES // shared))
+
+
+def simt_tiled_threads(canonical, params) -> int:
+    """The SIMT transpose's threads: the plan's, or 256 for a 512-thread
+    plan whose tiles would run in two waves of 512 (the second part empty)
+    and fit one of 256 (unaligned (3375, 2625) bf16: 588 tiles, 528
+    resident at 512 threads, 792 at 256)."""
+    threads = params["threads"]
+    if threads != 512:
+        return threads
+    tiles = simt_tiles(canonical, params["tile"], params.get("tile_l"))
+    wide, narrow = simt_tiled_slots(params, 512), simt_tiled_slots(params, 256)
+    if wide < tiles <= min(2 * wide, narrow):
+        return 256
+    return threads
 
 
 def simt_row_tiles(canonical, params) -> int:
@@ -214,7 +290,32 @@ def _transpose_grid(p) -> int:
         return byte_ctas(tile_bytes, stage_bytes, p["stages"], p["threads"],
                          bool(p["gather"])) * PERSISTENT_GRID
     fits = 2 * (p["stages"] * stage_bytes + CTA_RESERVED_BYTES) <= MAX_SHARED_BYTES
+    if p["elem"] in (4, 8) and fits:
+        return max(2, wide_ctas(tile_bytes, stage_bytes, p["stages"], p["threads"],
+                                bool(p["gather"]))) * PERSISTENT_GRID
     return 2 * PERSISTENT_GRID if scalar and fits else PERSISTENT_GRID
+
+
+# A 4- or 8-byte transpose of 32 KB tiles keeps two CTAs of three stages in
+# flight an SM (WIDE_STAGE_BYTES_SM); smaller tiles (short axes: 8 KB for
+# (56, 5, 6, 30, 84) f32 reversed) kept two CTAs of four stages, a third of
+# that, with registers, threads and shared memory for five. They take as
+# many CTAs as fit within the same stage bytes.
+WIDE_STAGE_BYTES_SM = 2 * 3 * 32768
+
+
+def wide_ctas(tile_bytes: int, stage_bytes: int, stages: int, threads: int,
+              gathered: bool = False) -> int:
+    """CTAs an SM of a 4- or 8-byte persistent transpose: as many as its
+    registers (byte_registers' estimate; ptxas: 42-44 for 8-16 KB tiles of
+    256 threads), threads and shared memory allow, within
+    WIDE_STAGE_BYTES_SM of stages; at least one."""
+    registers = byte_registers(tile_bytes, threads, gathered)
+    ctas = min(SM_THREADS // threads, SM_REGISTERS // (threads * registers),
+               max(1, WIDE_STAGE_BYTES_SM // (stages * stage_bytes)))
+    while ctas > 1 and not ctas_fit(ctas, stages, stage_bytes):
+        ctas -= 1
+    return max(1, ctas)
 
 
 # A 1-byte transpose's thread holds its tile_bytes / threads bytes across
@@ -433,7 +534,8 @@ def variants(plan, tuning=DEFAULT_TUNING) -> list:
     it: more threads, two CTAs per SM, deeper or shallower pipelines, tile
     walks and tile shapes, and the other tunings' defaults; each kernel
     once."""
-    out = [("default", kernel_for(plan, tuning))] + _variants(plan) + \
+    out = [("default", kernel_for(plan, tuning)),
+           ("previous default", previous_default(plan, tuning))] + _variants(plan) + \
         [(f"{t.name} default", kernel_for(plan, t)) for t in TUNINGS if t != tuning]
     seen, unique = [], []
     for name, kernel in out:
@@ -636,13 +738,15 @@ def order_variants(plan) -> list:
 
 def recipes_for(cases) -> list:
     """(builder, params) of every kernel that `cases` ((shape, dims, elem)
-    of dense inputs, or (shape, strides, dims, elem)) run, without duplicates."""
+    of dense inputs, or (shape, strides, dims, elem)) run, and their
+    previous defaults (a benchmark variant), without duplicates."""
     entries = []
     for case in cases:
         shape, dims, elem = case[0], case[-2], case[-1]
         strides = case[1] if len(case) == 4 else contiguous_strides(shape)
         plan, _ = call_plan(shape, strides, dims, elem)
         entries += [kernel_for(plan, t) for t in TUNINGS]
+        entries += [previous_default(plan, t) for t in TUNINGS]
     return unique_recipes(entries)
 
 

@@ -38,5 +38,7 @@ def cache_recipes(cells=None) -> list:
                 if c.op == "permute"]
     pads = [pad_case(c) for c in cells if c.op == "pad"]
     unfolds = [unfold_case(c) for c in cells if c.op == "unfold"]
+    # The unfolds' strided-window forms too (bench/layout_sweep.py
+    # --unfold-variants times them beside the default).
     return unique_recipes(permute_op.recipes_for(permutes) + pad_op.recipes_for(pads) +
-                          unfold_op.recipes_for(unfolds))
+                          unfold_op.recipes_for(unfolds, gather=True))

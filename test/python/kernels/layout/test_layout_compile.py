@@ -264,3 +264,32 @@ def test_the_ops_import_without_the_builders():
             "from tile_mlir.kernels import permute, pad, unfold; "
             "import tile_mlir.testing.layout_cases")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# Small tiles that launch more CTAs an SM than two, or fewer threads a
+# tile: (shape, dims, elem) -> the CTAs an SM the launch counts on.
+SMALL_TILE_LAUNCHES = [(((56, 6, 7, 36, 96), (4, 3, 2, 1, 0), 2), 16),
+                       (((56, 5, 6, 30, 84), (4, 3, 2, 1, 0), 4), 5),
+                       (((42, 5, 6, 24, 70), (4, 3, 2, 1, 0), 8), 3),
+                       (((2, 60, 96, 192), (0, 2, 3, 1), 8), 3),
+                       (((3375, 2625), (1, 0), 2), 6)]
+
+
+@pytest.mark.skipif(not HAVE_PTXAS, reason="needs ptxas")
+@pytest.mark.parametrize("case,ctas", SMALL_TILE_LAUNCHES)
+def test_small_tile_launches_fit_their_ctas_an_sm(case, ctas):
+    # The registers ptxas allocates (in units of 8 a thread), the threads
+    # and the shared memory of `ctas` CTAs fit one SM.
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
+    shape, dims, elem = case
+    plan = P.plan_for(shape, P.contiguous_strides(shape), dims, elem)
+    builder, params = P.kernel_for(plan)
+    if params.get("grid"):
+        assert params["grid"] == ctas * P.PERSISTENT_GRID
+    (info,) = compiler.compile(cache.resolve_builder(builder)(**params),
+                               "sm_90a").manifest["kernels"]
+    threads = params["threads"]
+    shared = info["dynamic_shared_bytes"] + info.get("static_shared_bytes", 0)
+    assert -(-info["registers"] // 8) * 8 * threads * ctas <= P.SM_REGISTERS
+    assert threads * ctas <= P.SM_THREADS
+    assert ctas * (shared + P.CTA_RESERVED_BYTES) <= P.SM_SHARED_BYTES

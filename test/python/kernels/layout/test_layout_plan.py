@@ -536,8 +536,9 @@ def test_the_pad_rows_kernel_takes_its_flat_form_where_it_applies(shape, pad, el
 
 def test_byte_transposes_take_the_ctas_that_fit():
     # 1-byte tiles under 16 KB run more persistent CTAs an SM (up to what
-    # registers, threads and 128 KB of stages allow); 16 KB tiles and the
-    # other element sizes keep two where two fit.
+    # registers, threads and 128 KB of stages allow); 16 KB tiles keep two.
+    # 4- and 8-byte tiles take what fits within 192 KB of stages: two of
+    # 32 KB tiles, one of 64 KB, more of smaller ones.
     from tile_mlir.kernels.layout.permute import kernel_for, plan_for
     grids = {}
     for shape, dims in [((144, 9, 12, 75, 224), (4, 3, 2, 1, 0)),
@@ -554,4 +555,62 @@ def test_byte_transposes_take_the_ctas_that_fit():
     assert grids[(80, 6, 7, 42, 112), 1] == ((64, 64), 1056)
     assert grids[(16, 3, 3, 14, 32), 1] == ((2, 32), 792)    # gathered: 40 registers
     assert grids[(144, 9, 12, 75, 224), 4] == ((128, 128), 132)
-    assert {g for (_, elem), (_, g) in grids.items() if elem == 8} == {264}
+    assert {g for (s, elem), (_, g) in grids.items() if elem == 8 and s[0] != 16} == {264}
+    assert grids[(80, 6, 7, 42, 112), 4] == ((64, 64), 396)     # 16 KB, four stages
+    assert grids[(16, 3, 3, 14, 32), 8] == ((16, 32), 1056)     # 4 KB: 256-thread CTAs
+
+
+# Small tiles (short axes) of the sweep's 16 MiB cells: (shape, dims, elem)
+# -> (the kernel's changed parameter, its value, the previous default's).
+SMALL_TILE_CHOICES = [
+    ((56, 6, 7, 36, 96), (4, 3, 2, 1, 0), 2, "threads", 128, 256),   # 4 KB, one tile a CTA
+    ((56, 5, 6, 30, 84), (4, 3, 2, 1, 0), 4, "grid", 660, 264),      # 8 KB tiles: 5 CTAs an SM
+    ((42, 5, 6, 24, 70), (4, 3, 2, 1, 0), 8, "grid", 396, 264),      # 16 KB tiles: 3
+    ((2, 60, 96, 192), (0, 2, 3, 1), 8, "grid", 396, 264),
+    ((3375, 2625), (1, 0), 2, "threads", 256, 512),                  # SIMT: one wave of 256
+]
+
+
+@pytest.mark.parametrize("shape,dims,elem,key,new,old", SMALL_TILE_CHOICES)
+def test_small_tiles_fill_the_sms(shape, dims, elem, key, new, old):
+    from tile_mlir.kernels.layout.permute import (
+        kernel_for,
+        plan_for,
+        previous_default,
+        variants,
+    )
+    from tile_mlir.kernels.layout.tuning import TUNINGS
+    plan = plan_for(shape, dense(shape), dims, elem)
+    for tuning in TUNINGS:
+        builder, params = kernel_for(plan, tuning)
+        prev = previous_default(plan, tuning)
+        assert params[key] == new and prev[1][key] == old
+        assert prev == (builder, {**params, key: old})
+        assert ("previous default", prev) in variants(plan, tuning)
+
+
+def test_large_tiles_keep_their_launch():
+    # The sweep's 256 MiB and 4 GiB cells run what they ran before the
+    # small-tile launches: their kernel is its own previous default.
+    from tile_mlir.kernels.layout.permute import call_plan, kernel_for, previous_default
+    from tile_mlir.kernels.layout.tuning import TUNINGS
+    from tile_mlir.testing.layout_sweep import GIB, MIB, sweep_cells
+    cells = sweep_cells(["permute"], None, [256 * MIB, 4 * GIB], None)
+    assert len(cells) == 88
+    for c in cells:
+        plan, _ = call_plan(c.shape, dense(c.shape), c.args["dims"], c.elem)
+        for tuning in TUNINGS:
+            assert kernel_for(plan, tuning) == previous_default(plan, tuning), c.key
+
+
+def test_small_tile_launches_are_in_the_sweep_recipes():
+    from tile_mlir.kernels.layout.call import recipe_key
+    from tile_mlir.kernels.layout.permute import kernel_for, plan_for, previous_default
+    from tile_mlir.testing.layout_recipes import sweep as SW
+    from tile_mlir.testing.layout_sweep import MIB, sweep_cells
+    keys = {recipe_key(*r) for r in SW.cache_recipes(sweep_cells(["permute"], None,
+                                                                 [16 * MIB], None))}
+    for shape, dims, elem, *_ in SMALL_TILE_CHOICES[:3] + SMALL_TILE_CHOICES[4:]:
+        plan = plan_for(shape, dense(shape), dims, elem)
+        assert recipe_key(*kernel_for(plan)) in keys
+        assert recipe_key(*previous_default(plan)) in keys
