@@ -125,7 +125,7 @@ def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
         return BUILD_PERMUTE_SIMT_TILED, {"elem": p["elem"], "perm": list(p["perm"]),
                                           "tile": p["tile"], "tile_l": p["tile_l"],
                                           "vec": p["vec"],
-                                          "threads": simt_tiled_threads(plan.canonical, p),
+                                          "threads": p["threads"],
                                           "grid": 0}
     return BUILD_PERMUTE_SIMT, {"elem": p["elem"], "perm": list(p["perm"]),
                                 "grid": SIMT_GRID}
@@ -133,10 +133,9 @@ def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
 
 def previous_default(plan, tuning=DEFAULT_TUNING) -> tuple:
     """kernel_for's kernel before small tiles took more CTAs or fewer
-    threads (one_tile_threads, wide_ctas, simt_tiled_threads): 512 threads
-    for one-tile ldmatrix tiles where they fit, two CTAs an SM for 4- and
-    8-byte transposes, the plan's threads for the SIMT transpose. A
-    benchmark variant ("previous default")."""
+    threads (one_tile_threads, wide_ctas): 512 threads for one-tile
+    ldmatrix tiles where they fit, two CTAs an SM for 4- and 8-byte
+    transposes. A benchmark variant ("previous default")."""
     builder, params = kernel_for(plan, tuning)
     old = dict(params)
     if plan.kind == "transpose" and params["grid"] == 0 and not params["gather"]:
@@ -145,8 +144,6 @@ def previous_default(plan, tuning=DEFAULT_TUNING) -> tuple:
     elif plan.kind == "transpose" and params["elem"] in (4, 8) and \
             params["grid"] > 2 * PERSISTENT_GRID:
         old["grid"] = 2 * PERSISTENT_GRID
-    elif plan.kind == "simt" and params.get("tile") and not params.get("cols"):
-        old["threads"] = plan.params["threads"]
     return builder, old
 
 
@@ -239,10 +236,11 @@ def simt_tiled_slots(params, threads: int) -> int:
 
 
 def simt_tiled_threads(canonical, params) -> int:
-    """The SIMT transpose's threads: the plan's, or 256 for a 512-thread
-    plan whose tiles would run in two waves of 512 (the second part empty)
-    and fit one of 256 (unaligned (3375, 2625) bf16: 588 tiles, 528
-    resident at 512 threads, 792 at 256)."""
+    """The SIMT transpose's threads of the "one wave" variant: 256 for a
+    512-thread plan whose tiles would run in two waves of 512 (the second
+    part empty) and fit one of 256 (unaligned (3375, 2625) bf16: 588 tiles,
+    528 resident at 512 threads, 792 at 256); no faster on the H100
+    (19.4 against 18.6 us), so not the default."""
     threads = params["threads"]
     if threads != 512:
         return threads
@@ -592,6 +590,9 @@ def _variants(plan) -> list:
                 for t in SIMT_TILES if t != params["tile"]]
         if params["vec"]:
             out.append(("elements", (builder, {**params, "vec": ""})))
+        threads = simt_tiled_threads(plan.canonical, params)
+        if threads != params["threads"]:
+            out.append(("one wave", (builder, {**params, "threads": threads})))
         other = 256 if params["threads"] == 512 else 512
         out.append((f"t{other}", (builder, {**params, "threads": other})))
         out += [(f"loop g{g}", (builder, {**params, "grid": g}))

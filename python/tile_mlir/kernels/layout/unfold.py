@@ -74,13 +74,18 @@ def kernel_for(plan) -> tuple:
                                    "grid": 2 * PERSISTENT_GRID}
     if plan.kind == "rows":
         # The threads' copy is latency bound: as many threads an SM as fit.
-        (kh, _), (sh, _), (dh, _) = p["kernel"], p["stride"], p["dilation"]
+        (kh, _), (sh, sw), (dh, _) = p["kernel"], p["stride"], p["dilation"]
         g = p.get("hstride", 1)
         rows_in = ((p["rows"] - 1) * sh + (kh - 1) * dh) // g + 1
+        # 1-byte windows strided along W gather from whole shared chunks
+        # (1.03-1.29x on the H100's NCHW k3 s2 d2 cells; 2-, 4- and 8-byte
+        # ones measured slower that way: performance.md "Strided unfold").
+        wide = p["elem"] == 1 and wide_gather_fits(1, sw)
         return BUILD_UNFOLD_NCHW, {**common, "wbox": p["wbox"], "nb": p["nb"],
                                    "rows": p["rows"], "width": p["width"],
                                    "stages": p["stages"],
                                    **({"hstride": g} if g > 1 else {}),
+                                   **({"gather": "wide"} if wide else {}),
                                    **rows_launch(rows_in, p["wbox"], p["nb"], p["elem"],
                                                  p["stages"])}
     return BUILD_UNFOLD_SIMT, {**common, "layout": plan.spec.layout, "grid": SIMT_GRID}
@@ -89,7 +94,20 @@ def kernel_for(plan) -> tuple:
 def plan_for(shape, elem: int, kernel_size, padding, stride, dilation, layout: str,
              fit: bool = True):
     spec = unfold_spec(tuple(shape), kernel_size, padding, stride, dilation, layout)
-    return plan_unfold(spec, True, elem, PERSISTENT_GRID, fit)
+    # Row loads at the window's stride along H: a strided or dilated NCHW
+    # window reads only those rows (1.11-1.15x at 256 MiB, 2.5x for the 4 GiB
+    # float64 cell that no longer needs the simt kernel, on the H100).
+    return plan_unfold(spec, True, elem, PERSISTENT_GRID, fit, hstride=True)
+
+
+def previous_default(plan) -> tuple:
+    """The kernel a strided NCHW window ran before row strides and the wide
+    gather were defaults (all rows loaded, one shared load an element): a
+    benchmark variant."""
+    builder, params = kernel_for(plan_unfold(plan.spec, True, plan.params["elem"],
+                                             PERSISTENT_GRID))
+    params = {k: v for k, v in params.items() if k != "gather"}
+    return builder, params
 
 
 def unfold(x, kernel_size, padding=0, stride=1, dilation=1, layout: str = "NCHW"):
@@ -201,31 +219,26 @@ def variants(plan) -> list:
 
 
 def gather_variants(plan) -> list:
-    """(name, (builder, params)) of the NCHW rows kernel's forms for a
-    strided or dilated window, beside the plan's kernel: the window's
-    vectors from whole shared chunks ("wide gather", where the stride
-    along W is > 1 and geometry.gather.wide_gather_fits), and the row
-    loads at the element stride along H that skips the rows no tap reads
-    ("strided rows", where that stride is > 1; this plan may be the rows
-    kernel where the default's stage does not fit, e.g. a simt plan)."""
+    """(name, (builder, params)) of the NCHW rows kernel's other forms for a
+    strided or dilated window, beside the plan's kernel (row loads at the
+    window's stride along H, and for 1-byte elements the wide gather): the
+    previous default (every row loaded, one shared load an element), and
+    the default with the wide gather toggled ("element loads" for 1-byte
+    elements, "wide gather" for wider ones; where the stride along W is > 1
+    and geometry.gather.wide_gather_fits)."""
     spec = plan.spec
     if spec.layout != "NCHW" or plan.kind not in ("rows", "simt"):
         return []
-    elem = plan.params["elem"]
-    sw = spec.stride[1]
-    wide = wide_gather_fits(elem, sw)
-    out = []
-    if plan.kind == "rows" and wide:
+    if row_stride(spec) == 1 and spec.stride[1] == 1:
+        return []
+    out = [("previous default", previous_default(plan))]
+    if plan.kind == "rows" and wide_gather_fits(plan.params["elem"], spec.stride[1]):
         builder, params = kernel_for(plan)
-        out.append(("wide gather", (builder, {**params, "gather": "wide"})))
-    if row_stride(spec) > 1:
-        strided = plan_unfold(spec, True, elem, PERSISTENT_GRID, hstride=True)
-        if strided.kind == "rows":
-            builder, params = kernel_for(strided)
-            out.append(("strided rows", (builder, params)))
-            if wide:
-                out.append(("wide gather strided rows", (builder, {**params,
-                                                                   "gather": "wide"})))
+        if params.get("gather") == "wide":
+            out.append(("element loads", (builder, {k: v for k, v in params.items()
+                                                    if k != "gather"})))
+        else:
+            out.append(("wide gather", (builder, {**params, "gather": "wide"})))
     return out
 
 

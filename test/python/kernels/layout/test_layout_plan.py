@@ -567,7 +567,6 @@ SMALL_TILE_CHOICES = [
     ((56, 5, 6, 30, 84), (4, 3, 2, 1, 0), 4, "grid", 660, 264),      # 8 KB tiles: 5 CTAs an SM
     ((42, 5, 6, 24, 70), (4, 3, 2, 1, 0), 8, "grid", 396, 264),      # 16 KB tiles: 3
     ((2, 60, 96, 192), (0, 2, 3, 1), 8, "grid", 396, 264),
-    ((3375, 2625), (1, 0), 2, "threads", 256, 512),                  # SIMT: one wave of 256
 ]
 
 
@@ -610,7 +609,17 @@ def test_small_tile_launches_are_in_the_sweep_recipes():
     from tile_mlir.testing.layout_sweep import MIB, sweep_cells
     keys = {recipe_key(*r) for r in SW.cache_recipes(sweep_cells(["permute"], None,
                                                                  [16 * MIB], None))}
-    for shape, dims, elem, *_ in SMALL_TILE_CHOICES[:3] + SMALL_TILE_CHOICES[4:]:
+    for shape, dims, elem, *_ in SMALL_TILE_CHOICES[:3]:
         plan = plan_for(shape, dense(shape), dims, elem)
         assert recipe_key(*kernel_for(plan)) in keys
         assert recipe_key(*previous_default(plan)) in keys
+
+
+def test_the_one_wave_simt_transpose_is_a_variant():
+    # 256 threads for the unaligned (3375, 2625) bf16 transpose was no faster
+    # on the GPU: the default keeps the plan's 512, the variant has 256.
+    from tile_mlir.kernels.layout.permute import kernel_for, plan_for, variants
+    plan = plan_for((3375, 2625), dense((3375, 2625)), (1, 0), 2)
+    builder, params = kernel_for(plan)
+    assert params["threads"] == 512
+    assert ("one wave", (builder, {**params, "threads": 256})) in variants(plan)

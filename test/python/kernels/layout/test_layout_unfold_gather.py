@@ -103,7 +103,8 @@ def test_sweep_cells_gather_variants_equal_numpy(cell):
     plan = U.plan_for(cell.shape, cell.elem, a["kernel_size"], a["padding"], a["stride"],
                       a["dilation"], "NCHW")
     names = [name for name, _ in U.gather_variants(plan)]
-    assert names == ["wide gather", "strided rows", "wide gather strided rows"]
+    assert names == ["previous default", "element loads" if cell.elem == 1 else "wide gather"]
+    assert np.array_equal(model_unfold_nchw(U.kernel_for(plan)[1], x), want)
     for name, (_, params) in U.gather_variants(plan):
         assert np.array_equal(model_unfold_nchw(params, x), want), name
 
@@ -121,19 +122,24 @@ def test_strided_rows_plans():
     spec = unfold_spec((3, 90, 784, 1568), 3, 0, 2, 2)
     assert plan_unfold(spec, True, 8).kind == "simt"
     assert plan_unfold(spec, True, 8, hstride=True).kind == "rows"
+    # The op's plan loads every other row: the rows kernel, the simt kernel
+    # its previous default.
     plan = U.plan_for((3, 90, 784, 1568), 8, 3, 0, 2, 2, "NCHW")
-    assert [n for n, _ in U.variants(plan)] == ["default", "strided rows",
-                                                "wide gather strided rows"]
+    assert plan.kind == "rows" and plan.params["hstride"] == 2
+    kinds = dict(U.variants(plan))
+    assert kinds["previous default"][0] == U.BUILD_UNFOLD_SIMT
 
 
-def test_defaults_are_unchanged_and_variants_listed():
+def test_strided_defaults_and_their_variants():
+    # Every s2 d2 cell loads every other row; 1-byte ones gather wide; the
+    # previous default (all rows, element loads) is a variant.
     for cell in sweep_cells(["unfold"], ["NCHW k3 s2 d2"]):
-        a = cell.args
         plan = U.plan_for(cell.shape, cell.elem, 3, 0, 2, 2, "NCHW")
-        _, params = U.kernel_for(plan)
-        assert "gather" not in params and "hstride" not in params
-        names = [n for n, _ in U.variants(plan)]
-        assert "wide gather strided rows" in names, cell.key
+        builder, params = U.kernel_for(plan)
+        assert builder == U.BUILD_UNFOLD_NCHW and params["hstride"] == 2, cell.key
+        assert (params.get("gather") == "wide") == (cell.elem == 1), cell.key
+        old = dict(U.variants(plan))["previous default"][1]
+        assert "hstride" not in old and "gather" not in old, cell.key
     # Stride 1 (the taps kernel) and NHWC have none.
     assert U.gather_variants(U.plan_for((2, 16, 32, 32), 2, 3, 1, 1, 1, "NCHW")) == []
     assert U.gather_variants(U.plan_for((2, 32, 32, 16), 2, 3, 1, 2, 2, "NHWC")) == []
@@ -147,7 +153,7 @@ def test_sweep_recipes_hold_the_gather_variants():
     for cell in sweep_cells(["unfold"], ["NCHW k3 s2 d2"]):
         plan = U.plan_for(cell.shape, cell.elem, 3, 0, 2, 2, "NCHW")
         for name, (b, p) in U.variants(plan):
-            if name == "default" or "gather" in name or "strided" in name:
+            if name in ("default", "previous default", "wide gather", "element loads"):
                 assert recipe_key(b, p) in keys, (cell.key, name)
     assert any(p.get("gather") == "wide" for _, p in unfold_recipes.cache_recipes())
 
@@ -158,17 +164,20 @@ def test_sweep_recipes_hold_the_gather_variants():
 def test_gather_kernels_compile(size, elem):
     (cell,) = sweep_cells(["unfold"], ["NCHW k3 s2 d2"], [size], [elem])
     plan = U.plan_for(cell.shape, elem, 3, 0, 2, 2, "NCHW")
-    for name, (builder, params) in U.gather_variants(plan):
+    forms = [("default", U.kernel_for(plan))] + U.gather_variants(plan)
+    for name, (builder, params) in forms:
+        if builder != U.BUILD_UNFOLD_NCHW:
+            continue    # the 4 GiB float64 cell's previous default: the simt kernel
         kernel = cache.resolve_builder(builder)(**params)
         art = compiler.compile(kernel, "sm_90a")
         (info,) = art.manifest["kernels"]
         assert info["dynamic_shared_bytes"] == kernel.shared_bytes
         ctas = params["grid"] // U.PERSISTENT_GRID
         assert info["registers"] * params["threads"] * ctas <= 65536, name
-        if "gather" in name:
+        if params.get("gather") == "wide":
             # Whole chunks (8-byte elements: LLVM loads the selected word
             # pairs); bytes and halves picked by prmt, words by selects.
             assert ("ld.shared.v4" if elem < 8 else "ld.shared.v2") in art.ptx
             assert ("prmt.b32" in art.ptx) == (elem <= 2)
-        if "strided" in name:
+        if params.get("hstride"):
             assert "tensor.3d.shared::cta.global" in art.ptx
