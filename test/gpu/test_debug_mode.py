@@ -150,10 +150,11 @@ def test_wgmma_rounds_correct_raise_nothing(artifacts, rng):
     fault; in round 2 B's image is of phase 0 and the barrier runs phase 2,
     of the same parity: the generation keeps it from a false alarm."""
     mod = _load(artifacts, "wgmma_rounds", TIMEOUT)
-    for _ in range(3):
+    for delay_ns in (0, 20_000, 0):
         a, b, a_bits, b_bits = _rounds_inputs(rng)
         out = np.full((64, 64), np.nan, np.float32)
-        mod(a_bits, b_bits, np.array([0, 1, 0], np.int32), np.zeros(1, np.int32), out)
+        mod(a_bits, b_bits, np.array([0, 1, 0], np.int32), np.zeros(1, np.int32),
+            np.array([delay_ns], np.int32), out)
         assert np.array_equal(out, (3 * a @ b.T).astype(np.float32))
 
 
@@ -161,16 +162,19 @@ def test_wgmma_rounds_correct_raise_nothing(artifacts, rng):
 def test_wgmma_reading_a_tile_still_landing_is_unwaited_copy(artifacts, rng, case):
     """The warpgroup waits on a barrier that completes at once (W = 1: the
     one thread 0 arrives on) or, in round 2, on phase parity 0 again (a
-    phase already past): the wgmmas read A while its load still lands, and
-    the debug build names [wgmma-unwaited-copy] with the load's barrier
-    and the phase it was issued in. Then the same kernel runs correctly."""
+    phase already past), while the loads' phase stays open for 200 us (the
+    slow producer's arrival): the wgmmas read A before its phase completes,
+    and the debug build names [wgmma-unwaited-copy] with the load's
+    barrier and the phase it was issued in. Then the same kernel runs
+    correctly. (Without the open phase, a wrong wait whose bytes have
+    landed reads correct data and is not reported: docs/debug-mode.md.)"""
     mod = _load(artifacts, "wgmma_rounds", TIMEOUT)
     par, which = (([0, 1, 0], 1) if case == "other_barrier" else ([0, 0, 0], 0))
     for _ in range(3):
         a, b, a_bits, b_bits = _rounds_inputs(rng)
         out = np.zeros((64, 64), np.float32)
         fault = _fault(mod, a_bits, b_bits, np.array(par, np.int32),
-                       np.array([which], np.int32), out)
+                       np.array([which], np.int32), np.array([200_000], np.int32), out)
         assert fault.rule == "wgmma-unwaited-copy"
         assert fault.kernel == "debug_wgmma_rounds"
         assert "tile.wgmma_descriptor" in fault.site
@@ -181,7 +185,8 @@ def test_wgmma_reading_a_tile_still_landing_is_unwaited_copy(artifacts, rng, cas
         assert v["phase"] == (0 if case == "other_barrier" else 1)
     a, b, a_bits, b_bits = _rounds_inputs(rng)
     out = np.zeros((64, 64), np.float32)
-    mod(a_bits, b_bits, np.array([0, 1, 0], np.int32), np.zeros(1, np.int32), out)
+    mod(a_bits, b_bits, np.array([0, 1, 0], np.int32), np.zeros(1, np.int32),
+        np.array([20_000], np.int32), out)
     assert np.array_equal(out, (3 * a @ b.T).astype(np.float32))
 
 

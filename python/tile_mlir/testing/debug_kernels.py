@@ -16,9 +16,10 @@ release) into debug/<name>/.
   (C[2], C[3]); an innermost C[1] of 3 elements (12 bytes) is
   [inner-coord-alignment], a negative C[2] [store-coords-nonnegative].
 * wgmma_rounds (tile_mlir.testing.wgmma_kernels.build_rounds): three
-  rounds of TMA loads and wgmmas on one mbarrier; waiting on the wrong
-  barrier (W[0] = 1) or on a phase already past (Par) lets the MMA read
-  a tile still landing ([wgmma-unwaited-copy]).
+  rounds of TMA loads and wgmmas on one mbarrier, whose phases a slow
+  producer keeps open Delay[0] ns; waiting on the wrong barrier (W[0] =
+  1) or on a phase already past (Par) lets the MMA read a tile whose phase
+  is open ([wgmma-unwaited-copy]).
 """
 
 from math import prod

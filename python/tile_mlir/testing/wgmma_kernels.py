@@ -22,7 +22,7 @@ that way; with checks on the verifier rejects them naming their rule.
 from __future__ import annotations
 
 import mlir.ir as ir
-from mlir.dialects import arith, gpu, memref
+from mlir.dialects import arith, gpu, memref, nvvm
 
 from .. import builder as K
 from .. import tma
@@ -97,12 +97,12 @@ def _descriptor(p: P.Plan, tile: P.Tile, buffer, step: int, checks: bool):
                               offset=step * p.step_bytes(tile))
 
 
-def _zero_window(p: P.Plan, tid) -> None:
+def _zero_window(p: P.Plan, tid, threads: int = THREADS) -> None:
     """Zeroes the dynamic window, so what no load writes reads as 0, and
     orders those writes before the copy engine's and the tensor core's."""
     words = K.dynamic_shared((p.window // 4,), "i32", 0)
     zero = arith.constant(ir.IntegerType.get_signless(32), 0)
-    for i in K.range_(tid, p.window // 4, THREADS):
+    for i in K.range_(tid, p.window // 4, threads):
         words[i] = zero
     K.fence_proxy_async_shared_cta()
 
@@ -205,66 +205,82 @@ ROUNDS_CONFIG = Config("bf16", 3, "k", 64)
 def build_rounds() -> K.KernelDef:
     """Out (64 x 64, f32) = ROUNDS x A @ B.T: B (64 x 64 bf16, 128B) is
     loaded once, A is loaded again each round on the same mbarrier, then
-    the warpgroup waits on barrier W[0] (0: the loads' barrier; 1: a second
-    barrier thread 0 arrives on each round) for phase parity Par[r] and
-    accumulates A @ B.T. Correct: W = 0, Par = 0, 1, 0 (round 2 checks B's
-    image of an earlier phase of the same parity: its generation tells
-    them apart). The faults come from runtime values the verifier cannot
-    see: W = 1 waits on the wrong barrier, a repeated parity on a phase
-    already past; in both the wgmma reads A while it still lands. A CTA
-    barrier after each round's issue keeps every thread's check after the
-    load's record."""
+    the warpgroup (warps 0-3) waits on barrier W[0] (0: the loads'
+    barrier; 1: a second barrier thread 0 arrives on each round) for phase
+    parity Par[r] and accumulates A @ B.T. The loads' barrier also counts
+    one arrival of warp 4, made Delay[0] ns after the round's issue: a slow
+    producer, so a phase cannot complete sooner. Correct: W = 0, Par = 0,
+    1, 0 (round 2 checks B's image of an earlier phase of the same parity:
+    its generation tells them apart). The faults come from runtime values
+    the verifier cannot see: W = 1 waits on the wrong barrier, a repeated
+    parity on a phase already past; in both the wgmma reads A while its
+    phase is still open. A CTA barrier after each round's issue keeps every
+    thread's check after the load's record."""
     p = P.plan(ROUNDS_CONFIG)
     dtype = P.TYPES["bf16"][0]
     a_bytes = p.a.rows * p.k * p.element_bytes
     b_bytes = p.b.rows * p.k * p.element_bytes
 
-    def body(A, B, Par, W, Out):
+    def body(A, B, Par, W, Delay, Out):
+        i64 = ir.IntegerType.get_signless(64)
         tid = K.thread_id()
         bars = K.alloc_shared((2,), "uint64", align=8)
         loads, other = bars.ptr_to([0]), bars.ptr_to([1])
-        _zero_window(p, tid)
+        _zero_window(p, tid, threads=THREADS + 32)
         a_tile = K.dynamic_shared(p.a.shape, dtype, p.a.offset)
         b_tile = K.dynamic_shared(p.b.shape, dtype, p.b.offset)
         with K.if_(tid == 0):
-            K.mbarrier_init(loads, 1)
+            K.mbarrier_init(loads, 2)
             K.mbarrier_init(other, 1)
         K.cta_sync()
         which = arith.index_cast(ir.IndexType.get(), K.Expr.of(W[0]))
         waited = bars.ptr_to([K.Expr(which)])
-        acc = K.wgmma_accumulator(p.config.n, "f32")
-        for r in range(ROUNDS):
-            with K.if_(tid == 0):
-                K.mbarrier_arrive_expect_tx(loads, a_bytes + (b_bytes if r == 0 else 0))
-                _load(p.a, a_tile, A, 0, loads, False, "k")
-                if r == 0:
-                    _load(p.b, b_tile, B, 0, loads, False, "k")
-                K.mbarrier_arrive(other)
-            # Every thread reaches its wait after the round's loads are
-            # issued (and, in a debug build, recorded), as a single-issuer
-            # pipeline does: a wrong wait then races only the copy engine.
-            K.cta_sync()
-            K.mbarrier_wait(waited, Par[r])
-            K.wgmma_fence()
-            for index, step in enumerate(p.steps):
-                a = _descriptor(p, p.a, a_tile, step, checks=True)
-                b = _descriptor(p, p.b, b_tile, step, checks=True)
-                acc = K.wgmma(acc, a, b, "bf16", scale_d=r > 0 or index > 0)
-            K.wgmma_commit_group()
-            (acc,) = K.wgmma_wait_group(0, acc)
-            # The next round's load overwrites A: every read of it is done.
-            K.cta_sync()
-        # No thread leaves while the last loads may still land.
-        K.mbarrier_wait(loads, (ROUNDS - 1) % 2)
-        registers = acc.registers()
-        for i in range(acc.size):
-            row, col = acc.coords(i)
-            Out[row, col] = registers[i]
+        # Both roles pass the same CTA barriers, round by round.
+        with K.warp_role(0):
+            acc = K.wgmma_accumulator(p.config.n, "f32")
+            for r in range(ROUNDS):
+                with K.if_(tid == 0):
+                    K.mbarrier_arrive_expect_tx(loads,
+                                                a_bytes + (b_bytes if r == 0 else 0))
+                    _load(p.a, a_tile, A, 0, loads, False, "k")
+                    if r == 0:
+                        _load(p.b, b_tile, B, 0, loads, False, "k")
+                    K.mbarrier_arrive(other)
+                K.cta_sync()
+                K.mbarrier_wait(waited, Par[r])
+                K.wgmma_fence()
+                for index, step in enumerate(p.steps):
+                    a = _descriptor(p, p.a, a_tile, step, checks=True)
+                    b = _descriptor(p, p.b, b_tile, step, checks=True)
+                    acc = K.wgmma(acc, a, b, "bf16", scale_d=r > 0 or index > 0)
+                K.wgmma_commit_group()
+                (acc,) = K.wgmma_wait_group(0, acc)
+                # The next round's load overwrites A: every read of it is done.
+                K.cta_sync()
+            # No thread leaves while the last loads may still land.
+            K.mbarrier_wait(loads, (ROUNDS - 1) % 2)
+            registers = acc.registers()
+            for i in range(acc.size):
+                row, col = acc.coords(i)
+                Out[row, col] = registers[i]
+        with K.warp_role(1):
+            for r in range(ROUNDS):
+                K.cta_sync()
+                with K.if_(tid == THREADS):
+                    # The slow producer's arrival, Delay[0] ns after the issue.
+                    start = nvvm.read_ptx_sreg_globaltimer(i64)
+                    until = arith.addi(start, arith.extui(i64, K.Expr.of(Delay[0])))
+                    K.while_carried([], [], lambda _: arith.cmpi(
+                        arith.CmpIPredicate.ult, nvvm.read_ptx_sreg_globaltimer(i64),
+                        until), lambda _: [])
+                    K.mbarrier_arrive(loads)
+                K.cta_sync()
 
-    return K.KernelDef(body, grid=1, block=THREADS, name="debug_wgmma_rounds", params=[
+    return K.KernelDef(body, grid=1, block=THREADS + 32, name="debug_wgmma_rounds", params=[
         ("A", K.Tensor(p.global_shape("A"), dtype)),
         ("B", K.Tensor(p.global_shape("B"), dtype)),
         ("Par", K.Tensor((ROUNDS,), "i32")), ("W", K.Tensor((1,), "i32")),
+        ("Delay", K.Tensor((1,), "i32")),
         ("Out", K.Tensor((P.M, p.config.n), "float32"))])
 
 
