@@ -371,25 +371,18 @@ def run_impl(rec, who, fn, ref, sweep, check=None) -> dict | None:
     return t
 
 
-def variant_fns(cell, x, names) -> list:
-    """(name, fn) of the permute variants `names` (permute.variants, on this
-    card's tuning) that the cell's plan has: each one launch recorded once
-    and replayed, into one output (no planning or allocation a call), so
-    the kernels, not the host, are compared."""
-    P = importlib.import_module("tile_mlir.kernels.layout.permute")
+def _replayed(kernels: dict, names, out_shape, dtype, device, run) -> list:
+    """(name, fn) of each of `names` in `kernels`: run(y, kernel)'s launches
+    recorded once into a fresh output y, then replayed into it (no planning
+    or allocation a call), so the kernels, not the host, are compared."""
     from tile_mlir.kernels.layout.call import recording
-    from tile_mlir.kernels.layout.tuning import for_device
-    dims = tuple(cell.args["dims"])
-    plan, dense = P.call_plan(tuple(x.shape), x.stride(), dims, x.element_size())
-    kernels = dict(P.variants(plan, for_device(x.device)))
-    src = x.contiguous() if dense else x
     out = []
     for name in names:
         if name not in kernels:
             continue
-        y = torch.empty(cell.out_shape, dtype=x.dtype, device=x.device)
+        y = torch.empty(out_shape, dtype=dtype, device=device)
         with recording() as rec:
-            P.run(plan, src, y, kernels[name])
+            run(y, kernels[name])
         bound = [b for b, _ in rec.launches]
 
         def fn(bound=bound, y=y):
@@ -398,35 +391,32 @@ def variant_fns(cell, x, names) -> list:
             return y
         out.append((name, fn))
     return out
+
+
+def variant_fns(cell, x, names) -> list:
+    """(name, fn) of the permute variants `names` (permute.variants, on this
+    card's tuning) that the cell's plan has, replayed (_replayed)."""
+    P = importlib.import_module("tile_mlir.kernels.layout.permute")
+    from tile_mlir.kernels.layout.tuning import for_device
+    dims = tuple(cell.args["dims"])
+    plan, dense = P.call_plan(tuple(x.shape), x.stride(), dims, x.element_size())
+    src = x.contiguous() if dense else x
+    return _replayed(dict(P.variants(plan, for_device(x.device))), names, cell.out_shape,
+                     x.dtype, x.device, lambda y, k: P.run(plan, src, y, k))
 
 
 def unfold_variant_fns(cell, x, names) -> list:
     """(name, fn) of the unfold variants `names` (unfold.variants: for the
-    strided NCHW classes "wide gather", "strided rows", "wide gather strided
-    rows") that the cell's plan has, recorded and replayed as
-    variant_fns' (the launch writes the whole output, so reusing it is
-    exact)."""
+    strided NCHW classes "previous default" and "wide gather" or "element
+    loads") that the cell's plan has, replayed (_replayed: the launch writes
+    the whole output, so reusing it is exact)."""
     U = importlib.import_module("tile_mlir.kernels.layout.unfold")
-    from tile_mlir.kernels.layout.call import recording
     a = cell.args
     plan = U.plan_for(tuple(x.shape), x.element_size(), a["kernel_size"], a["padding"],
                       a["stride"], a["dilation"], a["layout"])
-    kernels = dict(U.variants(plan))
-    out = []
-    for name in names:
-        if name not in kernels:
-            continue
-        y = torch.empty(plan.spec.out_shape(), dtype=x.dtype, device=x.device)
-        with recording() as rec:
-            U.run(plan, x.contiguous(), y, kernels[name])
-        bound = [b for b, _ in rec.launches]
-
-        def fn(bound=bound, y=y):
-            for b in bound:
-                b()
-            return y
-        out.append((name, fn))
-    return out
+    src = x.contiguous()
+    return _replayed(dict(U.variants(plan)), names, plan.spec.out_shape(), x.dtype,
+                     x.device, lambda y, k: U.run(plan, src, y, k))
 
 
 def run_variants(rec, cell, x, ref, sweep) -> None:
@@ -675,11 +665,10 @@ def parse_args(argv=None):
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 where a goal is not met, too")
     parser.add_argument("--variants", default="",
-                        help="comma-separated names of permute.variants (e.g. "
-                             "'default,previous default') or unfold.variants (e.g. "
-                             "'default,wide gather strided rows') timed in permute and "
-                             "unfold cells as ours:<name>, launches replayed into one "
-                             "output")
+                        help="comma-separated names of permute.variants or "
+                             "unfold.variants (e.g. 'default,previous default') timed "
+                             "in permute and unfold cells as ours:<name>, launches "
+                             "replayed into one output")
     args = parser.parse_args(argv)
     try:
         args.cells = select_cells(args)
