@@ -146,6 +146,10 @@ ModuleChecks::ModuleChecks(gpu::GPUModuleOp module) : module(module) {
     if (auto copy = dyn_cast<TmaCopyOp>(op)) {
       if (copy.getDstCluster())
         countsIssued = false, clusterDestination = true;
+      if (copy.getDirection() == Direction::load && copy.getShared())
+        if (auto allocation = getSharedAllocation(copy.getShared()))
+          loadedAllocations.insert(
+              {copy->getParentOfType<FunctionOpInterface>(), *allocation});
       return;
     }
     StringRef name = op->getName().getStringRef();
@@ -484,7 +488,12 @@ ModuleChecks::Slot ModuleChecks::slot(OpBuilder &b, Location loc, Value address,
     Value old = LLVM::LoadOp::create(b, loc, b.getI32Type(), keyPtr);
     mine = cmp(b, loc, arith::CmpIPredicate::eq, old, key);
   }
-  return {statePtr, mine};
+  return {index, statePtr, mine};
+}
+
+Value ModuleChecks::generationWord(OpBuilder &b, Location loc, const Slot &s) {
+  return tableWord(b, loc,
+                   arith::AddIOp::create(b, loc, s.index, i32c(b, loc, kGenWord)));
 }
 
 void ModuleChecks::account(OpBuilder &b, Location loc, Value mbar,
@@ -544,14 +553,9 @@ void ModuleChecks::account(OpBuilder &b, Location loc, Value mbar,
   auto ifNew = scf::IfOp::create(b, loc, notOf(b, loc, loop.getResult(1)),
                                  /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifNew.thenBlock());
-  Value index = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, address, i32c(b, loc, 3)),
-      i32c(b, loc, kTableSlots - 1));
-  LLVM::AtomicRMWOp::create(
-      b, loc, LLVM::AtomicBinOp::add,
-      tableWord(b, loc, arith::AddIOp::create(b, loc, index,
-                                              i32c(b, loc, kGenWord))),
-      i32c(b, loc, 1), LLVM::AtomicOrdering::monotonic);
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
+                            generationWord(b, loc, s), i32c(b, loc, 1),
+                            LLVM::AtomicOrdering::monotonic);
 }
 
 Value ModuleChecks::tableWord(OpBuilder &b, Location loc, Value index) {
@@ -574,13 +578,7 @@ void ModuleChecks::recordFill(OpBuilder &b, Location loc, Value mbar,
   Type i32 = b.getI32Type(), i1 = b.getI1Type();
   // The barrier's generation and parity now: the phase this load completes.
   Slot s = slot(b, loc, address, /*claim=*/false);
-  Value index = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, address, i32c(b, loc, 3)),
-      i32c(b, loc, kTableSlots - 1));
-  Value gen = LLVM::LoadOp::create(
-      b, loc, i32,
-      tableWord(b, loc, arith::AddIOp::create(b, loc, index,
-                                              i32c(b, loc, kGenWord))));
+  Value gen = LLVM::LoadOp::create(b, loc, i32, generationWord(b, loc, s));
   Value odd = NVVM::MBarrierTestWaitOp::create(b, loc, i1, mbar,
                                                i32c(b, loc, 0), ctaScope(b));
   Value phase = arith::OrIOp::create(
@@ -647,7 +645,7 @@ void ModuleChecks::recordFill(OpBuilder &b, Location loc, Value mbar,
 
 void ModuleChecks::checkTileReads(OpBuilder &b, Location loc,
                                   WgmmaDescriptorOp op, Value start,
-                                  int64_t readBytes, bool filledByLoad) {
+                                  int64_t readBytes) {
   int32_t site = addSite(op, "tile.wgmma_descriptor (read " +
                                  std::to_string(readsSeen++) + ")");
   usesTable = true;
@@ -706,16 +704,10 @@ void ModuleChecks::checkTileReads(OpBuilder &b, Location loc,
           Value done = NVVM::MBarrierTestWaitOp::create(b, loc, i1, mbar, parity,
                                                         ctaScope(b));
           Slot s = slot(b, loc, barrier, /*claim=*/false);
-          Value index = arith::AndIOp::create(
-              b, loc, arith::ShRUIOp::create(b, loc, barrier, i32c(b, loc, 3)),
-              i32c(b, loc, kTableSlots - 1));
           Value genNow = arith::AndIOp::create(
               b, loc,
-              LLVM::LoadOp::create(
-                  b, loc, i32,
-                  tableWord(b, loc, arith::AddIOp::create(
-                                        b, loc, index, i32c(b, loc, kGenWord))),
-                  4, /*isVolatile=*/true),
+              LLVM::LoadOp::create(b, loc, i32, generationWord(b, loc, s), 4,
+                                   /*isVolatile=*/true),
               i32c(b, loc, 0x7fffffff));
           Value later = cmp(b, loc, arith::CmpIPredicate::ne, genNow,
                             arith::AndIOp::create(b, loc, phase,
@@ -747,7 +739,11 @@ void ModuleChecks::checkTileReads(OpBuilder &b, Location loc,
       });
   Value pendingDst = scan.getResult(1);
   Value bad = cmp(b, loc, arith::CmpIPredicate::ne, pendingDst, unknown);
-  if (filledByLoad) {
+  std::optional<SharedAllocation> allocation =
+      getSharedAllocation(op.getBuffer());
+  if (allocation &&
+      loadedAllocations.contains(
+          {op->getParentOfType<FunctionOpInterface>(), *allocation})) {
     // No record covers it: the producer has not issued its load yet (unless
     // the table overflowed).
     Value full = cmp(b, loc, arith::CmpIPredicate::ne,

@@ -8,11 +8,13 @@
 #ifndef TILE_CONVERSION_DEBUGCHECKS_H
 #define TILE_CONVERSION_DEBUGCHECKS_H
 
+#include "Tile/Analysis/Analysis.h"
 #include "Tile/Contract/Contract.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
@@ -67,11 +69,11 @@ public:
   /// Before a wgmma reads the tile of `op` ([wgmma-unwaited-copy]): every
   /// recorded load image overlapping the tile's `readBytes` from `start`
   /// (i64 shared address) has completed the barrier phase it was issued in,
-  /// and where `filledByLoad` (a load of the function fills the buffer's
-  /// allocation) one covers the tile's first byte. A fault is recorded and
+  /// and where a load of the function fills the buffer's allocation, one
+  /// covers the tile's first byte. A fault is recorded and
   /// the thread goes on (the wgmma is warpgroup-collective).
   void checkTileReads(OpBuilder &b, Location loc, WgmmaDescriptorOp op,
-                      Value start, int64_t readBytes, bool filledByLoad);
+                      Value start, int64_t readBytes);
   /// Whether descriptors are checked: the module has a tile.wgmma_descriptor
   /// and every load it issues lands in this CTA (no shared::cluster
   /// destination), so this CTA's fill table sees every image.
@@ -108,13 +110,16 @@ private:
   void record(OpBuilder &b, Location loc, Value rule, int32_t kernel,
               int32_t site, llvm::ArrayRef<Value> values);
   void exitThread(OpBuilder &b, Location loc);
-  /// The barrier's table slot: its state word, and whether the slot is this
-  /// barrier's (`claim`: take a free one).
+  /// The barrier's table slot: its index, its state word, and whether the
+  /// slot is this barrier's (`claim`: take a free one).
   struct Slot {
+    Value index;
     Value state;
     Value mine;
   };
   Slot slot(OpBuilder &b, Location loc, Value address, bool claim);
+  /// The i32 pointer to the slot's phase-generation word.
+  Value generationWord(OpBuilder &b, Location loc, const Slot &s);
   /// Adds to the barrier's counts of its current phase (and, where reads are
   /// checked, bumps its generation when that phase is new to the table).
   void account(OpBuilder &b, Location loc, Value mbar, Value expected,
@@ -141,6 +146,9 @@ private:
   /// The module derives tensor maps: a copy through an opaque map is not
   /// issued once a fault is recorded (its map may be unpublished).
   bool derivesMaps = false;
+  /// (function, shared allocation) of every load into shared::cta, found in
+  /// the constructor's one walk of the module.
+  llvm::DenseSet<std::pair<Operation *, SharedAllocation>> loadedAllocations;
 };
 
 } // namespace mlir::tile::debug

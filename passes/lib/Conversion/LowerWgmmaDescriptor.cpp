@@ -9,12 +9,9 @@
 
 #include "DebugChecks.h"
 
-#include "Tile/Analysis/Analysis.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -68,20 +65,6 @@ Value stepValue(OpBuilder &b, Location loc, Value step) {
     return arith::TruncIOp::create(b, loc, i64, step);
   return step;
 }
-/// Whether a load of the function writes the allocation `buffer` views.
-bool filledByLoad(WgmmaDescriptorOp op) {
-  std::optional<SharedAllocation> allocation = getSharedAllocation(op.getBuffer());
-  auto func = op->getParentOfType<FunctionOpInterface>();
-  if (!allocation || !func)
-    return false;
-  bool found = false;
-  func.walk([&](TmaCopyOp copy) {
-    if (copy.getDirection() == Direction::load && copy.getShared() &&
-        getSharedAllocation(copy.getShared()) == allocation)
-      found = true;
-  });
-  return found;
-}
 } // namespace
 
 void mlir::tile::lowerWgmmaDescriptor(RewriterBase &rewriter,
@@ -91,8 +74,7 @@ void mlir::tile::lowerWgmmaDescriptor(RewriterBase &rewriter,
   rewriter.setInsertionPoint(op);
   Value addr = bufferAddress(rewriter, loc, op.getBuffer());
   if (checks && checks->checksReads)
-    checks->checkTileReads(rewriter, loc, op, addr, op.getTileReadBytes(),
-                           filledByLoad(op));
+    checks->checkTileReads(rewriter, loc, op, addr, op.getTileReadBytes());
   Value offset = arith::MulIOp::create(
       rewriter, loc, stepValue(rewriter, loc, op.getKStep()),
       constI64(rewriter, loc, op.getStepBytes()));
