@@ -31,11 +31,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(ROOT / ".artifacts" / "layout"))
+    parser.add_argument("--variants", default="",
+                        help="also compile these variants (names, or 'all') of the "
+                             "sweep cells --ops, --classes, --sizes and --elems select, "
+                             "on every tuning (layout_sweep.py --variants times them)")
+    parser.add_argument("--ops", default=None)
+    parser.add_argument("--classes", default=None)
+    parser.add_argument("--sizes", default=None)
+    parser.add_argument("--elems", default=None)
     args = parser.parse_args()
     out = Path(args.out)
     os.environ["TILE_MLIR_CACHE_DIR"] = str(out / "cache")
     from tile_mlir import cache
     out.mkdir(parents=True, exist_ok=True)
+    if args.variants:
+        return build_variants(args, cache)
     counts = {}
     start = time.perf_counter()
     for spec in SPECS:
@@ -51,6 +61,38 @@ def main() -> int:
             time.perf_counter() - start, 1)}, indent=1))
     print(f"{sum(counts.values())} kernels in {out / 'cache'}; "
           f"{cache.info()['bytes'] / 2**20:.1f} MiB")
+    return 0
+
+
+def build_variants(args, cache) -> int:
+    """Compiles the selected cells' variants (layout_variants) into the
+    cache, beside what it holds; a variant that does not build is named and
+    skipped (the sweep records it as not compiled)."""
+    import layout_variants as V  # a sibling script (its folder is first on sys.path)
+    import row_filter as R
+    from tile_mlir.kernels.layout.tuning import TUNINGS
+    from tile_mlir.testing import layout_sweep as S
+    names = [n.strip() for n in args.variants.split(",") if n.strip()]
+    cells = S.sweep_cells(args.ops.split(",") if args.ops else None, R.words(args.classes),
+                          [S.parse_size(z) for z in args.sizes.split(",")]
+                          if args.sizes else None,
+                          [int(e) for e in args.elems.split(",")] if args.elems else None)
+    kernels = []
+    for cell in cells:
+        for tuning in TUNINGS:
+            cv = V.cell_variants(cell, tuning)
+            if cv:
+                kernels += [k for _, k in V.chosen(cv.kernels, names) if k not in kernels]
+    start, failed = time.perf_counter(), 0
+    for builder, params in kernels:
+        try:
+            cache.compile_recipe(builder, arch="sm_90a", **params)
+        except Exception as err:   # a variant the op cannot build
+            failed += 1
+            print(f"not built: {getattr(builder, '__name__', builder)} {params}: "
+                  f"{str(err).splitlines()[0][:200]}", flush=True)
+    print(f"{len(kernels) - failed} variant kernels of {len(cells)} cells built, "
+          f"{failed} not, in {time.perf_counter() - start:.1f} s")
     return 0
 
 

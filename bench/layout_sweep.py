@@ -55,7 +55,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
-import importlib
 import json
 import math
 import os
@@ -67,7 +66,8 @@ import time
 import zlib
 from pathlib import Path
 
-import row_filter as R  # a sibling script (its folder is first on sys.path)
+import layout_variants as V  # sibling scripts (their folder is first on sys.path)
+import row_filter as R
 from tile_mlir.kernels.layout.plan.permute import canonical_permutation
 from tile_mlir.kernels.layout.plan.unfold import unfold_spec
 from tile_mlir.testing import layout_sweep as S
@@ -371,18 +371,29 @@ def run_impl(rec, who, fn, ref, sweep, check=None) -> dict | None:
     return t
 
 
-def _replayed(kernels: dict, names, out_shape, dtype, device, run) -> list:
-    """(name, fn) of each of `names` in `kernels`: run(y, kernel)'s launches
-    recorded once into a fresh output y, then replayed into it (no planning
-    or allocation a call), so the kernels, not the host, are compared."""
+def variant_fns(cell, x, names) -> list:
+    """(name, fn or the exception its recording raised) of each of `names`
+    (layout_variants.chosen) the cell's plan has on this card's tuning:
+    each kernel's launches recorded once into a fresh output, then replayed
+    into it (no planning or allocation a call; every launch writes the
+    whole output, so reusing it is exact), so the kernels, not the host,
+    are compared."""
     from tile_mlir.kernels.layout.call import recording
+    from tile_mlir.kernels.layout.tuning import for_device
+    cv = V.cell_variants(cell, for_device(x.device))
+    if cv is None:
+        return []
+    src = x.contiguous() if cv.dense else x
     out = []
-    for name in names:
-        if name not in kernels:
+    for name, kernel in V.chosen(cv.kernels, names):
+        y = torch.empty(cv.out_shape, dtype=x.dtype, device=x.device)
+        try:
+            with recording() as rec:
+                cv.run(src, y, kernel)
+        except Exception as err:   # e.g. a variant not compiled: the others go on
+            _sync()
+            out.append((name, err))
             continue
-        y = torch.empty(out_shape, dtype=dtype, device=device)
-        with recording() as rec:
-            run(y, kernels[name])
         bound = [b for b, _ in rec.launches]
 
         def fn(bound=bound, y=y):
@@ -393,44 +404,22 @@ def _replayed(kernels: dict, names, out_shape, dtype, device, run) -> list:
     return out
 
 
-def variant_fns(cell, x, names) -> list:
-    """(name, fn) of the permute variants `names` (permute.variants, on this
-    card's tuning) that the cell's plan has, replayed (_replayed)."""
-    P = importlib.import_module("tile_mlir.kernels.layout.permute")
-    from tile_mlir.kernels.layout.tuning import for_device
-    dims = tuple(cell.args["dims"])
-    plan, dense = P.call_plan(tuple(x.shape), x.stride(), dims, x.element_size())
-    src = x.contiguous() if dense else x
-    return _replayed(dict(P.variants(plan, for_device(x.device))), names, cell.out_shape,
-                     x.dtype, x.device, lambda y, k: P.run(plan, src, y, k))
-
-
-def unfold_variant_fns(cell, x, names) -> list:
-    """(name, fn) of the unfold variants `names` (unfold.variants: for the
-    strided NCHW classes "previous default" and "wide gather" or "element
-    loads") that the cell's plan has, replayed (_replayed: the launch writes
-    the whole output, so reusing it is exact)."""
-    U = importlib.import_module("tile_mlir.kernels.layout.unfold")
-    a = cell.args
-    plan = U.plan_for(tuple(x.shape), x.element_size(), a["kernel_size"], a["padding"],
-                      a["stride"], a["dilation"], a["layout"])
-    src = x.contiguous()
-    return _replayed(dict(U.variants(plan)), names, plan.spec.out_shape(), x.dtype,
-                     x.device, lambda y, k: U.run(plan, src, y, k))
-
-
 def run_variants(rec, cell, x, ref, sweep) -> None:
-    """--variants: each named permute variant the cell's plan has, timed as
-    "ours:<name>" (replayed launches: variant_fns)."""
+    """--variants: each named variant the cell's plan has (permute.variants,
+    pad.variants, unfold.variants; "all": every one), timed as
+    "ours:<name>" (replayed launches)."""
     try:
-        fns = (unfold_variant_fns if cell.op == "unfold" else variant_fns)(
-            cell, x, [n.strip() for n in sweep.args.variants.split(",") if n.strip()])
+        fns = variant_fns(cell, x, [n.strip() for n in sweep.args.variants.split(",")
+                                    if n.strip()])
     except Exception as err:   # recorded: the sweep goes on
         rec["errors"]["ours:variants"] = error_text(err)
         _sync()
         return
     for name, fn in fns:
         who = f"ours:{name}"
+        if isinstance(fn, Exception):
+            rec["errors"][who] = error_text(fn)
+            continue
         t = run_impl(rec, who, fn, ref, sweep)
         if t is not None:
             rec["impl"][who] = {**t, "name": name}
@@ -530,7 +519,7 @@ def run_cell(cell, sweep) -> dict:
         t = run_impl(rec, "ours", ours_fn(cell, x), ref, sweep)
         if t is not None:
             rec["impl"]["ours"] = {**t, "name": "ours"}
-        if sweep.args.variants and cell.op in ("permute", "unfold"):
+        if sweep.args.variants:
             run_variants(rec, cell, x, ref, sweep)
         if not sweep.args.no_triton:
             run_triton(rec, cell, x, ref, sweep)
@@ -665,10 +654,11 @@ def parse_args(argv=None):
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 where a goal is not met, too")
     parser.add_argument("--variants", default="",
-                        help="comma-separated names of permute.variants or "
-                             "unfold.variants (e.g. 'default,previous default') timed "
-                             "in permute and unfold cells as ours:<name>, launches "
-                             "replayed into one output")
+                        help="comma-separated names of permute.variants, pad.variants "
+                             "or unfold.variants (e.g. 'default,previous default'; "
+                             f"'{V.ALL}': every one a cell's plan has) timed as "
+                             "ours:<name>, launches replayed into one output (pads: "
+                             "not channels_last)")
     args = parser.parse_args(argv)
     try:
         args.cells = select_cells(args)

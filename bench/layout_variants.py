@@ -1,0 +1,67 @@
+"""The kernel variants of a layout sweep cell (permute.variants, pad.variants,
+unfold.variants), planned from the cell alone: its shape, the strides of
+its input (tile_mlir.testing.layout_sweep: contiguous, or channels_last) and
+its element size. layout_sweep.py --variants times them on the GPU;
+build_layout.py --variants compiles them here. Needs no GPU."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Callable
+
+from tile_mlir.kernels.layout import pad as D
+from tile_mlir.kernels.layout import permute as P
+from tile_mlir.kernels.layout import unfold as U
+from tile_mlir.kernels.layout.plan.common import contiguous_strides
+
+ALL = "all"   # --variants: every variant a cell's plan has
+
+
+@dataclass(frozen=True)
+class CellVariants:
+    """A cell's plan's kernels by variant name, the output's shape, whether
+    the input is made contiguous first, and run(src, out, kernel): one
+    call's launches of `kernel` from src into out."""
+    kernels: dict
+    out_shape: tuple
+    dense: bool
+    run: Callable
+
+
+def input_strides(cell) -> tuple:
+    """The strides of the sweep's input of `cell`: contiguous, or an NCHW
+    view of an (N, H, W, C) tensor where channels_last."""
+    if not cell.channels_last:
+        return contiguous_strides(tuple(cell.shape))
+    n, c, h, w = cell.shape
+    sn, sh, sw, sc = contiguous_strides((n, h, w, c))
+    return (sn, sc, sh, sw)
+
+
+def cell_variants(cell, tuning) -> CellVariants | None:
+    """The variants of the cell's plan on a card of `tuning` (permutes;
+    pads and unfolds have one tuning); None for a pad of a channels_last
+    input (its call pads a reordered view) or a pad that is a copy."""
+    shape, strides, elem, a = tuple(cell.shape), input_strides(cell), cell.elem, cell.args
+    if cell.op == "permute":
+        plan, dense = P.call_plan(shape, strides, tuple(a["dims"]), elem)
+        return CellVariants(dict(P.variants(plan, tuning)), tuple(cell.out_shape), dense,
+                            lambda src, y, k: P.run(plan, src, y, k))
+    if cell.op == "pad":
+        if cell.channels_last:
+            return None
+        plan, dense = D.call_plan(shape, strides, tuple(a["pad"]), elem, "zero")
+        if plan.kind in ("empty", "copy"):
+            return None
+        return CellVariants(dict(D.variants(plan, cell.dtype)), tuple(cell.out_shape),
+                            dense, lambda src, y, k: D.run(plan, src, y, 0, k))
+    plan = U.plan_for(shape, elem, a["kernel_size"], a["padding"], a["stride"],
+                      a["dilation"], a["layout"])
+    return CellVariants(dict(U.variants(plan)), tuple(plan.spec.out_shape()), True,
+                        lambda src, y, k: U.run(plan, src, y, k))
+
+
+def chosen(kernels: dict, names) -> list:
+    """(name, kernel) of `names` the kernels have ("all": every one)."""
+    wanted = list(kernels) if ALL in names else names
+    return [(n, kernels[n]) for n in wanted if n in kernels]
