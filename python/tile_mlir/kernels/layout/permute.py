@@ -447,8 +447,10 @@ def _tiles(plan, params, shape) -> int:
     """The tiles of a persistent kernel's launch where the host knows them
     (a CTA without a tile only claims and leaves: a small call launches no
     more CTAs than tiles), else an unbounded count. Any bound of at least
-    one is correct: the CTAs claim tiles until none is left."""
-    if plan.kind == "transpose" and not params.get("wide_in") and not params.get("wide_out"):
+    one is correct: the CTAs claim tiles until none is left. A transpose's
+    tiles are over the canonical axes whatever view its boxes take (the
+    kernel merges a wide input's split axis back)."""
+    if plan.kind == "transpose":
         return max(1, transpose_tile_count(plan.canonical, params))
     if builder_box(params) and len(params["box"]) == len(shape):
         return max(1, box_tiles(shape, params["box"]))

@@ -623,3 +623,37 @@ def test_the_one_wave_simt_transpose_is_a_variant():
     builder, params = kernel_for(plan)
     assert params["threads"] == 512
     assert ("one wave", (builder, {**params, "threads": 256})) in variants(plan)
+
+
+def test_wide_transpose_launch_is_bounded_by_its_tiles():
+    # A transpose whose boxes take a wide view (the input's or the output's
+    # innermost axis split by W) has the tiles of its canonical axes: the
+    # kernel merges a wide input's split axis back before counting. The
+    # persistent launch is bounded by them (a float64 (4, 6, 8) permute has
+    # 2 tiles, not a grid of every CTA the card fits).
+    from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
+    from tile_mlir.kernels.layout.geometry.permute import TransposeGeometry
+    from tile_mlir.kernels.layout.permute import _tiles, _wide, kernel_for, plan_for
+    cases = [((4, 6, 8), (2, 0, 1)), ((24, 8), (1, 0)), ((3, 130, 72), (2, 0, 1)),
+             ((64, 64), (1, 0)), ((8, 64, 32, 32), (0, 2, 3, 1)), ((5, 16, 200), (0, 2, 1))]
+    wide = 0
+    for shape, dims in cases:
+        for elem in (1, 2, 4, 8):
+            plan = plan_for(shape, P.contiguous_strides(shape), dims, elem)
+            if plan.kind != "transpose":
+                continue
+            _, p = kernel_for(plan)
+            if not (p["wide_in"] or p["wide_out"]):
+                continue
+            wide += 1
+            w = p["span"] // elem
+            a_shape = _wide(plan.canonical.shape, plan.canonical.strides, p["wide_in"], w)[0]
+            merged = list(a_shape[:-2]) + [a_shape[-2] * a_shape[-1]] if p["wide_in"] \
+                else list(a_shape)
+            geo = TransposeGeometry.make(p["perm"], p["tile"], p["span"], elem, p["gather"])
+            n = geo.n_tiles(geo.counts(merged, IntDynOps))
+            assert _tiles(plan, p, a_shape) == n, (shape, dims, elem)
+    assert wide >= 3
+    plan = plan_for((4, 6, 8), P.contiguous_strides((4, 6, 8)), (2, 0, 1), 8)
+    _, p = kernel_for(plan)
+    assert _tiles(plan, p, plan.in_view[0]) == 2
