@@ -208,6 +208,24 @@ def test_permute_on_a_side_stream_and_back_to_back(gen):
         assert same_bits(y, ref_permute(x, (0, 2, 1)))
 
 
+def test_identity_of_a_contiguous_tensor_is_a_view_as_torchs(gen):
+    # x.permute(dims).contiguous() copies nothing for the identity of a
+    # contiguous tensor; neither does ours. Another order, or the identity
+    # of a strided view, is a new contiguous tensor.
+    x = random_bits((6, 40, 24), 2, gen)
+    ident = permute(x, (0, 1, 2))
+    ref = x.permute(0, 1, 2).contiguous()
+    assert ident.data_ptr() == ref.data_ptr() == x.data_ptr()
+    assert ident.shape == x.shape and ident.stride() == x.stride()
+    assert permute(x, [0, 1, 2]).data_ptr() == x.data_ptr()
+    moved = permute(x, (0, 2, 1))
+    assert moved.data_ptr() != x.data_ptr() and same_bits(moved, ref_permute(x, (0, 2, 1)))
+    view = x[:, ::2]
+    copied = permute(view, (0, 1, 2))
+    assert copied.is_contiguous() and copied.data_ptr() != x.data_ptr()
+    assert same_bits(copied, view.contiguous())
+
+
 def test_permute_of_empty_and_scalar_like_tensors(gen):
     x = random_bits((0, 64, 32), 2, gen)
     assert permute(x, (2, 1, 0)).shape == (32, 64, 0)

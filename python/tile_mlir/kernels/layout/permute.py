@@ -2,6 +2,11 @@
 
     y = permute(x, (0, 2, 3, 1))      # NCHW -> NHWC, a new contiguous tensor
 
+As with x.permute(dims).contiguous(), the identity permutation of a
+contiguous torch tensor returns a view of x, not a copy (under
+torch.compile and torch.export the custom op copies: custom ops return no
+views of their inputs).
+
 x is a CUDA torch tensor or any array exporting DLPack or the CUDA array
 interface (the result comes back in its library's type), of 1-, 2-, 4- or 8-byte elements and any
 shape. A permutation of more than 5 axes once size-1 axes are dropped and
@@ -372,10 +377,13 @@ def plan_for(shape, strides, dims, elem: int, beyond: bool = False):
 
 
 def permute(x, dims):
-    """x.permute(dims) as a new contiguous tensor (see the module docstring);
-    a tensor that requires a gradient gets one (layout/grad.py)."""
+    """x.permute(dims).contiguous(): a new contiguous tensor, but for the
+    identity of a contiguous tensor, a view of x (see the module
+    docstring); a tensor that requires a gradient gets one (layout/grad.py)."""
     if torch_ops.is_compiling():   # Dynamo / torch.export: the custom op
         return torch_ops.traced("permute", x, dims)
+    if _contiguous_identity(x, dims):
+        return x.permute(dims)   # as .contiguous() does: a view of x, no copy
     out = prepared.call("permute", x, (dims,), permute_tensor)
     if out is not None:
         return out
@@ -383,6 +391,22 @@ def permute(x, dims):
     if needs_grad(t):
         return grad_apply("permute", t, dims)
     return back(prepared.call_or_plan("permute", t, (dims,), permute_tensor))  # DLPack's view
+
+
+# The identity of each rank, as a tuple and as a list (a dict lookup and an
+# equality: the check costs every call about 0.1 us).
+_IDENTITIES = {n: (tuple(range(n)), list(range(n))) for n in range(1, 9)}
+
+
+def _contiguous_identity(x, dims) -> bool:
+    """Whether dims is the identity and x a contiguous CUDA torch tensor:
+    then x.permute(dims).contiguous() is a view of x itself (torch copies
+    nothing), and so is permute's result."""
+    if type(dims) not in (tuple, list) or dims not in _IDENTITIES.get(len(dims), ()):
+        return False
+    torch = torch_module()
+    return type(x) is torch.Tensor and x.is_cuda and x.dim() == len(dims) and \
+        x.is_contiguous()
 
 
 def permute_tensor(t, dims):

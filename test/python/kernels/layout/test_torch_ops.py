@@ -159,6 +159,15 @@ def test_bad_dims_raise_the_planners_rule(shape, dims):
     assert str(fake.value) == str(traced.value) == str(planner.value)
 
 
+@pytest.mark.parametrize("dims", [(0, 1), [0, 1], (1, 0)])
+def test_the_identitys_view_does_not_skip_the_device_rule(dims):
+    # The identity of a contiguous CUDA tensor is a view of it; a CPU
+    # tensor is still refused, whatever the permutation.
+    with pytest.raises(TileUsageError) as err:
+        permute(torch.zeros(3, 4), dims)
+    assert err.value.rule == "layout-array" and "cpu" in str(err.value)
+
+
 BAD_PADS = [((3, 4), [1]), ((3, 4), [1, 1] * 3), ((2, 3), [-4, 0]), ((2, 3), [-2, -2]),
             ((2, 3), [0, 0, -1, -2])]
 
