@@ -85,7 +85,8 @@ def _add_explain(sub) -> None:
     ex.add_argument("--elements", action="store_true",
                     help="one line per 16-byte chunk listing every element")
     ex.add_argument("--png", metavar="PATH",
-                    help="also draw the image to a PNG file (needs Pillow)")
+                    help="also draw the image to a PNG file (needs Pillow); "
+                    "with --wgmma, the MMA's view beside it")
     ex.add_argument("--color-by", choices=("auto", "row", "chunk"), default="auto",
                     help="PNG cell colour: the global row, or the global "
                     "16-byte chunk column (default auto: chunk column when "
@@ -246,11 +247,13 @@ def _explain(args) -> int:
                             offsets=args.offsets)
     report = ex_api.render_text(ex, slot=args.slot, rows=args.rows,
                                 elements=args.elements, max_lines=args.max_lines)
+    view = None
     if args.wgmma is not None:
         view = ex_api.wgmma_view(ex, args.wgmma)
         report += ex_api.render_wgmma(ex, view, max_rows=args.max_lines)
     if args.png:
-        ex_api.render_png(ex, args.png, slot=args.slot, color_by=args.color_by)
+        ex_api.render_png(ex, args.png, slot=args.slot, color_by=args.color_by,
+                          wgmma=view)
     sys.stdout.write(report)
     if args.png:
         print(f"wrote {args.png}")
