@@ -47,7 +47,8 @@ from .call import (
     unique_recipes,
     vector_grid,
 )
-from .geometry.narrow import stage_bytes
+from .geometry.addressing import IntDynOps
+from .geometry.narrow import NarrowGeometry, stage_bytes
 from .geometry.simt import SimtTileGeometry
 from .geometry.smem_transpose import (
     threads_error,
@@ -476,9 +477,21 @@ def _tiles(plan, params, shape) -> int:
     kernel merges a wide input's split axis back)."""
     if plan.kind == "transpose":
         return max(1, transpose_tile_count(plan.canonical, params))
+    if plan.kind == "narrow":
+        return max(1, narrow_tile_count(plan, params))
     if builder_box(params) and len(params["box"]) == len(shape):
         return max(1, box_tiles(shape, params["box"]))
     return MAX_TILES
+
+
+def narrow_tile_count(plan, params) -> int:
+    """Tiles of a narrow transpose: its geometry's counts over the planar
+    side's extents (the input's view to interleave, the output's to
+    deinterleave), as the kernel counts them."""
+    geo = NarrowGeometry(params["elem"], params["n"], params["rows"], params["width"],
+                         bool(params["split"]), params["group"])
+    planar = plan.in_view[0] if params["direction"] == "interleave" else plan.out_view[0]
+    return prod(geo.counts(list(planar), IntDynOps))
 
 
 def builder_box(params) -> bool:

@@ -175,3 +175,33 @@ def test_every_vector_moves_once_without_bank_conflicts(elem):
                 planar = [geo.planar_offset(g, m, IntDynOps) for g in lanes]
                 assert _phase_conflicts(inter) == 1, (elem, n, m)
                 assert _phase_conflicts(planar) == 1, (elem, n, m)
+
+
+@pytest.mark.parametrize("elem", [1, 2, 4, 8])
+def test_a_narrow_launch_is_bounded_by_its_tiles(elem):
+    # The persistent narrow kernel is launched with no more CTAs than its
+    # tiles: the host's count is every tile origin the kernel walks, each
+    # inside the planar side, covering it (both directions, small and
+    # large, split or not).
+    from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
+    from tile_mlir.kernels.layout.permute import narrow_tile_count
+    seen = set()
+    for shape, dims in (((2, 3, 16, 16), (0, 2, 3, 1)), ((2, 16, 16, 3), (0, 3, 1, 2)),
+                        ((5, 3, 64, 96), (0, 2, 3, 1)), ((5, 64, 96, 3), (0, 3, 1, 2)),
+                        ((1, 4, 512, 512), (0, 2, 3, 1)), ((3, 512, 40, 4), (0, 3, 1, 2))):
+        plan = plan_for(shape, dense(shape), dims, elem)
+        if plan.kind != "narrow":
+            continue
+        _, p = kernel_for(plan)
+        geo = NarrowGeometry(elem, p["n"], p["rows"], p["width"], bool(p["split"]), p["group"])
+        planar = plan.in_view[0] if p["direction"] == "interleave" else plan.out_view[0]
+        length = planar[2] * planar[3] if p["split"] else planar[2]
+        n = narrow_tile_count(plan, p)
+        counts = geo.counts(list(planar), IntDynOps)
+        origins = {geo.origin(t, counts, IntDynOps) for t in range(n)}
+        assert len(origins) == n
+        assert all(b < planar[0] and x0 < length for b, x0 in origins)
+        assert origins == {(b, x) for b in range(planar[0])
+                           for x in range(0, length, geo.pixels)}
+        seen.add((p["direction"], bool(p["split"])))
+    assert len({d for d, _ in seen}) == 2
