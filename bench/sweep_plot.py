@@ -20,6 +20,12 @@ title names the card and the date of the run.
 prints the per-class table of docs/performance.md instead: per op class,
 the cells at ratio >= 1.0, the lowest ratio and its cell, the cells at
 >= 0.93 of copy_ among those moving 64 MiB or more, and the lowest.
+
+    python bench/sweep_plot.py sweep.json --variants
+
+prints, for a sweep run with --variants, each cell's default kernel, its
+fastest variant and the faster peer (us a call), then the variants that
+beat the default by more than 5% and where.
 """
 
 from __future__ import annotations
@@ -233,6 +239,39 @@ def class_table(doc: dict) -> str:
     return "\n".join(out)
 
 
+def variant_table(doc: dict, margin: float = 0.05) -> str:
+    """The markdown table of the cells timed with --variants: our call, the
+    default kernel replayed, the fastest variant and its gain over the
+    default, the faster peer, and the fastest variant against it (us a
+    call); then each variant that beat the default by more than `margin`,
+    with the cells it did."""
+    out = ["| cell | ours (call) | default (kernel) | fastest variant | vs default "
+           "| faster peer | fastest / peer |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    beats: dict = {}
+    for c in doc["cells"]:
+        impl = c.get("impl", {})
+        timed = {k[len("ours:"):]: v["ms"] for k, v in impl.items() if k.startswith("ours:")}
+        if not timed:
+            continue
+        best = min(timed, key=timed.get)
+        default = timed.get("default")
+        peers = [impl[k]["ms"] for k in ("torch", "triton") if k in impl]
+        peer = min(peers) if peers else None
+        if default and timed[best] < (1 - margin) * default:
+            beats.setdefault(best, []).append(c)
+
+        def us(ms):
+            return f"{ms * 1e3:.1f}" if ms else "-"
+        out.append(f"| {c['class']} {_cell_name(c)} | {us(impl.get('ours', {}).get('ms'))} "
+                   f"| {us(default)} | {best} {us(timed[best])} "
+                   f"| {f'{default / timed[best]:.2f}x' if default else '-'} | {us(peer)} "
+                   f"| {f'{peer / timed[best]:.2f}' if peer else '-'} |")
+    out += ["", f"Variants faster than the default by more than {margin:.0%}:"]
+    out += [f"- {name}: {len(cells)} cells ({', '.join(c['class'] + ' ' + _cell_name(c) for c in cells)})"
+            for name, cells in sorted(beats.items(), key=lambda kv: -len(kv[1]))] or ["- none"]
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -240,8 +279,14 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default="sweep.png")
     parser.add_argument("--table", action="store_true",
                         help="print the per-class markdown table, draw nothing")
+    parser.add_argument("--variants", action="store_true",
+                        help="print the --variants table (fastest variant per cell), "
+                             "draw nothing")
     args = parser.parse_args(argv)
     docs = [json.loads(Path(p).read_text()) for p in args.json]
+    if args.variants:
+        print(variant_table(merge(docs)))
+        return 0
     if args.table:
         print(class_table(merge(docs)))
         return 0

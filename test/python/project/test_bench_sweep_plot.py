@@ -110,3 +110,26 @@ def test_the_class_table_counts_each_goal_and_names_the_lowest_cell():
     # The failed pad cell has no ratio and counts below the goal.
     assert lines[3] == "| pad | (1, 1, 1, 1) | 1/2 | 1.20 (1M f32) | 0/0 | - |"
     assert SP._down(0.9978) == "0.99"
+
+
+def test_the_variant_table_names_each_cells_fastest_kernel():
+    def timed(c, **ms):
+        c["impl"] = {k.replace("__", ":").replace("_", " "): {"ms": v} for k, v in ms.items()}
+        return c
+    doc = {"cells": [
+        timed(cell("transpose (1, 0)", "permute", 2, 16 * MIB, 0.8), ours=0.020,
+              ours__default=0.018, ours__g264=0.012, ours__1tile=0.0175, torch=0.030,
+              triton=0.014),
+        timed(cell("(1, 1, 1, 1)", "pad", 4, 16 * MIB, 0.7), ours=0.025,
+              ours__default=0.020, ours__g264=0.0195, triton=0.016),
+        timed(cell("(1, 1, 1, 1)", "pad", 2, MIB, 1.2), ours=0.007, torch=0.009),
+    ]}
+    lines = SP.variant_table(doc).splitlines()
+    rows = [line for line in lines if line.startswith("| transpose") or line.startswith("| (1")]
+    assert rows == [
+        "| transpose (1, 0) 16M bf16 | 20.0 | 18.0 | g264 12.0 | 1.50x | 14.0 | 1.17 |",
+        "| (1, 1, 1, 1) 16M f32 | 25.0 | 20.0 | g264 19.5 | 1.03x | 16.0 | 0.82 |",
+    ]
+    # g264 beat the default by more than 5% in one cell only (1.03x is not).
+    assert "- g264: 1 cells (transpose (1, 0) 16M bf16)" in lines
+    assert SP.variant_table({"cells": doc["cells"][2:]}).splitlines()[-1] == "- none"
