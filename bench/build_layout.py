@@ -32,14 +32,17 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(ROOT / ".artifacts" / "layout"))
     parser.add_argument("--variants", default="",
-                        help="also compile these variants (names, or 'all') of the "
+                        help="compile only these variants (names, or 'all') of the "
                              "sweep cells --ops, --classes, --sizes and --elems select, "
-                             "on every tuning (layout_sweep.py --variants times them)")
+                             "on every tuning, into the cache beside what it holds (no "
+                             "index.json; layout_sweep.py --variants times them)")
     parser.add_argument("--ops", default=None)
     parser.add_argument("--classes", default=None)
     parser.add_argument("--sizes", default=None)
     parser.add_argument("--elems", default=None)
     args = parser.parse_args()
+    if not args.variants and any((args.ops, args.classes, args.sizes, args.elems)):
+        parser.error("--ops, --classes, --sizes and --elems select the cells of --variants")
     out = Path(args.out)
     os.environ["TILE_MLIR_CACHE_DIR"] = str(out / "cache")
     from tile_mlir import cache

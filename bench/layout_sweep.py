@@ -395,6 +395,9 @@ def variant_fns(cell, x, names) -> list:
             out.append((name, err))
             continue
         bound = [b for b, _ in rec.launches]
+        # The recording wrote y; a sentinel makes the replays' own output
+        # what the exactness check sees.
+        y.view(-1).view(torch.uint8).fill_(0xA5)
 
         def fn(bound=bound, y=y):
             for b in bound:

@@ -242,11 +242,12 @@ def class_table(doc: dict) -> str:
 def variant_table(doc: dict, margin: float = 0.05) -> str:
     """The markdown table of the cells timed with --variants: our call, the
     default kernel replayed, the fastest variant and its gain over the
-    default, the faster peer, and the fastest variant against it (us a
-    call); then each variant that beat the default by more than `margin`,
-    with the cells it did."""
+    default, the faster peer, and the peer's time over the fastest
+    variant's (us a call; above 1 where the variant is faster); then each
+    variant that beat the default by more than `margin`, with the cells it
+    did."""
     out = ["| cell | ours (call) | default (kernel) | fastest variant | vs default "
-           "| faster peer | fastest / peer |", "| --- | --- | --- | --- | --- | --- | --- |"]
+           "| faster peer | peer / fastest |", "| --- | --- | --- | --- | --- | --- | --- |"]
     beats: dict = {}
     for c in doc["cells"]:
         impl = c.get("impl", {})

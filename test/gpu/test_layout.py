@@ -39,6 +39,7 @@ from tile_mlir.kernels.layout.tuning import TUNINGS, for_device  # noqa: E402
 from torch_bits import DTYPES, INTS, bits, random_bits  # noqa: E402
 from torch_bits import case_id as _id  # noqa: E402
 plan_of = importlib.import_module("tile_mlir.kernels.layout.permute").plan_for
+permute_tensor = importlib.import_module("tile_mlir.kernels.layout.permute").permute_tensor
 
 
 def same_bits(a, b) -> bool:
@@ -60,6 +61,11 @@ def test_permute_is_exact(case, gen):
     assert y.is_contiguous() and y.dtype == x.dtype
     # The reference moves the integer bits (no float path can touch a NaN).
     assert torch.equal(bits(y), bits(x).permute(dims).contiguous())
+    if tuple(dims) == tuple(range(len(dims))):
+        # The call returns a view; the identity's copy kernel (what a dense
+        # view's identity runs) through the planned path.
+        copy = permute_tensor(x, dims)
+        assert copy.data_ptr() != x.data_ptr() and torch.equal(bits(copy), bits(x))
 
 
 def test_the_card_takes_the_tuning_of_its_name():
@@ -224,6 +230,15 @@ def test_identity_of_a_contiguous_tensor_is_a_view_as_torchs(gen):
     copied = permute(view, (0, 1, 2))
     assert copied.is_contiguous() and copied.data_ptr() != x.data_ptr()
     assert same_bits(copied, view.contiguous())
+    # The view skips none of the op's rules: 16-byte elements, and axes
+    # that are bools or floats (equal to 0 and 1, but no axes).
+    with pytest.raises(TileUsageError) as err:
+        permute(torch.zeros(4, 4, dtype=torch.complex128, device=x.device), (0, 1))
+    assert err.value.rule == "layout-dtype"
+    for dims in ((False, True), (0.0, 1.0)):
+        with pytest.raises(TileUsageError) as err:
+            permute(x[0], dims)
+        assert err.value.rule == "layout-permutation"
 
 
 def test_permute_of_empty_and_scalar_like_tensors(gen):

@@ -60,6 +60,12 @@ def check_repeat(op, args, make):
 @pytest.mark.parametrize("case", CALL_CASES, ids=[_id(c) for c in CALL_CASES])
 def test_repeated_call_replays_exactly(case, gen):
     op, shape, args, elem = case
+    if op == "permute" and tuple(args[0]) == tuple(range(len(shape))):
+        # The identity of a contiguous tensor is a view of it: no path, no kernel.
+        x = random_bits(shape, elem, gen)
+        y = permute(x, *args)
+        assert y.data_ptr() == x.data_ptr() and prepared.state(op, x, args) is None
+        return
     check_repeat(op, args, lambda: random_bits(shape, elem, gen))
 
 

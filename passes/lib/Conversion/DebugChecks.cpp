@@ -741,9 +741,8 @@ void ModuleChecks::checkTileReads(OpBuilder &b, Location loc,
   Value bad = cmp(b, loc, arith::CmpIPredicate::ne, pendingDst, unknown);
   std::optional<SharedAllocation> allocation =
       getSharedAllocation(op.getBuffer());
-  if (allocation &&
-      loadedAllocations.contains(
-          {op->getParentOfType<FunctionOpInterface>(), *allocation})) {
+  Operation *func = op->getParentOfType<FunctionOpInterface>();
+  if (allocation && func && loadedAllocations.contains({func, *allocation})) {
     // No record covers it: the producer has not issued its load yet (unless
     // the table overflowed).
     Value full = cmp(b, loc, arith::CmpIPredicate::ne,

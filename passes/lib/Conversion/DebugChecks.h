@@ -146,8 +146,10 @@ private:
   /// The module derives tensor maps: a copy through an opaque map is not
   /// issued once a fault is recorded (its map may be unpublished).
   bool derivesMaps = false;
-  /// (function, shared allocation) of every load into shared::cta, found in
-  /// the constructor's one walk of the module.
+  /// (innermost enclosing function, shared allocation) of every load with a
+  /// shared destination, found in the constructor's one walk of the module
+  /// (where a load lands in shared::cluster, checksReads is false and this
+  /// is not read).
   llvm::DenseSet<std::pair<Operation *, SharedAllocation>> loadedAllocations;
 };
 

@@ -400,7 +400,8 @@ def grad_pad_cases():
 
 
 # Calls of every op whose second call takes the prepared path
-# (kernels/layout/prepared.py): the GPU test of repeated calls and
+# (kernels/layout/prepared.py), and the identity of a contiguous tensor
+# (a view: no path): the GPU test of repeated calls and
 # bench/layout_call_cost.py. (op, shape, args, elem); pad's args are
 # (pad, value), unfold's (kernel_size, padding, stride, dilation, layout).
 CALL_CASES = [

@@ -60,6 +60,7 @@ from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
 from .limits import (
+    ELEM_DTYPES,
     MAX_SHARED_BYTES,
     MAX_THREADS,
     MAX_TILES,
@@ -400,14 +401,19 @@ _IDENTITIES = {n: (tuple(range(n)), list(range(n))) for n in range(1, 9)}
 
 
 def _contiguous_identity(x, dims) -> bool:
-    """Whether dims is the identity and x a contiguous CUDA torch tensor:
-    then x.permute(dims).contiguous() is a view of x itself (torch copies
-    nothing), and so is permute's result."""
-    if type(dims) not in (tuple, list) or dims not in _IDENTITIES.get(len(dims), ()):
+    """Whether dims is the identity (of ints: a bool or float is no axis)
+    and x a contiguous CUDA torch tensor the op takes (1-, 2-, 4- or 8-byte
+    elements, strided, no lazy conjugate or negation): then
+    x.permute(dims).contiguous() is a view of x itself (torch copies
+    nothing), and so is permute's result. Anything else takes the planned
+    path, which names the rule it breaks."""
+    if type(dims) not in (tuple, list) or dims not in _IDENTITIES.get(len(dims), ()) or \
+            any(type(d) is not int for d in dims):
         return False
     torch = torch_module()
     return type(x) is torch.Tensor and x.is_cuda and x.dim() == len(dims) and \
-        x.is_contiguous()
+        x.layout is torch.strided and x.element_size() in ELEM_DTYPES and \
+        not x.is_conj() and not x.is_neg() and x.is_contiguous()
 
 
 def permute_tensor(t, dims):
@@ -490,8 +496,14 @@ def narrow_tile_count(plan, params) -> int:
     deinterleave), as the kernel counts them."""
     geo = NarrowGeometry(params["elem"], params["n"], params["rows"], params["width"],
                          bool(params["split"]), params["group"])
-    planar = plan.in_view[0] if params["direction"] == "interleave" else plan.out_view[0]
-    return prod(geo.counts(list(planar), IntDynOps))
+    return prod(geo.counts(list(narrow_planar_shape(plan, params)), IntDynOps))
+
+
+def narrow_planar_shape(plan, params) -> tuple:
+    """The extents of a narrow transpose's planar side as its kernel sees
+    them: the input's view (A) to interleave, the output's (B) to
+    deinterleave (run() launches A and B of exactly these views)."""
+    return tuple(plan.in_view[0] if params["direction"] == "interleave" else plan.out_view[0])
 
 
 def builder_box(params) -> bool:

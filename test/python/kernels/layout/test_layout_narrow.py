@@ -184,7 +184,7 @@ def test_a_narrow_launch_is_bounded_by_its_tiles(elem):
     # inside the planar side, covering it (both directions, small and
     # large, split or not).
     from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
-    from tile_mlir.kernels.layout.permute import narrow_tile_count
+    from tile_mlir.kernels.layout.permute import _tiles, narrow_tile_count
     seen = set()
     for shape, dims in (((2, 3, 16, 16), (0, 2, 3, 1)), ((2, 16, 16, 3), (0, 3, 1, 2)),
                         ((5, 3, 64, 96), (0, 2, 3, 1)), ((5, 64, 96, 3), (0, 3, 1, 2)),
@@ -197,6 +197,7 @@ def test_a_narrow_launch_is_bounded_by_its_tiles(elem):
         planar = plan.in_view[0] if p["direction"] == "interleave" else plan.out_view[0]
         length = planar[2] * planar[3] if p["split"] else planar[2]
         n = narrow_tile_count(plan, p)
+        assert _tiles(plan, p, plan.in_view[0]) == n   # what run() bounds the launch by
         counts = geo.counts(list(planar), IntDynOps)
         origins = {geo.origin(t, counts, IntDynOps) for t in range(n)}
         assert len(origins) == n
