@@ -1,7 +1,7 @@
-"""The kernel variants of a layout sweep cell (permute.variants, pad.variants,
-unfold.variants), planned from the cell alone: its shape, the strides of
-its input (tile_mlir.testing.layout_sweep: contiguous, or channels_last) and
-its element size. layout_sweep.py --variants times them on the GPU;
+"""The kernel variants of a layout sweep cell (permute.variants,
+pad.variants, unfold.variants), planned from the cell alone (its shape,
+input strides and element size: tile_mlir.testing.layout_sweep.Cell, and
+the sweep's compile recipes' pad_case and unfold_case). layout_sweep.py --variants times them on the GPU;
 build_layout.py --variants compiles them here. Needs no GPU."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tile_mlir.kernels.layout import pad as D
 from tile_mlir.kernels.layout import permute as P
 from tile_mlir.kernels.layout import unfold as U
-from tile_mlir.kernels.layout.plan.common import contiguous_strides
+from tile_mlir.testing.layout_recipes.sweep import pad_case, unfold_case
 
 ALL = "all"   # --variants: every variant a cell's plan has
 
@@ -28,21 +28,11 @@ class CellVariants:
     run: Callable
 
 
-def input_strides(cell) -> tuple:
-    """The strides of the sweep's input of `cell`: contiguous, or an NCHW
-    view of an (N, H, W, C) tensor where channels_last."""
-    if not cell.channels_last:
-        return contiguous_strides(tuple(cell.shape))
-    n, c, h, w = cell.shape
-    sn, sh, sw, sc = contiguous_strides((n, h, w, c))
-    return (sn, sc, sh, sw)
-
-
 def cell_variants(cell, tuning) -> CellVariants | None:
     """The variants of the cell's plan on a card of `tuning` (permutes;
     pads and unfolds have one tuning); None for a pad of a channels_last
     input (its call pads a reordered view) or a pad that is a copy."""
-    shape, strides, elem, a = tuple(cell.shape), input_strides(cell), cell.elem, cell.args
+    shape, strides, elem, a = tuple(cell.shape), cell.input_strides(), cell.elem, cell.args
     if cell.op == "permute":
         plan, dense = P.call_plan(shape, strides, tuple(a["dims"]), elem)
         return CellVariants(dict(P.variants(plan, tuning)), tuple(cell.out_shape), dense,
@@ -50,13 +40,14 @@ def cell_variants(cell, tuning) -> CellVariants | None:
     if cell.op == "pad":
         if cell.channels_last:
             return None
-        plan, dense = D.call_plan(shape, strides, tuple(a["pad"]), elem, "zero")
+        shape, strides, pad_, elem, fill = pad_case(cell)   # as the sweep's recipes
+        plan, dense = D.call_plan(shape, strides, pad_, elem, fill)
         if plan.kind in ("empty", "copy"):
             return None
         return CellVariants(dict(D.variants(plan, cell.dtype)), tuple(cell.out_shape),
                             dense, lambda src, y, k: D.run(plan, src, y, 0, k))
-    plan = U.plan_for(shape, elem, a["kernel_size"], a["padding"], a["stride"],
-                      a["dilation"], a["layout"])
+    shape, k, p, s, d, layout, elem = unfold_case(cell)
+    plan = U.plan_for(shape, elem, k, p, s, d, layout)
     return CellVariants(dict(U.variants(plan)), tuple(plan.spec.out_shape()), True,
                         lambda src, y, k: U.run(plan, src, y, k))
 

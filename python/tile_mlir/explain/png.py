@@ -12,7 +12,7 @@ the colour of the image cell the element is read from (so a global element
 has one colour in both panels), each operand row beside the image's line
 of the same number. A cell that receives no element of the image is drawn
 apart from the colours: light grey an out-of-bounds fill, white bytes no
-load wrote (padding), dark grey past the buffer, crossed part of two
+load wrote (padding), dark grey past the buffer, a diagonal stroke over part of two
 elements; a red bar under a cell marks an element that is not the GEMM's.
 """
 
@@ -28,7 +28,7 @@ from .model import OUT_OF_BOUNDS, PADDING, Explanation
 from .source import ExplainError
 from .text import LINE_BYTES, check_view, chunk_label, xor_phase
 from .wgmma import WgmmaView, parse_spec, wgmma_view
-from .wgmma import _cell as _text_cell
+from .wgmma import operand_chunk_label
 
 INSTALL_HINT = ("drawing a PNG needs Pillow, which is not installed: "
                 "pip install 'tile-mlir[png]' (or: pip install pillow)")
@@ -348,7 +348,7 @@ def _operand_legend() -> list[str]:
     return ["MMA's view: cell = the element (row, k) receives, in the colour of the "
             "image cell it is read from, labelled per 16 bytes ('!': some not the GEMM's)",
             "light grey: out-of-bounds fill; white: bytes no load wrote; dark grey: past "
-            "the buffer; crossed: parts of two elements; red underline: not the GEMM's"]
+            "the buffer; diagonal stroke: parts of two elements; red underline: not the GEMM's"]
 
 
 _STATUS_FILL = {_op.FILLED: OOB_FILL, _op.NOT_WRITTEN: (255, 255, 255),
@@ -405,7 +405,7 @@ def _draw_operand(draw, font, ex: Explanation, w: WgmmaView, at: Layout, colors:
 def _operand_label(draw, font, w: WgmmaView, r: int, c: int, per_chunk: int,
                    at: Layout) -> None:
     """Labels the 16 bytes of row r from k = c as the text view does."""
-    label = _text_cell(w, r, c, c + per_chunk)
+    label = operand_chunk_label(w, r, c, c + per_chunk)
     if draw.textlength(label, font=font) <= per_chunk * at.element_w - 6:
         x0, y0 = at.operand_cell(r, c)[:2]
         draw.text((x0 + 3, y0 + 3), label, font=font,

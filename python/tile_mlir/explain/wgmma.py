@@ -206,7 +206,7 @@ _SHORT = {_view.TORN: "torn", _view.FILLED: "fill", _view.NOT_WRITTEN: "--",
           _view.OUTSIDE: "out"}
 
 
-def _cell(w: WgmmaView, r: int, k: int, k_end: int) -> str:
+def operand_chunk_label(w: WgmmaView, r: int, k: int, k_end: int) -> str:
     """The chunk of row r from k: the element its first k reads, '!' when
     any element of the chunk is not the GEMM's."""
     status = int(w.elements.status[r, k])
@@ -240,7 +240,7 @@ def render_wgmma(ex: Explanation, w: WgmmaView, *, max_rows: int = DEFAULT_MAX_R
     cells = {}
     for r in range(min(v.rows, max_rows)):
         for c in range(chunks):
-            cells[r, c] = _cell(w, r, c * per_chunk, (c + 1) * per_chunk)
+            cells[r, c] = operand_chunk_label(w, r, c * per_chunk, (c + 1) * per_chunk)
     width = max([len(s) for s in cells.values()] + [6])
     out.append(f"  cell: {per_chunk} elements of K, by the global coords the first reads; "
                "'!' some are not the GEMM's")

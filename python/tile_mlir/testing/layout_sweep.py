@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..errors import TileUsageError
+from ..kernels.layout.plan.common import contiguous_strides
 from ..kernels.layout.plan.pad import normalize_pad
 from ..kernels.layout.plan.unfold import unfold_spec
 
@@ -193,6 +194,15 @@ class Cell:
     def dtype(self) -> str:
         """The torch dtype name of the cell's input."""
         return DTYPES[self.elem]
+
+    def input_strides(self) -> tuple:
+        """The strides of the cell's input: contiguous, or (channels_last)
+        those of an NCHW view of a contiguous (N, H, W, C) tensor."""
+        if not self.channels_last:
+            return contiguous_strides(tuple(self.shape))
+        n, c, h, w = self.shape
+        sn, sh, sw, sc = contiguous_strides((n, h, w, c))
+        return (sn, sc, sh, sw)
 
     @property
     def key(self) -> str:

@@ -194,3 +194,20 @@ def test_recipes_are_json_and_name_builders():
         json.dumps(params)
     entries = cache.resolve_recipes("tile_mlir.testing.layout_recipes.sweep:cache_recipes")
     assert len(entries) == len(recipes)
+
+
+def test_a_cells_input_strides_are_its_tensors():
+    # What bench/layout_sweep.py makes (channels_last: an (N, H, W, C)
+    # tensor seen as NCHW) has the strides the variant planning assumes.
+    torch = pytest.importorskip("torch")
+    from tile_mlir.testing.layout_sweep import sweep_cells
+    cells = sweep_cells(sizes=[4096, 65536])
+    assert any(c.channels_last for c in cells)
+    for c in cells:
+        shape = list(c.shape)
+        if c.channels_last:
+            n, ch, h, w = shape
+            x = torch.empty((n, h, w, ch), dtype=torch.uint8).permute(0, 3, 1, 2)
+        else:
+            x = torch.empty(shape, dtype=torch.uint8)
+        assert c.input_strides() == x.stride(), c.key
