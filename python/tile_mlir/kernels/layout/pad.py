@@ -60,7 +60,8 @@ from .call import (
     vector_grid,
 )
 from . import prepared, torch_ops
-from .geometry.pad import equal_tile_height
+from .geometry.addressing import IntDynOps
+from .geometry.pad import PadGeometry, RowsGeometry, equal_tile_height
 from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
@@ -348,7 +349,9 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
         args = (src, dst_t.view(-1), counter(t.device), *lefts, *rights)
         if params["fill"] == "value":
             args += tuple(value)
-        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+        out_dims = [d + left + right for d, left, right in zip(shape, lefts, rights)]
+        launch(builder, params, args, min(persistent_grid(t.device, params["grid"]),
+                                          rows_tile_count(params, plan, out_dims)))
         return
     src = strided(src_t, shape, strides)
     dst = dst_t.view(plan.out_shape)
@@ -359,11 +362,29 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
         args = (src, dst, counter(t.device), *lefts)
         if params["fill"] == "value":
             args += tuple(value)
-        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+        launch(builder, params, args, min(persistent_grid(t.device, params["grid"]),
+                                          boxes_tile_count(params, plan.out_shape)))
         return
     n = out.numel()
     launch(builder, params, (src, dst, *lefts, *value),
            max(1, min(SIMT_GRID, -(-n // SIMT_THREADS))))
+
+
+# A persistent pad launches no more CTAs than its tiles (a CTA without one
+# only claims and leaves): the tile counts its kernel computes.
+
+def rows_tile_count(params, plan, out_dims) -> int:
+    """Tiles of build_pad_rows over output extents `out_dims` (A's extents
+    plus the pads, as the kernel adds them)."""
+    geo = RowsGeometry(len(out_dims), plan.params["elem"], params["wbox"], params["nb"],
+                       params["rows"], bool(params.get("equal")))
+    return max(1, math.prod(geo.counts(out_dims, IntDynOps)))
+
+
+def boxes_tile_count(params, out_shape) -> int:
+    """Tiles of build_pad_boxes: its boxes over B (the output's shape)."""
+    return max(1, math.prod(PadGeometry(tuple(params["box"])).counts(list(out_shape),
+                                                                      IntDynOps)))
 
 
 def variants(plan, dtype_name: str) -> list:

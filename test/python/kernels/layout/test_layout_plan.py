@@ -657,3 +657,50 @@ def test_wide_transpose_launch_is_bounded_by_its_tiles():
     plan = plan_for((4, 6, 8), P.contiguous_strides((4, 6, 8)), (2, 0, 1), 8)
     _, p = kernel_for(plan)
     assert _tiles(plan, p, plan.in_view[0]) == 2
+
+
+def test_a_pad_launch_is_bounded_by_its_tiles():
+    # The persistent pad kernels (rows, boxes) are launched with no more
+    # CTAs than tiles: the host's count is every tile origin the kernel
+    # walks, each inside the output, covering it once.
+    import itertools
+
+    from tile_mlir.kernels.layout import pad as D
+    from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
+    from tile_mlir.kernels.layout.geometry.pad import PadGeometry, RowsGeometry
+    seen = set()
+    cases = [((8, 16, 32, 32), (1, 1, 1, 1)), ((8, 64), (-1, -2)), ((8, 16, 32), (2, -1, -1, 3)),
+             ((3, 258, 96), (0, 0, 1, 1)), ((2, 8, 16, 64), (0, 0, 8, 8)),
+             ((4, 40, 128), (0, 8)), ((5, 7, 300), (3, 5, 2, 0)), ((4, 64, 64), (8, 8)),
+             ((8, 16, 32, 32), (0, 0, 1, 1))]
+    for (shape, pad_), elem in itertools.product(cases, (1, 2, 4, 8)):
+        plan, _ = D.call_plan(shape, P.contiguous_strides(shape), pad_, elem, "zero")
+        if plan.kind not in ("rows", "boxes"):
+            continue
+        dtype = {1: "uint8", 2: "bfloat16", 4: "float32", 8: "float64"}[elem]
+        _, p = D.kernel_for(plan, dtype)
+        if plan.kind == "boxes":   # the default is the vector kernel: the engine's variant
+            p = dict(D.variants(plan, dtype))["engine boxes"][1]
+        if plan.kind == "rows":
+            c = plan.canonical
+            shape_in = list(plan.in_view[0])
+            lefts, rights = list(c.lefts), list(c.rights)
+            if len(shape_in) == 1:
+                shape_in, lefts, rights = [1] + shape_in, [0] + lefts, [0] + rights
+            out = [d + lo + hi for d, lo, hi in zip(shape_in, lefts, rights)]
+            n = D.rows_tile_count(p, plan, out)
+            geo = RowsGeometry(len(out), elem, p["wbox"], p["nb"], p["rows"], bool(p["equal"]))
+            counts, height = geo.counts(out, IntDynOps), geo.height(out[-2], IntDynOps)
+            origins = [geo.origin(t, counts, IntDynOps, height) for t in range(n)]
+            want = {(o, r, col) for o in itertools.product(*map(range, out[:-2]))
+                    for r in range(0, out[-2], height)
+                    for col in range(0, out[-1], geo.columns)}
+        else:
+            out = list(plan.out_shape)
+            n = D.boxes_tile_count(p, out)
+            geo = PadGeometry(tuple(p["box"]))
+            origins = [geo.origin(t, geo.counts(out, IntDynOps), IntDynOps) for t in range(n)]
+            want = set(itertools.product(*(range(0, d, b) for d, b in zip(out, p["box"]))))
+        assert len(set(origins)) == n and set(origins) == want, (shape, pad_, elem)
+        seen.add(plan.kind)
+    assert seen == {"rows", "boxes"}
