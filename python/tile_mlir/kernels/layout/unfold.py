@@ -45,7 +45,10 @@ from .grad import apply as grad_apply
 from .grad import needs_grad
 from .grad import register as register_grad
 from .limits import SIMT_GRID, SIMT_THREADS
+from .geometry.addressing import IntDynOps, product
 from .geometry.gather import wide_gather_fits
+from .geometry.taps import TapsGeometry
+from .geometry.unfold import Conv, Im2colGeometry, RowsUnfoldGeometry
 from .plan.unfold import plan_unfold, row_stride, unfold_spec
 
 # The builders, by name: resolved (MLIR imported) only where a kernel compiles.
@@ -150,23 +153,47 @@ def run(plan, t, out, kernel=None) -> None:
     src, dst = bits_view(t), bits_view(out)
     n, c, h, w = spec.n, spec.c, spec.h, spec.w
     kind = _KINDS.get(builder, "simt")  # a variant may be another plan's kernel
+    if kind in _KINDS.values():
+        grid = min(persistent_grid(t.device, params["grid"]), tile_count(kind, params, spec))
     if kind == "im2col":
         args = (src.view(n, h, w, c), dst.view(n * spec.blocks, spec.taps, c),
                 counter(t.device))
-        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+        launch(builder, params, args, grid)
     elif kind == "taps":
         oh, ow = spec.out_hw
         args = (src.view(n * c, h, w), dst.view(n * c, spec.taps, oh, ow),
                 counter(t.device))
-        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+        launch(builder, params, args, grid)
     elif kind == "rows":
         args = (src.view(n * c, h, w), dst.view(-1), counter(t.device))
-        launch(builder, params, args, persistent_grid(t.device, params["grid"]))
+        launch(builder, params, args, grid)
     else:
         image = (n, c, h, w) if spec.layout == "NCHW" else (n, h, w, c)
         args = (src.view(image), dst.view(spec.out_shape()))
         launch(builder, params, args,
                max(1, min(SIMT_GRID, -(-out.numel() // SIMT_THREADS))))
+
+
+def tile_count(kind: str, params, spec) -> int:
+    """Tiles of a persistent unfold kernel (`kind` of _KINDS) on the image
+    of `spec`, as its builder counts them over its A's extents (im2col:
+    (N, H, W, C); taps and rows: (N C, H, W)): a launch needs no more CTAs
+    (one without a tile only claims and leaves)."""
+    conv = Conv.of(params["kernel"], params["padding"], params["stride"], params["dilation"])
+    n, c, h, w = spec.n, spec.c, spec.h, spec.w
+    oh, ow = conv.out_hw(h, w, IntDynOps)
+    if kind == "im2col":
+        counts = Im2colGeometry(conv, params["pixels"], params["channels"]).counts(
+            n, c, oh * ow, IntDynOps)
+    elif kind == "taps":
+        counts = TapsGeometry(conv.kernel, conv.padding, conv.dilation, params["elem"],
+                              params["rows"], params["width"], params["hbox"],
+                              params["hnb"]).counts(n * c, oh, ow, IntDynOps)
+    else:
+        counts = RowsUnfoldGeometry(conv, params["elem"], params["wbox"], params["nb"],
+                                    params["rows"], params["width"],
+                                    params.get("hstride", 1)).counts(n * c, oh, ow, IntDynOps)
+    return max(1, product(counts))
 
 
 def variants(plan) -> list:

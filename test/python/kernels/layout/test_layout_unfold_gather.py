@@ -181,3 +181,51 @@ def test_gather_kernels_compile(size, elem):
             assert ("prmt.b32" in art.ptx) == (elem <= 2)
         if params.get("hstride"):
             assert "tensor.3d.shared::cta.global" in art.ptx
+
+
+def test_an_unfold_launch_is_bounded_by_its_tiles():
+    # The persistent unfold kernels (im2col, taps, rows; their variants
+    # too) are launched with no more CTAs than tiles: the host's count is
+    # every tile origin the kernel walks, covering the output once.
+    import itertools
+
+    from tile_mlir.kernels.layout import unfold as U
+    from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
+    from tile_mlir.kernels.layout.geometry.taps import TapsGeometry
+    from tile_mlir.kernels.layout.geometry.unfold import Conv, Im2colGeometry, RowsUnfoldGeometry
+    seen = set()
+    cases = [((2, 16, 32, 32), 3, 1, 1, 1, "NCHW"), ((2, 32, 32, 16), 3, 1, 1, 1, "NHWC"),
+             ((3, 8, 40, 48), 3, 1, 2, 2, "NCHW"), ((1, 20, 20, 16), 3, 0, 2, 1, "NHWC"),
+             ((2, 4, 64, 200), 5, 2, 1, 1, "NCHW"), ((4, 6, 33, 70), 3, 1, 2, 1, "NCHW")]
+    for (shape, k, p, s, d, layout), elem in itertools.product(cases, (1, 2, 4, 8)):
+        plan = U.plan_for(shape, elem, k, p, s, d, layout)
+        spec = plan.spec
+        for name, (builder, params) in U.variants(plan):
+            kind = U._KINDS.get(builder)
+            if kind is None:   # the one-element kernel: not persistent
+                continue
+            conv = Conv.of(params["kernel"], params["padding"], params["stride"],
+                           params["dilation"])
+            oh, ow = conv.out_hw(spec.h, spec.w, IntDynOps)
+            n = U.tile_count(kind, params, spec)
+            if kind == "im2col":
+                geo = Im2colGeometry(conv, params["pixels"], params["channels"])
+                counts = geo.counts(spec.n, spec.c, oh * ow, IntDynOps)
+                got = [geo.origin(t, counts, ow, oh * ow, IntDynOps)[2] for t in range(n)]
+                want = set(itertools.product(range(0, spec.n * oh * ow, geo.pixels),
+                                             range(conv.taps), range(0, spec.c, geo.channels)))
+            else:
+                geo = TapsGeometry(conv.kernel, conv.padding, conv.dilation, params["elem"],
+                                   params["rows"], params["width"], params["hbox"],
+                                   params["hnb"]) if kind == "taps" else \
+                    RowsUnfoldGeometry(conv, params["elem"], params["wbox"], params["nb"],
+                                       params["rows"], params["width"],
+                                       params.get("hstride", 1))
+                step = geo.width if kind == "taps" else geo.columns
+                counts = geo.counts(spec.n * spec.c, oh, ow, IntDynOps)
+                got = [tuple(geo.origin(t, counts, IntDynOps)[:3]) for t in range(n)]
+                want = set(itertools.product(range(spec.n * spec.c), range(0, oh, geo.rows),
+                                             range(0, ow, step)))
+            assert len(set(got)) == n and set(got) == want, (shape, layout, elem, name)
+            seen.add(kind)
+    assert seen == {"im2col", "taps", "rows"}
