@@ -97,13 +97,15 @@ def build_wgmma(folder: Path, arch: str, compiler) -> None:
     import dataclasses
 
     from tile_mlir.testing import wgmma_plan
-    from tile_mlir.testing.wgmma_kernels import (NS, RUNTIME_SCALE_N, build,
-                                                 build_registers_epilogue,
+    from tile_mlir.testing.wgmma_kernels import (NS, RUNTIME_SCALE_N, SWIZZLED_EPILOGUES,
+                                                 build, build_registers_epilogue,
+                                                 build_swizzled_epilogue,
                                                  build_wgmma_bf16)
 
     kernels = [build_wgmma_bf16(n) for n in NS]
     kernels.append(build_wgmma_bf16(RUNTIME_SCALE_N, runtime_scale=True))
     kernels.append(build_registers_epilogue())
+    kernels += [build_swizzled_epilogue(dtype, swizzle) for dtype, swizzle in SWIZZLED_EPILOGUES]
     for kd in kernels:
         compiler.compile(kd, arch).save(folder / kd.name)
     matrix = folder.parent / "wgmma_matrix"

@@ -52,14 +52,46 @@ def test_a_in_registers_and_the_stmatrix_epilogue(artifacts, rng):
     folder = artifacts / "wgmma" / "wgmma_registers_epilogue"
     if not folder.exists():
         pytest.skip(f"no {folder} (python scripts/build_gpu_artifacts.py)")
-    mod = runtime.load(folder)
+    check_epilogue(runtime.load(folder), _bf16_bits, 64, rng)
+
+
+def check_epilogue(mod, bits, n: int, rng) -> None:
+    """Three runs of an epilogue kernel (A 64 x 64 in registers, B n x 64,
+    Out 64 x n of 16-bit `bits`) on fresh -2..2 inputs, bit for bit."""
     for _ in range(3):
         a = rng.integers(-2, 3, size=(64, 64)).astype(np.float32)
-        b = rng.integers(-2, 3, size=(64, 64)).astype(np.float32)
-        # A's bf16 pairs as words: column 2c in the low half, 2c + 1 high.
-        a_words = np.ascontiguousarray(_bf16_bits(a)).view(np.uint32).view(np.int32)
-        out = np.full((64, 64), 0xFFFF, np.uint16)
-        mod(a_words, _bf16_bits(b), out)
-        expected = _bf16_bits(a.astype(np.float64) @ b.astype(np.float64).T)
+        b = rng.integers(-2, 3, size=(n, 64)).astype(np.float32)
+        # A's 16-bit pairs as words: column 2c in the low half, 2c + 1 high.
+        a_words = np.ascontiguousarray(bits(a)).view(np.uint32).view(np.int32)
+        out = np.full((64, n), 0xFFFF, np.uint16)
+        mod(a_words, bits(b), out)
+        expected = bits(a.astype(np.float64) @ b.astype(np.float64).T)
         assert np.array_equal(out, expected), (
             f"first differing (row, col): {np.argwhere(out != expected)[:4].tolist()}")
+
+
+# wgmma_kernels.SWIZZLED_EPILOGUES by name: (input and output type, N).
+SWIZZLED_EPILOGUES = {f"wgmma_registers_epilogue_{dtype}_swizzle{span}": dtype
+                      for dtype in ("bf16", "f16") for span in (128, 64)}
+
+
+def _f16_bits(values: np.ndarray) -> np.ndarray:
+    """f16 bit patterns (uint16) of float32 values exact in f16."""
+    half = values.astype(np.float16)
+    assert np.array_equal(half.astype(np.float32), values), "a value is not exact in f16"
+    return half.view(np.uint16)
+
+
+@pytest.mark.parametrize("name", sorted(SWIZZLED_EPILOGUES))
+def test_the_swizzled_stmatrix_epilogue(artifacts, rng, name):
+    """wgmma_kernels.build_swizzled_epilogue: as above with N = 128, the
+    accumulator (f32 rounded to bf16, or f16 as it is) stored by stmatrix
+    into the swizzled image (128B or 64B) that per-block TMA stores of the
+    same swizzle read. Sums of 64 products of -2..2 stay within 256, exact
+    in bf16 and f16 (so is every f16 partial sum), so Out is the GEMM bit
+    for bit; a misplaced chunk lands in another element."""
+    folder = artifacts / "wgmma" / name
+    if not folder.exists():
+        pytest.skip(f"no {folder} (python scripts/build_gpu_artifacts.py)")
+    bits = _bf16_bits if SWIZZLED_EPILOGUES[name] == "bf16" else _f16_bits
+    check_epilogue(runtime.load(folder), bits, 128, rng)

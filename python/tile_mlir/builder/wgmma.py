@@ -19,14 +19,18 @@ time, which that op does not take, is the same instruction as inline PTX.
 
 from __future__ import annotations
 
+from math import prod
 from typing import Sequence
 
 import mlir.ir as ir
 from mlir.dialects import arith, llvm, memref, nvvm
 
+from .. import contract
 from .. import wgmma as spec
 from ..dialects import tile as _tile
+from ..emulator.swizzle import swizzle_address
 from ..errors import TileUsageError, verify_operation
+from .address_ops import IrOps
 from .dtypes import element_type
 from .matrix import stmatrix_x4
 from .pointers import _buffer, base_address
@@ -405,6 +409,9 @@ def _after_wait(acc: Accumulator) -> Accumulator:
 
 _EPILOGUE_TYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "f16": "float16",
                    "float16": "float16"}
+# The swizzles an epilogue tile may take: the copy's values (tma.apply's and
+# wgmma_tile_descriptor's spelling), those a sm_90 TMA store reads.
+_EPILOGUE_SWIZZLES = (0, 1, 2, 3)
 
 
 def _pack_pair(low: ir.Value, high: ir.Value, narrow: ir.Type) -> ir.Value:
@@ -416,48 +423,134 @@ def _pack_pair(low: ir.Value, high: ir.Value, narrow: ir.Type) -> ir.Value:
     return arith.ori(halves[0], arith.shli(halves[1], arith.constant(i32, 16)))
 
 
-@emits_ir
-def wgmma_store_accumulator(acc: Accumulator, tile) -> None:
-    """Stores an f32 accumulator (64 x N) into `tile`, a shared 64 x N
-    buffer of bf16 or f16 (row-major, unswizzled), rounded to nearest even,
-    with `stmatrix.sync.aligned.m8n8.x4.b16`: each warp of the warpgroup
-    writes its 16 rows, 16 columns per instruction (an 8x8 block of the
-    accumulator is one stmatrix matrix: lane l holds row l/4, columns
-    2(l%4) and one more). Before a TMA store reads the tile, order these
-    writes with fence_proxy_async_shared_cta() and a CTA barrier.
+def epilogue_tile_shape(n: int, swizzle: int = 0) -> tuple[int, ...]:
+    """The shape of wgmma_store_accumulator's tile of a 64 x `n`
+    accumulator: (64, n) unswizzled; swizzled, (blocks, 64, w) with w =
+    span / 2 columns (one swizzle span of 16-bit elements) and blocks =
+    ceil(n / w): block b holds columns bw..bw+w-1, each row one span."""
+    if swizzle == 0:
+        return (spec.M, n)
+    w = contract.swizzle_span(swizzle) // 2
+    return (-(-n // w), spec.M, w)
 
-    [wgmma-dtype]: the accumulator is not f32; [wgmma-shape]: N is not a
-    multiple of 16; [kernel-value]: `tile` is not a shared 64 x N buffer of
-    bf16 or f16."""
+
+def epilogue_lane_address(base, warp, lane, group: int, n: int, swizzle: int, ops):
+    """The shared address that `lane` of `warp` gives stmatrix.x4 for
+    columns 16*group..+15 of a 64 x `n` tile at address `base`, written over
+    `ops` (IrOps in the kernel, IntOps in a CPU model). Lanes 8m..8m+7
+    address rows 0-7 of matrix m: rows 16*warp + 8(m%2) + 0..7, columns
+    16*group + 8(m/2) + 0..7. Swizzled, the logical byte of the tile image
+    (epilogue_tile_shape) goes through the emulator's swizzle map of the
+    absolute address, as the copy engine applies it."""
+    matrix, row_in = ops.div(lane, 8), ops.mod(lane, 8)
+    row = warp * 16 + row_in + ops.mod(matrix, 2) * 8
+    column = ops.div(matrix, 2) * 8 + 16 * group
+    if swizzle == 0:
+        return base + (row * n + column) * 2
+    span = contract.swizzle_span(swizzle)
+    block, first = divmod(16 * group, span // 2)   # a 16-column group lies in one block
+    logical = block * spec.M * span + row * span + (column - 16 * group + first) * 2
+    return swizzle_address(base + logical, swizzle, ops=ops)
+
+
+def _static_view_offset(buf: Buffer) -> int | None:
+    """The byte offset of a view of the dynamic window (1024-byte aligned)
+    when it is a constant; None for any other buffer."""
+    def op(value):
+        owner = value.owner
+        return getattr(owner, "operation", owner) if isinstance(
+            owner, (ir.Operation, ir.OpView)) else None
+
+    view = op(buf.value)
+    if view is None or view.name != "memref.view":
+        return None
+    src, shift = op(view.operands[0]), op(view.operands[1])
+    if src is None or src.name != "gpu.dynamic_shared_memory" \
+            or shift is None or shift.name != "arith.constant":
+        return None
+    return ir.IntegerAttr(shift.attributes["value"]).value
+
+
+@emits_ir
+def wgmma_store_accumulator(acc: Accumulator, tile, *, swizzle: int = 0) -> None:
+    """Stores an accumulator (64 x N) into `tile`, a shared buffer of bf16
+    or f16, with `stmatrix.sync.aligned.m8n8.x4.b16`: each warp of the
+    warpgroup writes its 16 rows, 16 columns per instruction (an 8x8 block
+    of the accumulator is one stmatrix matrix: lane l holds row l/4,
+    columns 2(l%4) and one more). Before a TMA store reads the tile, order
+    these writes with fence_proxy_async_shared_cta() and a CTA barrier.
+
+    An f32 accumulator is rounded to the tile's type, to nearest even. An
+    f16 accumulator's registers already hold f16 pairs: they are stored as
+    they are, into an f16 tile only. Into bf16 it is refused
+    ([wgmma-dtype]), not converted: bf16 keeps 7 fraction bits to f16's 10,
+    so each value would be rounded a second time (after the f16
+    accumulation's own rounding), which no plain store does; accumulate in
+    f32 for a bf16 tile.
+
+    `swizzle` is the TMA store's swizzle value (as tma.apply takes it: 0
+    none, 1 32B, 2 64B, 3 128B). 0: `tile` is 64 x N, row-major. Swizzled:
+    `tile` is a row-major [ceil(N / w), 64, w] buffer, w = span / 2 (64
+    columns for 128B, 32 for 64B, 16 for 32B): block b is the image of the
+    TMA store of box (64, w) at column b*w (or the N - b*w columns left),
+    each row one span, its 16-byte chunks placed by the swizzle of their
+    absolute shared address (the copy engine's map,
+    tile_mlir.emulator.swizzle). That store needs each block's base aligned
+    to the swizzle period (1024 bytes for 128B, 512 for 64B, 256 for 32B):
+    checked here for a dynamic_shared view ([shared-base-alignment]); other
+    buffers are checked by the tile.tma_copy verifier of the store.
+
+    [wgmma-dtype]: the accumulator is s32, or f16 with a bf16 tile;
+    [wgmma-shape]: N is not a multiple of 16; [kernel-value]: `swizzle` is
+    not 0..3, or `tile` is not a shared row-major buffer of
+    epilogue_tile_shape(N, swizzle) of bf16 or f16."""
     if not isinstance(acc, Accumulator):
         raise TileUsageError("kernel-value", "wgmma_store_accumulator takes an "
                              f"Accumulator, got {acc!r}")
-    if acc.dtype != "f32":
-        raise TileUsageError("wgmma-dtype", "wgmma_store_accumulator stores an f32 "
+    if acc.dtype not in ("f32", "f16"):
+        raise TileUsageError("wgmma-dtype", "wgmma_store_accumulator stores an f32 or f16 "
                              f"accumulator, got {acc.dtype}")
     if acc.n % 16:
         raise TileUsageError("wgmma-shape", f"wgmma_store_accumulator stores 16 "
                              f"columns an instruction; N = {acc.n} is not a multiple of 16")
+    if isinstance(swizzle, bool) or swizzle not in _EPILOGUE_SWIZZLES:
+        names = ", ".join(f"{s} ({contract.SWIZZLE_TABLE[s].name})" for s in _EPILOGUE_SWIZZLES)
+        raise TileUsageError("kernel-value", f"wgmma_store_accumulator's swizzle is one of "
+                             f"{names} (a TMA store's swizzle), got {swizzle!r}")
     buf = _buffer(tile, "wgmma_store_accumulator")
     kind = buf.type
     names = {element_type(name): name for name in set(_EPILOGUE_TYPES.values())}
-    if (not is_shared(kind.memory_space) or list(kind.shape) != [spec.M, acc.n]
+    shape = epilogue_tile_shape(acc.n, swizzle)
+    strides = [prod(shape[i + 1:]) for i in range(len(shape))]
+    if (not is_shared(kind.memory_space) or tuple(kind.shape) != shape
             or kind.element_type not in names
-            or list(kind.get_strides_and_offset()[0]) != [acc.n, 1]):
+            or list(kind.get_strides_and_offset()[0]) != strides):
+        what = " x ".join(map(str, shape))
         raise TileUsageError("kernel-value", "wgmma_store_accumulator's tile is a "
-                             f"shared {spec.M} x {acc.n} buffer of bf16 or f16 "
-                             f"(row-major), got {kind}")
+                             f"shared {what} buffer of bf16 or f16 (row-major"
+                             + (f", swizzle {swizzle}" if swizzle else "") + f"), got {kind}")
+    if acc.dtype == "f16" and names[kind.element_type] != "float16":
+        raise TileUsageError("wgmma-dtype", "wgmma_store_accumulator stores an f16 "
+                             "accumulator into an f16 tile only (f16 -> bf16 rounds each "
+                             f"value: accumulate in f32 for bf16), got a tile of {kind}")
+    period = contract.SWIZZLE_TABLE[swizzle].period_bytes
+    offset = _static_view_offset(buf) if swizzle else None
+    if offset is not None and offset % period:
+        raise TileUsageError("shared-base-alignment", "wgmma_store_accumulator's swizzled "
+                             f"tile starts at dynamic shared byte {offset}, not a multiple "
+                             f"of the swizzle period {period}")
     regs = acc.registers()
-    lane = lane_id()
-    matrix, row_in = lane // 8, lane % 8     # this lane addresses a row of matrix l/8
-    row = warp_in_warpgroup() * 16 + row_in + (matrix % 2) * 8
-    column = (matrix // 2) * 8
+    lane, warp = lane_id(), warp_in_warpgroup()
     base = base_address(buf)
     for group in range(acc.n // 16):
         # Matrices: rows 0-7 / 8-15 of columns 16g..+7, then of 16g+8..+15:
-        # accumulator registers 8g + (0,1), (2,3), (4,5), (6,7).
-        first = 8 * group
-        words = [_pack_pair(regs[first + 2 * m], regs[first + 2 * m + 1],
-                            kind.element_type) for m in range(4)]
-        addr = base + (row * acc.n + column + 16 * group) * 2
-        stmatrix_x4(addr, words)
+        # f32 registers 8g + (0,1), (2,3), (4,5), (6,7); f16 registers
+        # 4g + 0..3 (each already one pair).
+        if acc.dtype == "f16":
+            words = regs[4 * group:4 * group + 4]
+        else:
+            first = 8 * group
+            words = [_pack_pair(regs[first + 2 * m], regs[first + 2 * m + 1],
+                                kind.element_type) for m in range(4)]
+        stmatrix_x4(epilogue_lane_address(base, warp, lane, group, acc.n, swizzle, IrOps),
+                    words)

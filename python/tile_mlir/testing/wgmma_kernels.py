@@ -26,6 +26,7 @@ from mlir.dialects import arith, gpu, memref, nvvm
 
 from .. import builder as K
 from .. import tma
+from ..builder.wgmma import epilogue_tile_shape
 from . import wgmma_plan as P
 from .wgmma_plan import Config
 
@@ -297,16 +298,47 @@ def build_registers_epilogue() -> K.KernelDef:
     and 2j + 1); B loaded by TMA (128B swizzle) and read through
     tile.wgmma_descriptor; the accumulator stored to shared memory by
     wgmma_store_accumulator (stmatrix) and to Out by a TMA store."""
-    cfg = Config("bf16", 3, "k", EPILOGUE_N)
+    return _registers_epilogue("bf16", "f32", EPILOGUE_N, 0, "wgmma_registers_epilogue")
+
+
+# The swizzled epilogues (test/gpu/test_wgmma_tma.py): input type (bf16 with
+# an f32 accumulator, f16 with an f16 one) x the TMA store's swizzle (2 64B,
+# 3 128B), N = SWIZZLED_EPILOGUE_N: two 128B blocks, four 64B ones.
+SWIZZLED_EPILOGUE_N = 128
+SWIZZLED_EPILOGUES = tuple((dtype, swizzle) for dtype in ("bf16", "f16") for swizzle in (3, 2))
+
+
+def swizzled_epilogue_name(dtype: str, swizzle: int) -> str:
+    return f"wgmma_registers_epilogue_{dtype}_swizzle{P.SPANS[swizzle]}"
+
+
+def build_swizzled_epilogue(dtype: str, swizzle: int) -> K.KernelDef:
+    """build_registers_epilogue with N = SWIZZLED_EPILOGUE_N, `dtype` inputs
+    and output ("bf16": f32 accumulator, rounded by the epilogue; "f16": f16
+    accumulator, stored as it is), the accumulator stored by
+    wgmma_store_accumulator(swizzle=`swizzle`) in the image of TMA stores of
+    that swizzle, one per block of span / 2 columns."""
+    acc = {"bf16": "f32", "f16": "f16"}[dtype]
+    return _registers_epilogue(dtype, acc, SWIZZLED_EPILOGUE_N, swizzle,
+                               swizzled_epilogue_name(dtype, swizzle))
+
+
+def _registers_epilogue(ptx: str, acc_type: str, n: int, swizzle: int,
+                        name: str) -> K.KernelDef:
+    cfg = Config(ptx, 3, "k", n)
     p = P.plan(cfg)
-    dtype = P.TYPES["bf16"][0]
+    dtype = P.TYPES[ptx][0]
     steps = p.k // 16
+    width = P.SPANS[swizzle] // 2 if swizzle else n    # columns of one stored box
+    row_bytes = width * p.element_bytes
+    assert n % width == 0, "whole blocks: one TMA store box each"
 
     def body(A2, B, Out):
         tid = K.thread_id()
         bar = K.alloc_shared((1,), "uint64", align=8).ptr_to([0])
         b_tile = K.dynamic_shared(p.b.shape, dtype, p.b.offset)
-        c_tile = K.dynamic_shared((P.M, EPILOGUE_N), dtype, p.window)
+        # p.window is a whole 1024-byte period: every block starts on its period.
+        c_tile = K.dynamic_shared(epilogue_tile_shape(n, swizzle), dtype, p.window)
         with K.if_(tid == 0):
             K.mbarrier_init(bar, 1)
         K.cta_sync()
@@ -324,22 +356,28 @@ def build_registers_epilogue() -> K.KernelDef:
                 regs.append(A2[row, (col + 16 * s) // 2])
             fragments.append(regs)
         K.mbarrier_wait(bar, 0)
-        acc = K.wgmma_accumulator(EPILOGUE_N, "f32")
+        acc = K.wgmma_accumulator(n, acc_type)
         K.wgmma_fence()
         for s in range(steps):
             b = _descriptor(p, p.b, b_tile, s, checks=True)
-            acc = K.wgmma(acc, fragments[s], b, "bf16", scale_d=s > 0)
+            acc = K.wgmma(acc, fragments[s], b, ptx, scale_d=s > 0)
         K.wgmma_commit_group()
         (acc,) = K.wgmma_wait_group(0, acc)
-        K.wgmma_store_accumulator(acc, c_tile)
+        K.wgmma_store_accumulator(acc, c_tile, swizzle=swizzle)
         K.fence_proxy_async_shared_cta()
         K.cta_sync()
         with K.if_(tid == 0):
-            tma.apply(STORE, Out, c_tile, box=(P.M, EPILOGUE_N), coords=(0, 0))
+            if swizzle == 0:
+                tma.apply(STORE, Out, c_tile, box=(P.M, n), coords=(0, 0))
+            for block in range(n // width if swizzle else 0):
+                view = K.dynamic_shared((P.M, width), dtype,
+                                        p.window + block * P.M * row_bytes)
+                tma.apply(STORE, Out, view, box=(P.M, width), coords=(0, block * width),
+                          swizzle=swizzle)
             K.bulk_commit_group()
             K.bulk_wait_group(0)
 
-    return K.KernelDef(body, grid=1, block=THREADS, name="wgmma_registers_epilogue",
+    return K.KernelDef(body, grid=1, block=THREADS, name=name,
                        params=[("A2", K.Tensor((P.M, p.k // 2), "i32")),
                                ("B", K.Tensor(p.global_shape("B"), dtype)),
-                               ("Out", K.Tensor((P.M, EPILOGUE_N), dtype))])
+                               ("Out", K.Tensor((P.M, n), dtype))])
