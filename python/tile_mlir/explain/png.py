@@ -28,7 +28,7 @@ from .model import OUT_OF_BOUNDS, PADDING, Explanation
 from .source import ExplainError
 from .text import LINE_BYTES, check_view, chunk_label, xor_phase
 from .wgmma import WgmmaView, parse_spec, wgmma_view
-from .wgmma import operand_chunk_label
+from .wgmma import descriptor_facts, operand_chunk_label
 
 INSTALL_HINT = ("drawing a PNG needs Pillow, which is not installed: "
                 "pip install 'tile-mlir[png]' (or: pip install pillow)")
@@ -324,20 +324,15 @@ def _draw_cell(draw, font, ex: Explanation, s, b: int, corner: tuple, colors: di
 
 
 def _operand_title(w: WgmmaView) -> list[str]:
-    """The MMA view's lines of the title: the operand and its descriptor's
-    fields, the K step and the verdict."""
-    v, d = w.view, w.view.descriptor
-    total, wrong = v.rows * v.k, int(w.wrong.sum())
-    return [f"MMA's view (right): wgmma {v.role} operand, {v.major}-major, {v.ptx_type}, "
-            f"{v.rows} rows x k {v.k}: descriptor {d.value:#018x}",
-            f"start 0x{d.start:04x} (bytes from the copy's buffer), LBO {d.lbo}, "
-            f"SBO {d.sbo}, swizzle {f'{d.swizzle}B' if d.swizzle else 'none'}, "
-            f"base offset {d.base_offset}; K step {w.step}: k0 = {w.k0}",
-            *([f"from the IR: {w.source}"] if w.source else []),
+    """The MMA view's lines of the title: the text view's facts of the
+    descriptor (wgmma.descriptor_facts) and the verdict."""
+    f = descriptor_facts(w)
+    total, wrong = f["total"], f["wrong"]
+    return [f"MMA's view (right): wgmma {f['operand']}", f"{f['start']}, {f['swizzle']}",
+            *([f["source"]] if f["source"] else []),
             (f"{wrong} of {total} elements are not the GEMM's "
              f"({100.0 * wrong / total:.1f}%, underlined red)" if wrong else
-             f"all {total} elements are the GEMM's") + "; a GEMM reads the image's "
-            + ("(row, k0 + k)" if v.major == "K" else "(k0 + k, row)")]
+             f"all {total} elements are the GEMM's") + "; " + f["reads"]]
 
 
 def _operand_heading(w: WgmmaView) -> str:

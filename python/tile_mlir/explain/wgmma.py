@@ -215,25 +215,35 @@ def operand_chunk_label(w: WgmmaView, r: int, k: int, k_end: int) -> str:
     return label + ("!" if w.wrong[r, k:k_end].any() else "")
 
 
+def descriptor_facts(w: WgmmaView) -> dict:
+    """What the text view and the PNG's title say of a descriptor: the
+    operand, its fields, the K step, where it comes from in the IR, what a
+    GEMM reads, and how many of its elements are wrong."""
+    v, d = w.view, w.view.descriptor
+    return {"operand": f"{v.role} operand, {v.major}-major, {v.ptx_type}, {v.rows} rows "
+                       f"x k {v.k}: descriptor {d.value:#018x}",
+            "start": f"start 0x{d.start:04x} (bytes from the copy's buffer), LBO {d.lbo}, "
+                     f"SBO {d.sbo}",
+            "swizzle": f"swizzle {f'{d.swizzle}B' if d.swizzle else 'none'}, base offset "
+                       f"{d.base_offset}; K step {w.step}: k0 = {w.k0}",
+            "source": f"from the IR: {w.source}" if w.source else None,
+            "reads": "a GEMM reads the image's element "
+                     + ("(row, k0 + k)" if v.major == "K" else "(k0 + k, row)"),
+            "total": v.rows * v.k, "wrong": int(np.count_nonzero(w.wrong))}
+
+
 def render_wgmma(ex: Explanation, w: WgmmaView, *, max_rows: int = DEFAULT_MAX_ROWS) -> str:
     """The MMA's view as text: the operand, the verdict, then per operand
     row one cell per 16-byte chunk of K (the global element its first k
     reads; '!' some element of the chunk is not the GEMM's) beside where
     in the copy's grid (128-byte line L, chunk c) each chunk is read."""
     v = w.view
-    d = v.descriptor
-    total = v.rows * v.k
-    wrong = int(np.count_nonzero(w.wrong))
+    f = descriptor_facts(w)
+    total, wrong = f["total"], f["wrong"]
     per_chunk = 16 // v.element_bytes
-    out = ["", f"wgmma view  {v.role} operand, {v.major}-major, {v.ptx_type}, {v.rows} rows "
-           f"x k {v.k}: descriptor {d.value:#018x}",
-           f"            start 0x{d.start:04x} (bytes from the copy's buffer), "
-           f"LBO {d.lbo}, SBO {d.sbo},",
-           f"            swizzle {d.swizzle or 'none'}{'B' if d.swizzle else ''}, "
-           f"base offset {d.base_offset}; K step {w.step}: k0 = {w.k0}",
-           *([f"            from the IR: {w.source}"] if w.source else []),
-           "            a GEMM reads the image's element "
-           + ("(row, k0 + k)" if v.major == "K" else "(k0 + k, row)"),
+    pad = " " * 12
+    out = ["", f"wgmma view  {f['operand']}", pad + f["start"] + ",", pad + f["swizzle"],
+           *([pad + f["source"]] if f["source"] else []), pad + f["reads"],
            f"verdict     {wrong} of {total} elements wrong ({100.0 * wrong / total:.1f}%)"
            if wrong else f"verdict     all {total} elements are the GEMM's"]
     chunks = -(-v.k // per_chunk)
