@@ -10,6 +10,7 @@ Only the cell positions come from png.layout, the geometry render_png
 draws with.
 """
 
+import functools
 import hashlib
 from collections import Counter
 
@@ -25,29 +26,11 @@ from tile_mlir.errors import TileError  # noqa: E402
 from tile_mlir.explain import explain, render_png, wgmma_view  # noqa: E402
 from tile_mlir.explain import png  # noqa: E402
 
+import explain_ir  # noqa: E402
 
-def load_text(shape=(128, 128), box=(64, 64), coords=(0, 0), swizzle=3, dtype="bf16",
-              steps=None, shared=None):
-    """One tile-mode load into a 1024-byte aligned buffer (`steps`: a
-    second slot's coord step; `shared`: the buffer's type, default the box's)."""
-    slots = f"2x{box[0]}" if steps else f"{box[0]}"
-    shared = shared or f"memref<{slots}x{box[1]}x{dtype}, 3>"
-    global_ = f"memref<{shape[0]}x{shape[1]}x{dtype}>"
-    attrs = f", swizzle = {swizzle} : i32" if swizzle else ""
-    if steps:
-        attrs += f", coord_steps = [array<i64: {steps[0]}, {steps[1]}>]"
-    return f"""
-gpu.module @k {{
-  memref.global "private" @smem : {shared} {{alignment = 1024}}
-  gpu.func @f(%A: {global_}, %bar: !llvm.ptr<3>) kernel {{
-    %k0 = arith.constant {coords[0]} : i32
-    %k1 = arith.constant {coords[1]} : i32
-    %s = memref.get_global @smem : {shared}
-    tile.tma_copy load tile 2d %s, %A[%k0, %k1] mbar(%bar) {{box = array<i64: {box[0]}, {box[1]}>{attrs}}} : {shared}, {global_}
-    gpu.return
-  }}
-}}
-"""
+
+# The copies of these tests read a 128 x 128 global tensor.
+load_text = functools.partial(explain_ir.load_text, shape=(128, 128))
 
 
 def draw(tmp_path, ex, name="mma.png", **kwargs):

@@ -21,27 +21,7 @@ from tile_mlir.errors import TileError  # noqa: E402
 from tile_mlir.explain import explain  # noqa: E402
 from tile_mlir.explain import wgmma as ex_wgmma  # noqa: E402
 
-
-def load_text(shape=(64, 64), box=(64, 64), coords=(0, 0), swizzle=3, dtype="bf16",
-              direction="load"):
-    shared = f"memref<{box[0]}x{box[1]}x{dtype}, 3>"
-    global_ = f"memref<{shape[0]}x{shape[1]}x{dtype}>"
-    attrs = f", swizzle = {swizzle} : i32" if swizzle else ""
-    mbar = " mbar(%bar)" if direction == "load" else ""
-    box_attr = f"box = array<i64: {box[0]}, {box[1]}>"
-    types = f"{shared}, {global_}"
-    return f"""
-gpu.module @k {{
-  memref.global "private" @smem : {shared} {{alignment = 1024}}
-  gpu.func @f(%A: {global_}, %bar: !llvm.ptr<3>) kernel {{
-    %k0 = arith.constant {coords[0]} : i32
-    %k1 = arith.constant {coords[1]} : i32
-    %s = memref.get_global @smem : {shared}
-    tile.tma_copy {direction} tile 2d %s, %A[%k0, %k1]{mbar} {{{box_attr}{attrs}}} : {types}
-    gpu.return
-  }}
-}}
-"""
+from explain_ir import load_text  # noqa: E402
 
 
 def run(tmp_path, capsys, text, spec, *extra):

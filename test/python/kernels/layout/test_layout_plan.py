@@ -471,20 +471,30 @@ def test_engine_plans_of_long_tensors_stay_within_the_coordinates():
     assert {"simt", "transpose", "boxes", "pad simt", "pad rows"} <= seen
 
 
-def test_one_tile_grid_is_the_kernels_tile_count():
-    # The one-tile-per-CTA transpose is launched with one CTA per tile: the
-    # host's count must equal the count the kernel's geometry computes.
+def test_transpose_tile_counts_are_the_kernels():
+    # The host's count of a transposing kernel's tiles is the count the
+    # kernel's geometry computes over its A: the one-tile-per-CTA form's
+    # grid, and the bound of a persistent launch (_tiles). Where the boxes
+    # take a wide view (the input's or the output's innermost axis split by
+    # W), the kernel merges a wide input's split axis back before counting,
+    # so the tiles are still the canonical axes' (a float64 (4, 6, 8)
+    # permute has 2, not a grid of every CTA the card fits).
     from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
     from tile_mlir.kernels.layout.geometry.permute import TransposeGeometry
     from tile_mlir.kernels.layout.permute import (
+        _tiles,
+        _wide,
         kernel_for,
         plan_for,
         transpose_tile_count,
     )
     from tile_mlir.testing.layout_cases import PERMUTE_BENCH, TRANSPOSE_BENCH
     cases = PERMUTE_BENCH + [(TRANSPOSE_BENCH, (1, 0)), ((3, 130, 70), (2, 0, 1)),
-                             ((5, 8, 8, 100, 200), (4, 3, 2, 1, 0))]
-    checked = 0
+                             ((5, 8, 8, 100, 200), (4, 3, 2, 1, 0)),
+                             ((4, 6, 8), (2, 0, 1)), ((24, 8), (1, 0)), ((3, 130, 72), (2, 0, 1)),
+                             ((64, 64), (1, 0)), ((8, 64, 32, 32), (0, 2, 3, 1)),
+                             ((5, 16, 200), (0, 2, 1))]
+    checked = wide = 0
     for shape, dims in cases:
         for elem in (1, 2, 4, 8):
             plan = plan_for(shape, P.contiguous_strides(shape), dims, elem)
@@ -492,10 +502,19 @@ def test_one_tile_grid_is_the_kernels_tile_count():
                 continue
             _, p = kernel_for(plan)
             geo = TransposeGeometry.make(p["perm"], p["tile"], p["span"], elem, p["gather"])
-            counts = geo.counts(list(plan.canonical.shape), IntDynOps)
-            assert transpose_tile_count(plan.canonical, p) == geo.n_tiles(counts)
+            w = p["span"] // elem
+            a_shape = _wide(plan.canonical.shape, plan.canonical.strides, p["wide_in"], w)[0]
+            merged = list(a_shape[:-2]) + [a_shape[-2] * a_shape[-1]] if p["wide_in"] \
+                else list(a_shape)
+            n = geo.n_tiles(geo.counts(merged, IntDynOps))
+            assert transpose_tile_count(plan.canonical, p) == n, (shape, dims, elem)
+            assert _tiles(plan, p, a_shape) == n, (shape, dims, elem)
             checked += 1
-    assert checked >= 20
+            wide += bool(p["wide_in"] or p["wide_out"])
+    assert checked >= 20 and wide >= 3
+    plan = plan_for((4, 6, 8), P.contiguous_strides((4, 6, 8)), (2, 0, 1), 8)
+    _, p = kernel_for(plan)
+    assert _tiles(plan, p, plan.in_view[0]) == 2
 
 
 @pytest.mark.parametrize("shape,dims,elem", [
@@ -623,40 +642,6 @@ def test_the_one_wave_simt_transpose_is_a_variant():
     builder, params = kernel_for(plan)
     assert params["threads"] == 512
     assert ("one wave", (builder, {**params, "threads": 256})) in variants(plan)
-
-
-def test_wide_transpose_launch_is_bounded_by_its_tiles():
-    # A transpose whose boxes take a wide view (the input's or the output's
-    # innermost axis split by W) has the tiles of its canonical axes: the
-    # kernel merges a wide input's split axis back before counting. The
-    # persistent launch is bounded by them (a float64 (4, 6, 8) permute has
-    # 2 tiles, not a grid of every CTA the card fits).
-    from tile_mlir.kernels.layout.geometry.addressing import IntDynOps
-    from tile_mlir.kernels.layout.geometry.permute import TransposeGeometry
-    from tile_mlir.kernels.layout.permute import _tiles, _wide, kernel_for, plan_for
-    cases = [((4, 6, 8), (2, 0, 1)), ((24, 8), (1, 0)), ((3, 130, 72), (2, 0, 1)),
-             ((64, 64), (1, 0)), ((8, 64, 32, 32), (0, 2, 3, 1)), ((5, 16, 200), (0, 2, 1))]
-    wide = 0
-    for shape, dims in cases:
-        for elem in (1, 2, 4, 8):
-            plan = plan_for(shape, P.contiguous_strides(shape), dims, elem)
-            if plan.kind != "transpose":
-                continue
-            _, p = kernel_for(plan)
-            if not (p["wide_in"] or p["wide_out"]):
-                continue
-            wide += 1
-            w = p["span"] // elem
-            a_shape = _wide(plan.canonical.shape, plan.canonical.strides, p["wide_in"], w)[0]
-            merged = list(a_shape[:-2]) + [a_shape[-2] * a_shape[-1]] if p["wide_in"] \
-                else list(a_shape)
-            geo = TransposeGeometry.make(p["perm"], p["tile"], p["span"], elem, p["gather"])
-            n = geo.n_tiles(geo.counts(merged, IntDynOps))
-            assert _tiles(plan, p, a_shape) == n, (shape, dims, elem)
-    assert wide >= 3
-    plan = plan_for((4, 6, 8), P.contiguous_strides((4, 6, 8)), (2, 0, 1), 8)
-    _, p = kernel_for(plan)
-    assert _tiles(plan, p, plan.in_view[0]) == 2
 
 
 def test_a_pad_launch_is_bounded_by_its_tiles():
