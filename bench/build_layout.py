@@ -48,7 +48,12 @@ def main() -> int:
     from tile_mlir import cache
     out.mkdir(parents=True, exist_ok=True)
     if args.variants:
-        return build_variants(args, cache)
+        import layout_variants as V  # a sibling script (its folder is first on sys.path)
+        try:
+            cells = V.select_cells(args)
+        except ValueError as err:   # a filter naming nothing the sweep has
+            parser.error(str(err))
+        return build_variants(args, cache, V, cells)
     counts = {}
     start = time.perf_counter()
     for spec in SPECS:
@@ -67,19 +72,12 @@ def main() -> int:
     return 0
 
 
-def build_variants(args, cache) -> int:
-    """Compiles the selected cells' variants (layout_variants) into the
+def build_variants(args, cache, V, cells) -> int:
+    """Compiles the variants (layout_variants `V`) of `cells` into the
     cache, beside what it holds; a variant that does not build is named and
     skipped (the sweep records it as not compiled)."""
-    import layout_variants as V  # a sibling script (its folder is first on sys.path)
-    import row_filter as R
     from tile_mlir.kernels.layout.tuning import TUNINGS
-    from tile_mlir.testing import layout_sweep as S
     names = [n.strip() for n in args.variants.split(",") if n.strip()]
-    cells = S.sweep_cells(args.ops.split(",") if args.ops else None, R.words(args.classes),
-                          [S.parse_size(z) for z in args.sizes.split(",")]
-                          if args.sizes else None,
-                          [int(e) for e in args.elems.split(",")] if args.elems else None)
     kernels = []
     for cell in cells:
         for tuning in TUNINGS:

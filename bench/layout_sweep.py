@@ -66,8 +66,7 @@ import time
 import zlib
 from pathlib import Path
 
-import layout_variants as V  # sibling scripts (their folder is first on sys.path)
-import row_filter as R
+import layout_variants as V  # a sibling script (its folder is first on sys.path)
 from tile_mlir.kernels.layout.plan.permute import canonical_permutation
 from tile_mlir.kernels.layout.plan.unfold import unfold_spec
 from tile_mlir.testing import layout_sweep as S
@@ -664,31 +663,10 @@ def parse_args(argv=None):
                              "not channels_last)")
     args = parser.parse_args(argv)
     try:
-        args.cells = select_cells(args)
+        args.cells = V.select_cells(args)
     except ValueError as err:
         parser.error(str(err))
     return args
-
-
-def select_cells(args) -> list:
-    """The cells the filters leave; ValueError for an unknown name."""
-    ops = args.ops.split(",") if args.ops else None
-    if ops and not set(ops) <= set(S.OPS):
-        raise ValueError(f"--ops {args.ops!r}: of {', '.join(S.OPS)}")
-    sizes = [S.parse_size(z) for z in args.sizes.split(",")] if args.sizes else \
-        (S.QUICK_SIZES if args.quick else None)
-    try:
-        elems = [int(e) for e in args.elems.split(",")] if args.elems else \
-            (S.QUICK_ELEMS if args.quick else None)
-    except ValueError:
-        raise ValueError(f"--elems {args.elems!r}: element sizes in bytes") from None
-    if elems and not set(elems) <= set(S.ELEMS):
-        raise ValueError(f"--elems {args.elems!r}: of {', '.join(map(str, S.ELEMS))}")
-    classes = R.words(args.classes)
-    cells = S.sweep_cells(ops, classes, sizes, elems)
-    if not cells:
-        raise ValueError("no cell matches the filters")
-    return cells
 
 
 def write_json(path: Path, doc: dict) -> None:
