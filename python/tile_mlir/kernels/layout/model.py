@@ -29,7 +29,7 @@ from .geometry.permute import (
 from .geometry.simt import rows_geometry, simt_geometry
 from .geometry.smem_transpose import ScalarTranspose, transpose_method
 from .geometry.taps import TapsGeometry
-from .geometry.unfold import Conv, Im2colGeometry, RowsUnfoldGeometry
+from .geometry.unfold import Im2colGeometry, RowsUnfoldGeometry
 from .limits import ELEM_DTYPES
 from .plan.permute import merged_out_view
 
@@ -324,8 +324,7 @@ def model_narrow(p: dict, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     changes which instruction moves which vector, not what lands where, so
     the model leaves it out; test_layout_narrow checks that it moves every
     vector once and the GPU test runs it."""
-    geo = NarrowGeometry(p["elem"], p["n"], p["rows"], p["width"], p.get("split", False),
-                         p.get("group", 1))
+    geo = NarrowGeometry.of_params(p)
     interleave = p["direction"] == "interleave"
     planar_shape = A.shape if interleave else B.shape
     counts = geo.counts(planar_shape, IntDynOps)
@@ -556,7 +555,7 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
     whole rows, the flat form's vectors (_flat_tile)."""
     elem = A.dtype.itemsize
     rank = A.ndim
-    geo = RowsGeometry(rank, elem, p["wbox"], p["nb"], p["rows"], p.get("equal", False))
+    geo = RowsGeometry.of_params(p, rank, elem)
     out = [d + l + r for d, l, r in zip(A.shape, lefts, rights)]
     B = np.zeros(int(np.prod(out)), dtype=storage(elem))
     written = np.zeros(B.shape, np.int32)
@@ -606,8 +605,8 @@ def model_pad_rows(p: dict, A: np.ndarray, lefts, rights, fill: str, bits: int =
 def model_unfold_nhwc(p: dict, A: np.ndarray) -> np.ndarray:
     """build_unfold_nhwc: per tile one im2col load (emulated) and one store
     into the (N L, taps, C) view of the output."""
-    conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
-    geo = Im2colGeometry(conv, p["pixels"], p["channels"])
+    geo = Im2colGeometry.of_params(p)
+    conv = geo.conv
     n, h, w, c = A.shape
     oh, ow = conv.out_hw(h, w, IntDynOps)
     L = oh * ow
@@ -632,10 +631,9 @@ def model_unfold_nchw(p: dict, A: np.ndarray) -> np.ndarray:
     shifted, strided window; with p["gather"] == "wide" (stride along W >
     1) each vector from the chunks the kernel reads (geometry.gather, the
     same word arithmetic) and the ends as its aligned pieces."""
-    conv = Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
     elem = A.dtype.itemsize
-    geo = RowsUnfoldGeometry(conv, elem, p["wbox"], p["nb"], p["rows"], p.get("width", 0),
-                             p.get("hstride", 1))
+    geo = RowsUnfoldGeometry.of_params(p, elem)
+    conv = geo.conv
     n, c, h, w = A.shape
     planes = A.reshape(n * c, h, w)
     oh, ow = conv.out_hw(h, w, IntDynOps)
@@ -731,8 +729,7 @@ def model_unfold_taps(p: dict, A: np.ndarray) -> np.ndarray:
     at a time, then one store per tap from its image's row i dh."""
     (kh, kw), (ph, _), (dh, _) = p["kernel"], p["padding"], p["dilation"]
     elem = A.dtype.itemsize
-    geo = TapsGeometry(tuple(p["kernel"]), tuple(p["padding"]), tuple(p["dilation"]), elem,
-                       p["rows"], p["width"], p.get("hbox", 0), p.get("hnb", 0))
+    geo = TapsGeometry.of_params(p, elem)
     n, c, h, w = A.shape
     planes = A.reshape(n * c, h, w)
     oh = h + 2 * ph - dh * (kh - 1)

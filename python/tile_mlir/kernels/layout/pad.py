@@ -376,8 +376,7 @@ def run(plan, t, out, bits: int, kernel=None) -> None:
 def rows_tile_count(params, plan, out_dims) -> int:
     """Tiles of build_pad_rows over output extents `out_dims` (A's extents
     plus the pads, as the kernel adds them)."""
-    geo = RowsGeometry(len(out_dims), plan.params["elem"], params["wbox"], params["nb"],
-                       params["rows"], bool(params.get("equal")))
+    geo = RowsGeometry.of_params(params, len(out_dims), plan.params["elem"])
     return max(1, math.prod(geo.counts(out_dims, IntDynOps)))
 
 

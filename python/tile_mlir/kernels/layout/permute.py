@@ -494,8 +494,7 @@ def narrow_tile_count(plan, params) -> int:
     """Tiles of a narrow transpose: its geometry's counts over the planar
     side's extents (the input's view to interleave, the output's to
     deinterleave), as the kernel counts them."""
-    geo = NarrowGeometry(params["elem"], params["n"], params["rows"], params["width"],
-                         bool(params["split"]), params["group"])
+    geo = NarrowGeometry.of_params(params)
     return prod(geo.counts(list(narrow_planar_shape(plan, params)), IntDynOps))
 
 

@@ -179,20 +179,15 @@ def tile_count(kind: str, params, spec) -> int:
     of `spec`, as its builder counts them over its A's extents (im2col:
     (N, H, W, C); taps and rows: (N C, H, W)): a launch needs no more CTAs
     (one without a tile only claims and leaves)."""
-    conv = Conv.of(params["kernel"], params["padding"], params["stride"], params["dilation"])
     n, c, h, w = spec.n, spec.c, spec.h, spec.w
-    oh, ow = conv.out_hw(h, w, IntDynOps)
+    oh, ow = Conv.of_params(params).out_hw(h, w, IntDynOps)
     if kind == "im2col":
-        counts = Im2colGeometry(conv, params["pixels"], params["channels"]).counts(
-            n, c, oh * ow, IntDynOps)
+        counts = Im2colGeometry.of_params(params).counts(n, c, oh * ow, IntDynOps)
     elif kind == "taps":
-        counts = TapsGeometry(conv.kernel, conv.padding, conv.dilation, params["elem"],
-                              params["rows"], params["width"], params["hbox"],
-                              params["hnb"]).counts(n * c, oh, ow, IntDynOps)
+        counts = TapsGeometry.of_params(params, params["elem"]).counts(n * c, oh, ow, IntDynOps)
     else:
-        counts = RowsUnfoldGeometry(conv, params["elem"], params["wbox"], params["nb"],
-                                    params["rows"], params["width"],
-                                    params.get("hstride", 1)).counts(n * c, oh, ow, IntDynOps)
+        counts = RowsUnfoldGeometry.of_params(params, params["elem"]).counts(
+            n * c, oh, ow, IntDynOps)
     return max(1, product(counts))
 
 

@@ -37,6 +37,13 @@ class NarrowGeometry:
     # (group V), group V n): box rows of 16 n group bytes.
     group: int = 1
 
+    @classmethod
+    def of_params(cls, p: dict) -> "NarrowGeometry":
+        """The geometry build_permute_narrow's params `p` give its kernel
+        (for its CPU model and the host's launch size)."""
+        return cls(int(p["elem"]), int(p["n"]), int(p["rows"]), int(p["width"]),
+                   bool(p.get("split", False)), int(p.get("group", 1)))
+
     @property
     def vec(self) -> int:
         return STRIDE_ALIGN // self.elem

@@ -49,6 +49,13 @@ class RowsGeometry:
     rows: int
     equal: bool = False
 
+    @classmethod
+    def of_params(cls, p: dict, rank: int, elem: int) -> "RowsGeometry":
+        """The geometry build_pad_rows' params `p` give its kernel on
+        tensors of `rank` axes of `elem`-byte elements."""
+        return cls(int(rank), int(elem), int(p["wbox"]), int(p["nb"]), int(p["rows"]),
+                   bool(p.get("equal", False)))
+
     @property
     def vec(self) -> int:
         return STRIDE_ALIGN // self.elem

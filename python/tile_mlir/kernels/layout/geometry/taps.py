@@ -29,6 +29,13 @@ class TapsGeometry:
     hbox: int = 0
     hnb: int = 0
 
+    @classmethod
+    def of_params(cls, p: dict, elem: int) -> "TapsGeometry":
+        """The geometry build_unfold_nchw_taps' params `p` give its kernel
+        on `elem`-byte elements."""
+        return cls(tuple(p["kernel"]), tuple(p["padding"]), tuple(p["dilation"]), int(elem),
+                   int(p["rows"]), int(p["width"]), int(p.get("hbox", 0)), int(p.get("hnb", 0)))
+
     def __post_init__(self):
         if (self.width * self.elem) % SHARED_ALIGN or not 0 < self.width <= BOX_MAX:
             raise ValueError(f"width {self.width}: a multiple of {SHARED_ALIGN} bytes, "

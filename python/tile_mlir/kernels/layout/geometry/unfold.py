@@ -25,6 +25,11 @@ class Conv:
     def of(kernel, padding, stride, dilation) -> "Conv":
         return Conv(*(tuple(int(v) for v in x) for x in (kernel, padding, stride, dilation)))
 
+    @staticmethod
+    def of_params(p: dict) -> "Conv":
+        """The convolution an unfold kernel's params `p` name."""
+        return Conv.of(p["kernel"], p["padding"], p["stride"], p["dilation"])
+
     @property
     def taps(self) -> int:
         return self.kernel[0] * self.kernel[1]
@@ -43,6 +48,11 @@ class Im2colGeometry:
     conv: Conv
     pixels: int
     channels: int
+
+    @classmethod
+    def of_params(cls, p: dict) -> "Im2colGeometry":
+        """The geometry build_unfold_nhwc's params `p` give its kernel."""
+        return cls(Conv.of_params(p), int(p["pixels"]), int(p["channels"]))
 
     def counts(self, n, c, L, ops) -> list:
         return [ops.cdiv(n * L, self.pixels), self.conv.taps, ops.cdiv(c, self.channels)]
@@ -81,6 +91,13 @@ class RowsUnfoldGeometry:
     rows: int
     width: int = 0    # output columns per tile; 0: all the boxes hold
     hstride: int = 1
+
+    @classmethod
+    def of_params(cls, p: dict, elem: int) -> "RowsUnfoldGeometry":
+        """The geometry build_unfold_nchw's params `p` give its kernel on
+        `elem`-byte elements."""
+        return cls(Conv.of_params(p), int(elem), int(p["wbox"]), int(p["nb"]), int(p["rows"]),
+                   int(p.get("width", 0)), int(p.get("hstride", 1)))
 
     def __post_init__(self):
         (_, _), (sh, _), (dh, _) = self.conv.kernel, self.conv.stride, self.conv.dilation
