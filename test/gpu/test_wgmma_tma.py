@@ -55,16 +55,17 @@ def test_a_in_registers_and_the_stmatrix_epilogue(artifacts, rng):
     check_epilogue(runtime.load(folder), _bf16_bits, 64, rng)
 
 
-def check_epilogue(mod, bits, n: int, rng) -> None:
+def check_epilogue(mod, bits, n: int, rng, host=np.uint16) -> None:
     """Three runs of an epilogue kernel (A 64 x 64 in registers, B n x 64,
-    Out 64 x n of 16-bit `bits`) on fresh -2..2 inputs, bit for bit."""
+    Out 64 x n of 16-bit `bits`, passed as `host` arrays: uint16 for bf16,
+    which numpy lacks, float16 for f16) on fresh -2..2 inputs, bit for bit."""
     for _ in range(3):
         a = rng.integers(-2, 3, size=(64, 64)).astype(np.float32)
         b = rng.integers(-2, 3, size=(n, 64)).astype(np.float32)
         # A's 16-bit pairs as words: column 2c in the low half, 2c + 1 high.
         a_words = np.ascontiguousarray(bits(a)).view(np.uint32).view(np.int32)
         out = np.full((64, n), 0xFFFF, np.uint16)
-        mod(a_words, bits(b), out)
+        mod(a_words, bits(b).view(host), out.view(host))
         expected = bits(a.astype(np.float64) @ b.astype(np.float64).T)
         assert np.array_equal(out, expected), (
             f"first differing (row, col): {np.argwhere(out != expected)[:4].tolist()}")
@@ -93,5 +94,7 @@ def test_the_swizzled_stmatrix_epilogue(artifacts, rng, name):
     folder = artifacts / "wgmma" / name
     if not folder.exists():
         pytest.skip(f"no {folder} (python scripts/build_gpu_artifacts.py)")
-    bits = _bf16_bits if SWIZZLED_EPILOGUES[name] == "bf16" else _f16_bits
-    check_epilogue(runtime.load(folder), bits, 128, rng)
+    if SWIZZLED_EPILOGUES[name] == "bf16":
+        check_epilogue(runtime.load(folder), _bf16_bits, 128, rng)
+    else:
+        check_epilogue(runtime.load(folder), _f16_bits, 128, rng, host=np.float16)

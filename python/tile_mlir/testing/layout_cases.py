@@ -192,6 +192,12 @@ PERMUTE_VIEWS = [
     ((6, 20, 64), (2560, 128, 1), (0, 2, 1)),     # base[:, ::2, :]
     ((6, 64, 32), (2560, 1, 64), (2, 1, 0)),      # base.transpose(1, 2)[:, :, :32]
 ]
+# The identity test's bf16 tensor, whose identity is a view of it, and its
+# calls that copy (shape, strides, dims): another order, and the identity of
+# a stepped view (x[:, ::2]).
+IDENTITY_BASE = (6, 40, 24)
+IDENTITY_COPIES = [((6, 40, 24), (960, 24, 1), (0, 2, 1)),
+                   ((6, 20, 24), (960, 48, 1), (0, 1, 2))]
 # Other GPU-test calls: (shape, dims, elem).
 # The README's example (bf16 (8, 64, 32, 32)) is among the cases, so the
 # carried cache holds its kernels and the GPU test runs it.

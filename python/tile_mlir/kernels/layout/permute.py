@@ -108,16 +108,12 @@ def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
                                      "box": list(p["box"]), "stages": p["stages"],
                                      "grid": PERSISTENT_GRID}
     if plan.kind == "boxes":
-        # The tuning's CTAs an SM and stages (on the H200 two of three:
-        # (0, 2, 1, 3) 4.17 TB/s against 4.00 for one CTA of four).
-        ctas, stages = tuning.boxes
-        return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
-                                     "box": list(p["box"]), "stages": stages,
-                                     "grid": ctas * PERSISTENT_GRID}
+        return vector_kernel(plan) or engine_boxes(plan, tuning)
     if plan.kind == "transpose":
         persistent = persistent_kernel(plan)[1]
         return BUILD_PERMUTE_TRANSPOSE, \
-            one_tile_form(plan.canonical, persistent, tuning) or persistent
+            one_tile_form(plan.canonical, persistent, tuning) or \
+            few_tiles_form(plan.canonical, persistent) or short_side_first(plan, persistent)
     if plan.kind == "narrow":
         return BUILD_PERMUTE_NARROW, {"elem": p["elem"], "n": p["n"],
                                       "direction": p["direction"], "rows": p["rows"],
@@ -138,6 +134,79 @@ def kernel_for(plan, tuning=DEFAULT_TUNING) -> tuple:
                                 "grid": SIMT_GRID}
 
 
+def engine_boxes(plan, tuning=DEFAULT_TUNING) -> tuple:
+    """(builder, params) of a boxes plan's copy-engine kernel: the tuning's
+    CTAs an SM and stages (on the H200 two of three: (0, 2, 1, 3) 4.17 TB/s
+    against 4.00 for one CTA of four)."""
+    p = plan.params
+    ctas, stages = tuning.boxes
+    return BUILD_PERMUTE_BOXES, {"elem": p["elem"], "perm": list(p["perm"]),
+                                 "box": list(p["box"]), "stages": stages,
+                                 "grid": ctas * PERSISTENT_GRID}
+
+
+# The vector permute's launch where it is the default: 256 threads of two
+# 16-byte vectors each (within 3% of the fastest vector form in every cell
+# measured).
+VECTOR_DEFAULT = {"threads": 256, "slots": 2}
+
+
+def vector_kernel(plan) -> tuple | None:
+    """The vector permute (threads' 16-byte loads and stores, no copy
+    engine) for a boxes plan whose coordinates it reaches, else None. On
+    the H100 it beat the engine's boxes 1.42-1.88x at 16 MiB (each
+    element size, (1, 0, 2) and (0, 2, 1, 3)) and 1.02-1.22x at 256 MiB,
+    and matched them at 2 GiB (docs/decisions.md, "Layout: permute
+    boxes")."""
+    p = plan.params
+    if plan.kind != "boxes" or not vectors_fit(plan.in_view[0], plan.out_view[0], p["elem"]):
+        return None
+    return BUILD_PERMUTE_VECTORS, {"elem": p["elem"], "perm": list(p["perm"]), **VECTOR_DEFAULT}
+
+
+# A persistent transpose of other than 2-byte elements with at most this
+# many tiles a CTA of its grid runs one tile a CTA instead: at 16 MiB (2-7
+# tiles a CTA) one tile a CTA was 1.04-1.48x faster in each of 24 cells
+# (1-, 4- and 8-byte elements, every transposing class) on the H100; at
+# 256 MiB (63-123 a CTA) it was 0.88-1.04x, so larger calls keep the
+# pipeline.
+FEW_TILES_PER_CTA = 8
+
+
+def few_tiles_form(canonical, params) -> dict | None:
+    """The one-tile-a-CTA form (one stage, the block scheduler handing out
+    the tiles) of a persistent transpose of 1-, 4- or 8-byte elements
+    with few tiles for its grid (FEW_TILES_PER_CTA), else None."""
+    if params["elem"] == 2:
+        return None
+    one = {**params, "grid": 0, "stages": 1}
+    if transpose_tile_count(canonical, one) > FEW_TILES_PER_CTA * params["grid"] or \
+            not threads_fit(one):
+        return None
+    return one
+
+
+# A 1-byte transpose whose input rows are this many times shorter than the
+# output's walks its tiles in the input's order (along the short rows
+# first): NHWC -> NCHW (3, 508032, 144) and (0, 4, 1, 2, 3) (3, 211680,
+# 432) of 256 MiB ran 1.27x and 1.24x faster on the H100; where both axes
+# are long (7, 5760, 6720) the orders were within 1.5%, and where the
+# output's rows are the short ones (NCHW -> NHWC) the output's order (the
+# default) was 1.55x faster.
+SHORT_SIDE_RATIO = 8
+
+
+def short_side_first(plan, params) -> dict:
+    """A persistent transpose's params, in the input's tile order where its
+    elements are bytes, no axes are gathered, and the input's innermost
+    axis is SHORT_SIDE_RATIO times shorter than the output's."""
+    c = plan.canonical
+    if params["elem"] != 1 or params["gather"] or \
+            c.shape[-1] * SHORT_SIDE_RATIO > c.shape[c.perm[-1]]:
+        return params
+    return {**params, "order": list(range(c.rank))}
+
+
 def previous_default(plan, tuning=DEFAULT_TUNING) -> tuple:
     """kernel_for's kernel before small tiles took more CTAs or fewer
     threads (one_tile_threads, wide_ctas): 512 threads for one-tile
@@ -145,7 +214,8 @@ def previous_default(plan, tuning=DEFAULT_TUNING) -> tuple:
     transposes. A benchmark variant ("previous default")."""
     builder, params = kernel_for(plan, tuning)
     old = dict(params)
-    if plan.kind == "transpose" and params["grid"] == 0 and not params["gather"]:
+    if plan.kind == "transpose" and params["grid"] == 0 and not params["gather"] and \
+            params["elem"] == 2:
         old["threads"] = 512 if threads_fit({**params, "threads": 512}) else \
             plan.params["threads"]
     elif plan.kind == "transpose" and params["elem"] in (4, 8) and \
@@ -174,9 +244,9 @@ def one_tile_form(canonical, params, tuning=DEFAULT_TUNING) -> dict | None:
     on every bf16 transposing row of the benchmark (docs/decisions.md,
     "Layout: one tile a CTA for 2-byte transposes"). Where the tuning says
     so, the threads load ldmatrix tiles, and gathered tiles are walked in
-    the input's order by 512 threads. None for other element sizes (not
-    measured), where the threads cannot share the tile, or where the tiles
-    pass a launch grid's reach."""
+    the input's order by 512 threads. None for other element sizes (their
+    small calls: few_tiles_form), where the threads cannot share the tile,
+    or where the tiles pass a launch grid's reach."""
     if params["elem"] != 2:
         return None
     one = {**params, "grid": 0, "stages": 1}
@@ -613,6 +683,8 @@ def _variants(plan) -> list:
     if plan.kind == "transpose":
         out += _transpose_variants(plan)
     elif plan.kind == "boxes":
+        builder, params = engine_boxes(plan)
+        out.append(("engine boxes", (builder, params)))
         out.append(("g132 s4", (builder, {**params, "grid": PERSISTENT_GRID, "stages": 4})))
         out.append(("g264 s4", (builder, {**params, "stages": 4})))
         out.append(("g396 s2", (builder, {**params, "grid": 3 * PERSISTENT_GRID,

@@ -19,6 +19,7 @@ from ..layout_cases import (
     BEYOND_RANK_PERMUTES,
     ELEMS,
     EXPANDED_PERMUTE,
+    IDENTITY_COPIES,
     LONG_PERMUTES,
     NARROW_BENCH,
     NARROW_BENCH_SMALL,
@@ -107,7 +108,8 @@ def cache_recipes() -> list:
     cases = list(permute_test_cases()) + PERMUTE_EXTRA + LONG_PERMUTES + BEYOND_RANK_PERMUTES + \
         list(grad_permute_cases()) + [
         (shape, strides, dims, elem) for shape, strides, dims in PERMUTE_VIEWS
-        for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2), (*EXPANDED_PERMUTE, 2)]
+        for elem in (1, 2, 4, 8)] + [(*WIDE_VIEW, WIDE_VIEW_DIMS, 2), (*EXPANDED_PERMUTE, 2)] + [
+        (shape, strides, dims, 2) for shape, strides, dims in IDENTITY_COPIES]
     cases += list(narrow_test_cases()) + [(shape, strides, dims, elem) for shape, strides, dims
                                           in NARROW_VIEWS for elem in (1, 2)]
     cases += list(simt_tiled_test_cases()) + [(shape, strides, dims, elem) for shape, strides,

@@ -558,7 +558,7 @@ def test_byte_transposes_take_the_ctas_that_fit():
     # registers, threads and 128 KB of stages allow); 16 KB tiles keep two.
     # 4- and 8-byte tiles take what fits within 192 KB of stages: two of
     # 32 KB tiles, one of 64 KB, more of smaller ones.
-    from tile_mlir.kernels.layout.permute import kernel_for, plan_for
+    from tile_mlir.kernels.layout.permute import persistent_kernel, plan_for
     grids = {}
     for shape, dims in [((144, 9, 12, 75, 224), (4, 3, 2, 1, 0)),
                         ((3, 80, 180, 384), (0, 2, 3, 1)),
@@ -567,7 +567,7 @@ def test_byte_transposes_take_the_ctas_that_fit():
         for elem in (1, 4, 8):
             plan = plan_for(shape, dense(shape), dims, elem)
             assert plan.kind == "transpose"
-            p = kernel_for(plan)[1]
+            p = persistent_kernel(plan)[1]   # (small calls: one tile a CTA)
             grids[shape, elem] = (tuple(p["tile"]), p["grid"])
     assert grids[(144, 9, 12, 75, 224), 1] == ((128, 128), 264)
     assert grids[(3, 80, 180, 384), 1] == ((64, 128), 528)
@@ -593,6 +593,7 @@ SMALL_TILE_CHOICES = [
 def test_small_tiles_fill_the_sms(shape, dims, elem, key, new, old):
     from tile_mlir.kernels.layout.permute import (
         kernel_for,
+        persistent_kernel,
         plan_for,
         previous_default,
         variants,
@@ -601,6 +602,12 @@ def test_small_tiles_fill_the_sms(shape, dims, elem, key, new, old):
     plan = plan_for(shape, dense(shape), dims, elem)
     for tuning in TUNINGS:
         builder, params = kernel_for(plan, tuning)
+        if key == "grid":
+            # The persistent kernel's grid; a call of this size (few tiles a
+            # CTA) runs its one-tile-a-CTA form.
+            per = persistent_kernel(plan)[1]
+            assert per["grid"] == new and params == {**per, "grid": 0, "stages": 1}
+            continue
         prev = previous_default(plan, tuning)
         assert params[key] == new and prev[1][key] == old
         assert prev == (builder, {**params, key: old})
