@@ -168,6 +168,22 @@ def test_the_identitys_view_does_not_skip_the_device_rule(dims):
     assert err.value.rule == "layout-array" and "cpu" in str(err.value)
 
 
+@pytest.mark.parametrize("dims", [(0, 1, 2), [0, 1, 2]])
+def test_the_identity_returns_a_view_of_its_input(monkeypatch, dims):
+    # Where the identity check holds (a contiguous CUDA tensor, which this
+    # machine may lack: the check is forced), the result is a new tensor
+    # object over x's storage with x's shape and strides, as torch's
+    # x.permute(dims).contiguous() is; nothing is planned or launched.
+    import tile_mlir.kernels.layout.permute as P
+    monkeypatch.setattr(P, "_contiguous_identity", lambda x, dims: True)
+    monkeypatch.setattr(P.prepared, "call", lambda *a: pytest.fail("the identity was planned"))
+    x = torch.arange(24, dtype=torch.int16).reshape(2, 3, 4)
+    y = P.permute(x, dims)
+    assert y is not x and y.data_ptr() == x.data_ptr()
+    assert y.shape == x.shape and y.stride() == x.stride()
+    assert y._base is x or y._base is x._base
+
+
 BAD_PADS = [((3, 4), [1]), ((3, 4), [1, 1] * 3), ((2, 3), [-4, 0]), ((2, 3), [-2, -2]),
             ((2, 3), [0, 0, -1, -2])]
 
