@@ -68,7 +68,7 @@ THREAD_STORES = [
     ((40, 3, 304), (1, 0, 2), 2), ((2, 3, 64, 32), (0, 2, 1, 3), 2), ((5, 7, 16), (1, 0, 2), 1),
     ((2, 3, 5, 7, 4), (3, 1, 0, 2, 4), 4), ((3, 9, 2), (1, 0, 2), 8)])
 def test_vector_permute_model_equals_numpy(shape, dims, elem, threads, slots):
-    # The vector permute's geometry (a benchmark variant of the boxes plans)
+    # The vector permute's geometry (the boxes plans' default kernel)
     # on the plan's canonical view, last tiles past B's end included.
     x = bits(np.random.default_rng(sum(shape) + elem), shape, elem)
     plan = plan_for(shape, contiguous_strides(shape), dims, elem)

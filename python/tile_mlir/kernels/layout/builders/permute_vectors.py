@@ -2,8 +2,9 @@
 axis and every row is whole 16-byte vectors (the boxes plans of
 plan.permute.plan_permute: A's outer strides, and so its rows, multiples of
 16 bytes). No shared memory and no copy engine: each thread moves 16-byte
-vectors of B, as the vector pad (pad_vectors) does for pads; a benchmark
-variant of the boxes kernel ("vectors").
+vectors of B, as the vector pad (pad_vectors) does for pads; the default
+of the boxes plans where its coordinates reach (permute.vector_kernel),
+the boxes kernel being its variant ("engine boxes").
 
 A tile is `threads * slots` consecutive vectors of B; thread `tid` moves
 vectors tid + s * threads of it. A vector's coordinates in B are the
