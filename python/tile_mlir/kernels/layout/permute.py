@@ -669,12 +669,12 @@ def vector_variants(plan) -> list:
     """(name, (builder, params)) of the vector permute (permute_vectors:
     threads' 16-byte loads and stores, no copy engine) for a boxes plan
     whose coordinates it reaches: one, two vectors a thread of 256, one of
-    512."""
-    p = plan.params
-    if plan.kind != "boxes" or not vectors_fit(plan.in_view[0], plan.out_view[0], p["elem"]):
+    512 (vector_kernel's, at other launches)."""
+    kernel = vector_kernel(plan)
+    if kernel is None:
         return []
-    base = {"elem": p["elem"], "perm": list(p["perm"])}
-    return [(f"vectors t{t} s{s}", (BUILD_PERMUTE_VECTORS, {**base, "threads": t, "slots": s}))
+    builder, params = kernel
+    return [(f"vectors t{t} s{s}", (builder, {**params, "threads": t, "slots": s}))
             for t, s in ((256, 1), (256, 2), (512, 1))]
 
 
