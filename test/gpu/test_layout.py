@@ -393,6 +393,10 @@ def test_lazy_conjugates_are_resolved(gen):
                       torch.randn(208, 144, device="cuda", generator=gen))
     assert z.conj().is_conj()
     assert torch.equal(permute(z.conj(), (1, 0)), z.conj().permute(1, 0).contiguous())
+    # The identity's view keeps the lazy conjugate or negation, as torch's does.
+    for lazy in (z.conj(), torch._neg_view(z.real.contiguous())):
+        same = permute(lazy, (0, 1))
+        assert same.data_ptr() == lazy.data_ptr() and torch.equal(same, lazy)
     w = z[:60].reshape(3, 20, 144)[..., :32].contiguous()
     assert torch.equal(pad(w.conj(), (1, 1, 1, 1)), F.pad(w.conj(), (1, 1, 1, 1)))
 

@@ -168,6 +168,28 @@ def test_the_identitys_view_does_not_skip_the_device_rule(dims):
     assert err.value.rule == "layout-array" and "cpu" in str(err.value)
 
 
+@pytest.mark.parametrize("x,dims,view", [
+    (torch.zeros(2, 3, 4), (0, 1, 2), True),
+    (torch.zeros(2, 3, 4), [0, 1, 2], True),
+    (torch.zeros(2, 3, 4, dtype=torch.uint8), (0, 1, 2), True),
+    (torch.zeros(2, 3, 4), (0, True, 2), False),       # a bool equals 1 but is no axis
+    (torch.zeros(2, 3, 4), (0, 1.0, 2), False),
+    (torch.zeros(2, 3, 4), (0, 2, 1), False),
+    (torch.zeros(2, 3, 4), (0, 1), False),             # the rank of the permutation
+    (torch.zeros(2, 3, 4), (0, 1, 2, 3), False),
+    (torch.zeros(4, 3).t(), (0, 1), False),             # not contiguous
+    (torch.zeros(2, 3, dtype=torch.complex128), (0, 1), False),  # 16-byte elements
+    (torch.zeros(2, 3, 4), range(3), False),           # not a tuple or list
+    (torch.zeros(2, 3, 4), "012", False),
+])
+def test_which_calls_the_identity_view_takes(monkeypatch, x, dims, view):
+    # The check asks the tensor whether it is on a CUDA device; here every
+    # tensor says so, and the rest of the rule decides.
+    import tile_mlir.kernels.layout.permute as P
+    monkeypatch.setattr(torch.Tensor, "is_cuda", property(lambda self: True))
+    assert P._contiguous_identity(x, dims) is view
+
+
 @pytest.mark.parametrize("dims", [(0, 1, 2), [0, 1, 2]])
 def test_the_identity_returns_a_view_of_its_input(monkeypatch, dims):
     # Where the identity check holds (a contiguous CUDA tensor, which this
@@ -180,6 +202,7 @@ def test_the_identity_returns_a_view_of_its_input(monkeypatch, dims):
     x = torch.arange(24, dtype=torch.int16).reshape(2, 3, 4)
     y = P.permute(x, dims)
     assert y is not x and y.data_ptr() == x.data_ptr()
+    assert y.dtype == x.dtype
     assert y.shape == x.shape and y.stride() == x.stride()
     assert y._base is x or y._base is x._base
 
