@@ -474,7 +474,8 @@ def permute(x, dims):
 _IDENTITIES = {n: (tuple(range(n)), list(range(n)), (int,) * n) for n in range(1, 9)}
 # Tuples found to be identities of ints, by id; each is held, so its id is
 # its own while it is here. A tuple written in the caller's code is one
-# object every call, so a repeated call skips the element check (0.25 us).
+# object every call, so a repeated call skips the element check (0.1 us
+# of the 0.9 the whole check took on the build machine).
 _SEEN_IDENTITIES: dict = {}
 _SEEN_MAX = 64
 
